@@ -1,0 +1,69 @@
+// Command botpay runs the botpay service and its tools:
+//
+//	botpay serve     HTTP server and background workers
+//	botpay migrate   apply database migrations and exit
+//	botpay owner create --email E --password P   create an owner, print a token
+//	botpay version   print the version
+//
+// main wires configuration to the store, the use cases and the HTTP server;
+// it holds no business logic.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "botpay:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+const usage = `botpay: payments for autonomous software agents
+
+Usage:
+  botpay serve [flags]      run the service (botpay serve --help lists settings)
+  botpay migrate [flags]    apply database migrations and exit
+  botpay owner create --email EMAIL --password PASSWORD
+                            create an owner account and print its token
+  botpay version            print the version
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout)
+	case "owner":
+		return owner(ctx, args[1:], stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "botpay", version)
+		return nil
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}

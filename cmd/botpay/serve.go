@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/api"
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/config"
+	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/web"
+)
+
+// deps are the opened dependencies shared by the subcommands.
+type deps struct {
+	cfg    config.Config
+	log    *slog.Logger
+	store  *store.Store
+	sealer *seal.Sealer
+	svc    *app.Service
+}
+
+func open(ctx context.Context, name string, args []string, logOut io.Writer, extra func(*flag.FlagSet)) (*deps, error) {
+	cfg, err := config.Load(name, args, config.Env, extra)
+	if err != nil {
+		return nil, err
+	}
+	log := newLogger(logOut, cfg.LogLevel)
+	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir})
+	if err != nil {
+		return nil, err
+	}
+	applied, err := st.Migrate(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	if len(applied) > 0 {
+		log.Info("migrations applied", "engine", st.Dialect(), "migrations", applied)
+	}
+	key, err := secretKey(cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	sealer, err := seal.New(key)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}})
+	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
+}
+
+func secretKey(cfg config.Config) ([]byte, error) {
+	if cfg.SecretKey != "" {
+		return seal.ParseKey(cfg.SecretKey)
+	}
+	return seal.LoadOrCreateKeyFile(cfg.DataDir)
+}
+
+func mailer(cfg config.Config) mail.Sender {
+	return mail.FileSender{Dir: filepath.Join(cfg.DataDir, "mail"), From: cfg.SMTP.From}
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
+		l = slog.LevelInfo
+	}
+	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log)
+	return log
+}
+
+func serve(ctx context.Context, args []string, logOut io.Writer) error {
+	d, err := open(ctx, "botpay serve", args, logOut, nil)
+	if err != nil {
+		return err
+	}
+	defer d.store.Close()
+	pages := web.New(d.svc, d.log, api.ClientIP)
+	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
+		Version: version, Pages: pages.Mount})
+	srv := &http.Server{
+		Addr:              d.cfg.Addr,
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", d.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(), "version", version)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	d.log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	d.log.Info("stopped")
+	return nil
+}

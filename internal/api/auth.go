@@ -1,0 +1,54 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// bearer extracts the token of "Authorization: Bearer <token>".
+func bearer(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+type botHandler func(w http.ResponseWriter, r *http.Request, bot botpay.Bot)
+
+// bot authenticates the API key, then runs h behind the idempotency layer
+// scoped to the bot.
+func (s *Server) bot(h botHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := s.svc.AuthenticateBot(r.Context(), bearer(r))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), botKey, b))
+		s.idempotent("bot:"+b.ID, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h(w, r, b)
+		})).ServeHTTP(w, r)
+	})
+}
+
+type ownerHandler func(w http.ResponseWriter, r *http.Request, owner botpay.Owner)
+
+// owner authenticates an owner token, then runs h behind the idempotency
+// layer scoped to the owner.
+func (s *Server) owner(h ownerHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o, err := s.svc.AuthenticateOwner(r.Context(), bearer(r))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), ownerKey, o))
+		s.idempotent("owner:"+o.ID, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h(w, r, o)
+		})).ServeHTTP(w, r)
+	})
+}

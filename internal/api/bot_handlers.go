@@ -1,0 +1,220 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+const (
+	webhookNote = "Verify every webhook: X-Service-Signature is sha256=<hex HMAC-SHA256 of the raw body keyed with webhook_secret>. " +
+		"When your webhook is down, events wait for you at GET /api/v1/bot/messages."
+	importantNote = "Save api_key and webhook_secret now: they are shown only once and cannot be retrieved later."
+	hooksNote     = "Set hooks_token in your gateway's environment (for example BOTPAY_HOOKS_TOKEN); the tunnel sends it as " +
+		"Authorization: Bearer <hooks_token> with every delivery. It is shown only once."
+)
+
+type tunnelSetupView struct {
+	WebhookURL          string            `json:"webhook_url"`
+	TunnelToken         string            `json:"tunnel_token"`
+	TunnelClientCommand string            `json:"tunnel_client_command"`
+	LocalPort           int               `json:"local_port"`
+	WebhookPath         string            `json:"webhook_path"`
+	Steps               []string          `json:"steps"`
+	WebhookHeaders      map[string]string `json:"webhook_headers"`
+	RetryPolicy         string            `json:"retry_policy"`
+	GatewayConfig       string            `json:"gateway_config"`
+}
+
+type registerView struct {
+	BotID                string           `json:"bot_id"`
+	BotName              string           `json:"bot_name"`
+	APIKey               string           `json:"api_key"`
+	ClaimToken           *string          `json:"claim_token"`
+	Status               string           `json:"status"`
+	OwnerVerificationURL string           `json:"owner_verification_url,omitempty"`
+	Paired               bool             `json:"paired"`
+	OwnerUID             string           `json:"owner_uid,omitempty"`
+	WebhookSecret        string           `json:"webhook_secret"`
+	WebhookNote          string           `json:"webhook_note"`
+	Important            string           `json:"important"`
+	WebhookURL           string           `json:"webhook_url,omitempty"`
+	TunnelToken          string           `json:"tunnel_token,omitempty"`
+	TunnelSetup          *tunnelSetupView `json:"tunnel_setup,omitempty"`
+	HooksToken           string           `json:"hooks_token,omitempty"`
+	HooksTokenNote       string           `json:"hooks_token_note,omitempty"`
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.RegisterInput{
+		BotName:     body.str("bot_name", true),
+		OwnerEmail:  body.str("owner_email", true),
+		Description: body.str("description", false),
+		CallbackURL: body.str("callback_url", false),
+		PairingCode: body.str("pairing_code", false),
+		BotType:     body.str("bot_type", false),
+		LocalPort:   body.integer("local_port"),
+		WebhookPath: body.optStr("webhook_path"),
+		ClientIP:    clientIP(r),
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	reg, err := s.svc.Register(r.Context(), in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, s.viewRegistration(reg))
+}
+
+func (s *Server) viewRegistration(reg app.Registration) registerView {
+	v := registerView{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
+		WebhookSecret: reg.WebhookSecret, WebhookNote: webhookNote, Important: importantNote}
+	if reg.OwnerID != "" {
+		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, reg.OwnerID
+	} else {
+		v.ClaimToken = &reg.ClaimToken
+		v.OwnerVerificationURL = s.svc.VerificationURL(reg.ClaimToken)
+	}
+	if t := reg.Tunnel; t != nil {
+		v.WebhookURL, v.TunnelToken, v.HooksToken, v.HooksTokenNote = t.WebhookURL, t.TunnelToken, t.HooksToken, hooksNote
+		v.TunnelSetup = &tunnelSetupView{
+			WebhookURL: t.WebhookURL, TunnelToken: t.TunnelToken, TunnelClientCommand: t.Command,
+			LocalPort: t.LocalPort, WebhookPath: t.WebhookPath,
+			Steps: []string{
+				"Install the botpay binary on the machine that runs your bot.",
+				"Store hooks_token in your gateway's environment, for example BOTPAY_HOOKS_TOKEN.",
+				"Start your gateway listening on http://127.0.0.1:" + strconv.Itoa(t.LocalPort) + t.WebhookPath + ".",
+				"Run: " + t.Command,
+				"Verify X-Service-Signature on each delivery with your webhook_secret.",
+			},
+			WebhookHeaders: map[string]string{
+				"X-Service-Signature": "sha256=<hmac>",
+				"X-Service-Event":     "<event type>",
+				"Authorization":       "Bearer <hooks_token>",
+			},
+			RetryPolicy: "Failed deliveries are retried up to 5 times with exponential backoff; while your webhook " +
+				"is unreachable, events are kept as pending messages at GET /api/v1/bot/messages.",
+			GatewayConfig: gatewayConfig(t),
+		}
+	}
+	return v
+}
+
+func gatewayConfig(t *app.Tunnel) string {
+	return "{\n  \"hooks\": {\n    \"enabled\": true,\n    \"path\": \"" + t.WebhookPath + "\",\n    \"port\": " +
+		strconv.Itoa(t.LocalPort) + ",\n    \"token\": \"${BOTPAY_HOOKS_TOKEN}\"\n  }\n}"
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	o, err := s.svc.Overview(r.Context(), bot, true)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewStatus(o))
+}
+
+func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	o, err := s.svc.Overview(r.Context(), bot, false)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewWalletCheck(o))
+}
+
+// queryLimit parses an optional limit in [1, max]; outside is an error, not
+// clamped (DESIGN.md decision 17).
+func queryLimit(r *http.Request, def, max int) (int, error) {
+	raw := r.URL.Query().Get("limit")
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > max {
+		return 0, botpay.ValidationError(map[string]string{"limit": "must be an integer from 1 to " + strconv.Itoa(max)})
+	}
+	return n, nil
+}
+
+func (s *Server) transactions(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	limit, err := queryLimit(r, 50, 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	txs, err := s.svc.Transactions(r.Context(), bot, limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]transactionView, len(txs))
+	for i, t := range txs {
+		out[i] = viewTransaction(t)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"transactions": out})
+}
+
+func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	amount, _ := body.usd("amount_usd", true)
+	reason := body.str("reason", false)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	t, err := s.svc.RequestTopup(r.Context(), bot, amount, reason)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	msg := "Your owner has been e-mailed about this request."
+	if !t.OwnerNotified {
+		msg = "The request is recorded, but the e-mail to your owner could not be sent; they will see it in the dashboard."
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"topup_request_id": t.ID, "status": t.Status, "amount_usd": t.Amount,
+		"owner_notified": t.OwnerNotified, "message": msg})
+}
+
+func (s *Server) spending(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	g, err := s.svc.Spending(r.Context(), bot)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewGuardrails(g))
+}
+
+func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	url := body.str("callback_url", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, url)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
+		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+}

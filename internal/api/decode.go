@@ -1,0 +1,211 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math/big"
+	"net/http"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// MaxBodyBytes caps every request body.
+const MaxBodyBytes = 1 << 20
+
+// object is a decoded JSON object whose fields are read one by one with
+// their expected types; every problem is collected under the field's name so
+// a single answer names them all. Unknown fields are ignored.
+type object struct {
+	prefix   string
+	fields   map[string]json.RawMessage
+	problems map[string]string
+}
+
+func readBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, botpay.Errorf(botpay.KindTooLarge, botpay.CodePayloadTooLarge, "request body is larger than %d bytes", MaxBodyBytes)
+	}
+	if err != nil {
+		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body could not be read")
+	}
+	return body, nil
+}
+
+// decodeObject parses a JSON object body. Empty bodies, malformed JSON,
+// trailing data and non-object bodies are invalid_json.
+func decodeObject(data []byte) (*object, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body is empty; send a JSON object")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body must be a JSON object")
+		}
+		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body is not valid JSON: %s", err.Error())
+	}
+	if fields == nil { // the literal null
+		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body must be a JSON object")
+	}
+	return &object{fields: fields, problems: map[string]string{}}, nil
+}
+
+// parseObject reads and decodes the request body.
+func parseObject(r *http.Request) (*object, error) {
+	data, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeObject(data)
+}
+
+func (o *object) fail(name, problem string) {
+	if _, seen := o.problems[o.prefix+name]; !seen {
+		o.problems[o.prefix+name] = problem
+	}
+}
+
+// err reports the collected problems as one validation_error.
+func (o *object) err() error {
+	if len(o.problems) == 0 {
+		return nil
+	}
+	return botpay.ValidationError(o.problems)
+}
+
+// raw returns the field unless it is absent or null.
+func (o *object) raw(name string, required bool) (json.RawMessage, bool) {
+	v, ok := o.fields[name]
+	if !ok || string(v) == "null" {
+		if required {
+			o.fail(name, "is required")
+		}
+		return nil, false
+	}
+	return v, true
+}
+
+// present reports whether the field was sent at all (null counts).
+func (o *object) present(name string) bool {
+	_, ok := o.fields[name]
+	return ok
+}
+
+func (o *object) str(name string, required bool) string {
+	v, ok := o.raw(name, required)
+	if !ok {
+		return ""
+	}
+	var s string
+	if v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		o.fail(name, "must be a string")
+		return ""
+	}
+	if required && strings.TrimSpace(s) == "" {
+		o.fail(name, "is required")
+	}
+	return s
+}
+
+// optStr is nil when absent or null.
+func (o *object) optStr(name string) *string {
+	if _, ok := o.raw(name, false); !ok {
+		return nil
+	}
+	s := o.str(name, false)
+	return &s
+}
+
+func (o *object) boolean(name string) *bool {
+	v, ok := o.raw(name, false)
+	if !ok {
+		return nil
+	}
+	var b bool
+	if json.Unmarshal(v, &b) != nil {
+		o.fail(name, "must be true or false")
+		return nil
+	}
+	return &b
+}
+
+// number returns the exact decimal value of a JSON number field.
+func (o *object) number(name string, required bool) (*big.Rat, bool) {
+	v, ok := o.raw(name, required)
+	if !ok {
+		return nil, false
+	}
+	if c := v[0]; c != '-' && (c < '0' || c > '9') {
+		o.fail(name, "must be a number")
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(string(v))
+	if !ok {
+		o.fail(name, "must be a number")
+		return nil, false
+	}
+	return r, true
+}
+
+func (o *object) integer(name string) *int {
+	r, ok := o.number(name, false)
+	if !ok {
+		return nil
+	}
+	if !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() > 1<<31 || r.Num().Int64() < -(1<<31) {
+		o.fail(name, "must be an integer")
+		return nil
+	}
+	n := int(r.Num().Int64())
+	return &n
+}
+
+// usd reads a dollar amount, rounding to the nearest cent.
+func (o *object) usd(name string, required bool) (botpay.Money, bool) {
+	v, ok := o.raw(name, required)
+	if !ok {
+		return 0, false
+	}
+	if _, ok := o.number(name, true); !ok {
+		return 0, false
+	}
+	m, err := botpay.ParseUSD(string(v))
+	if err != nil {
+		o.fail(name, err.Error())
+		return 0, false
+	}
+	return m, true
+}
+
+func (o *object) strings(name string) *[]string {
+	v, ok := o.raw(name, false)
+	if !ok {
+		return nil
+	}
+	var list []string
+	if v[0] != '[' || json.Unmarshal(v, &list) != nil {
+		o.fail(name, "must be an array of strings")
+		return nil
+	}
+	return &list
+}
+
+// child reads a nested object; its problems are reported as parent.field.
+func (o *object) child(name string) *object {
+	v, ok := o.raw(name, false)
+	if !ok {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if v[0] != '{' || json.Unmarshal(v, &fields) != nil {
+		o.fail(name, "must be an object")
+		return nil
+	}
+	return &object{prefix: o.prefix + name + ".", fields: fields, problems: o.problems}
+}

@@ -1,0 +1,286 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	email, password := body.str("email", true), body.str("password", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	sess, err := s.svc.Signup(r.Context(), email, password)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"owner_uid": sess.Owner.ID, "email": sess.Owner.Email, "token": sess.Token})
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	email, password := body.str("email", true), body.str("password", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	sess, err := s.svc.Login(r.Context(), email, password, clientIP(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"owner_uid": sess.Owner.ID, "token": sess.Token})
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) {
+	if err := s.svc.Logout(r.Context(), bearer(r)); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"logged_out": true})
+}
+
+func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	pc, err := s.svc.CreatePairingCode(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"pairing_code": pc.Code, "expires_at": botpay.Timestamp(pc.ExpiresAt)})
+}
+
+func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	token := body.str("claim_token", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	b, err := s.svc.Claim(r.Context(), o, token, clientIP(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"bot_id": b.ID, "bot_name": b.Name,
+		"status": b.Status(1), "wallet_status": botpay.WalletEmpty})
+}
+
+type ownedBotView struct {
+	BotID            string            `json:"bot_id"`
+	BotName          string            `json:"bot_name"`
+	Description      string            `json:"description"`
+	Status           string            `json:"status"`
+	WalletStatus     string            `json:"wallet_status"`
+	CallbackURL      *string           `json:"callback_url"`
+	WebhookStatus    string            `json:"webhook_status"`
+	WebhookFailCount int               `json:"webhook_fail_count"`
+	CreatedAt        botpay.Timestamp  `json:"created_at"`
+	ClaimedAt        *botpay.Timestamp `json:"claimed_at"`
+}
+
+func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	bots, err := s.svc.BotsOf(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]ownedBotView, len(bots))
+	for i, ob := range bots {
+		b := ob.Bot
+		v := ownedBotView{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
+			WalletStatus: ob.WalletStatus, WebhookStatus: b.WebhookStatus, WebhookFailCount: b.WebhookFailCount,
+			CreatedAt: botpay.Timestamp(b.CreatedAt)}
+		if b.CallbackURL != "" {
+			v.CallbackURL = &b.CallbackURL
+		}
+		if !b.ClaimedAt.IsZero() {
+			at := botpay.Timestamp(b.ClaimedAt)
+			v.ClaimedAt = &at
+		}
+		out[i] = v
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	amount, _ := body.usd("amount_usd", true)
+	rail := body.str("rail", false)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	f, err := s.svc.Fund(r.Context(), o, r.PathValue("bot_id"), amount, rail)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"transaction": viewTransaction(f.Transaction), "balance_usd": f.Wallet.Available()})
+}
+
+func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	frozen := body.boolean("frozen")
+	if frozen == nil && body.problems["frozen"] == "" {
+		body.fail("frozen", "is required")
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	b, err := s.svc.Freeze(r.Context(), o, r.PathValue("bot_id"), *frozen)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "frozen": b.Frozen, "status": b.Status(1)})
+}
+
+func (s *Server) getGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	g, err := s.svc.OwnedGuardrails(r.Context(), o, r.PathValue("bot_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewGuardrails(g))
+}
+
+func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var c app.GuardrailsChange
+	if body.present("approval_mode") {
+		mode := body.str("approval_mode", true)
+		c.ApprovalMode = &mode
+	}
+	if limits := body.child("limits"); limits != nil {
+		c.PerTransaction = optionalUSD(limits, "per_transaction_usd")
+		c.Daily = optionalUSD(limits, "daily_usd")
+		c.Monthly = optionalUSD(limits, "monthly_usd")
+		if limits.present("ask_approval_above_usd") {
+			c.AskApprovalAbove = new(*botpay.Money)
+			*c.AskApprovalAbove = optionalUSD(limits, "ask_approval_above_usd")
+		}
+	}
+	c.RecurringAllowed = body.boolean("recurring_allowed")
+	if body.present("notes") {
+		c.Notes = new(*string)
+		*c.Notes = body.optStr("notes")
+	}
+	c.ApprovedCategories = body.strings("approved_categories")
+	c.BlockedCategories = body.strings("blocked_categories")
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	g, err := s.svc.SetGuardrails(r.Context(), o, r.PathValue("bot_id"), c)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewGuardrails(g))
+}
+
+// optionalUSD is nil when the field is absent or null.
+func optionalUSD(o *object, name string) *botpay.Money {
+	m, ok := o.usd(name, false)
+	if !ok {
+		return nil
+	}
+	return &m
+}
+
+func (s *Server) getMasterGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	m, err := s.svc.MasterGuardrails(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if m == nil {
+		writeJSON(w, http.StatusOK, masterGuardrailsView{})
+		return
+	}
+	writeJSON(w, http.StatusOK, viewMaster(m))
+}
+
+func (s *Server) putMasterGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	current, err := s.svc.MasterGuardrails(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var m botpay.MasterGuardrails
+	if current != nil {
+		m = *current
+	}
+	// A field left out keeps its value; null removes that limit.
+	for name, dst := range map[string]**botpay.Money{"per_transaction_usd": &m.PerTransaction,
+		"daily_budget_usd": &m.DailyBudget, "monthly_budget_usd": &m.MonthlyBudget} {
+		if body.present(name) {
+			*dst = optionalUSD(body, name)
+		}
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	m, err = s.svc.SetMasterGuardrails(r.Context(), o, m)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewMaster(&m))
+}
+
+func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	url := body.str("callback_url", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, r.PathValue("bot_id"), url)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
+		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+}

@@ -1,0 +1,84 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/seal"
+)
+
+// Config holds what the HTTP layer needs beyond the use cases.
+type Config struct {
+	TrustedProxies []netip.Prefix
+	Sealer         *seal.Sealer // seals stored idempotent responses
+	Logger         *slog.Logger
+	Version        string
+	// Pages mounts server-rendered pages (claim page, later the dashboard
+	// and buyer pages) on the same mux; may be nil.
+	Pages func(mux *http.ServeMux)
+}
+
+// Server routes HTTP requests to the use cases.
+type Server struct {
+	svc *app.Service
+	cfg Config
+	log *slog.Logger
+	mux *http.ServeMux
+}
+
+// New builds the full HTTP handler.
+func New(svc *app.Service, cfg Config) http.Handler {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{svc: svc, cfg: cfg, log: log, mux: http.NewServeMux()}
+	s.routes()
+	if cfg.Pages != nil {
+		cfg.Pages(s.mux)
+	}
+	return s.observe(jsonFallbacks(s.mux))
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /healthz", s.healthz)
+	m.HandleFunc("GET /readyz", s.readyz)
+
+	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
+
+	m.Handle("GET /api/v1/bot/status", s.bot(s.status))
+	m.Handle("GET /api/v1/bot/wallet/check", s.bot(s.walletCheck))
+	m.Handle("GET /api/v1/bot/wallet/transactions", s.bot(s.transactions))
+	m.Handle("POST /api/v1/bot/wallet/topup-request", s.bot(s.topupRequest))
+	m.Handle("GET /api/v1/bot/wallet/spending", s.bot(s.spending))
+	m.Handle("PATCH /api/v1/bot/profile", s.bot(s.updateProfile))
+
+	m.Handle("POST /api/v1/owner/signup", s.idempotent(anonymousScope, http.HandlerFunc(s.signup)))
+	m.HandleFunc("POST /api/v1/owner/login", s.login)
+	m.Handle("POST /api/v1/owner/logout", s.owner(s.logout))
+	m.Handle("POST /api/v1/owner/pairing-codes", s.owner(s.pairingCode))
+	m.Handle("POST /api/v1/owner/bots/claim", s.owner(s.claim))
+	m.Handle("GET /api/v1/bots/mine", s.owner(s.botsMine))
+	m.Handle("POST /api/v1/owner/bots/{bot_id}/fund", s.owner(s.fund))
+	m.Handle("POST /api/v1/owner/bots/{bot_id}/freeze", s.owner(s.freeze))
+	m.Handle("GET /api/v1/owner/bots/{bot_id}/guardrails", s.owner(s.getGuardrails))
+	m.Handle("PUT /api/v1/owner/bots/{bot_id}/guardrails", s.owner(s.putGuardrails))
+	m.Handle("GET /api/v1/owner/master-guardrails", s.owner(s.getMasterGuardrails))
+	m.Handle("PUT /api/v1/owner/master-guardrails", s.owner(s.putMasterGuardrails))
+	m.Handle("PUT /api/v1/owner/bots/{bot_id}/callback-url", s.owner(s.putCallbackURL))
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.svc.Store().Ping(r.Context()); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database_unreachable"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

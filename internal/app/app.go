@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Limits are the configurable rate limits; zero values take the interface's
+// defaults.
+type Limits struct {
+	RegisterPerHour int // per client IP (INTERFACE.md 8: 3)
+	PairingPerHour  int // per owner (DESIGN.md section 3: 5)
+	LoginPerHour    int // per e-mail and per client IP
+	ClaimPerHour    int // per owner and per client IP
+	TopupPerHour    int // per bot, so a bot cannot flood its owner's inbox
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&l.RegisterPerHour, 3)
+	def(&l.PairingPerHour, 5)
+	def(&l.LoginPerHour, 20)
+	def(&l.ClaimPerHour, 20)
+	def(&l.TopupPerHour, 10)
+	return l
+}
+
+// Service carries the dependencies of every use case.
+type Service struct {
+	store   *store.Store
+	sealer  *seal.Sealer
+	mail    mail.Sender
+	clock   botpay.Clock
+	log     *slog.Logger
+	baseURL string
+	limits  Limits
+}
+
+// Config assembles a Service.
+type Config struct {
+	Store   *store.Store
+	Sealer  *seal.Sealer
+	Mail    mail.Sender
+	Logger  *slog.Logger
+	BaseURL string // public URL, no trailing slash
+	Limits  Limits
+}
+
+// New builds the Service.
+func New(c Config) *Service {
+	log := c.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
+		baseURL: c.BaseURL, limits: c.Limits.withDefaults()}
+}
+
+// Store exposes the store for read-only views that need no use case.
+func (s *Service) Store() *store.Store { return s.store }
+
+// BaseURL is the public URL the service hands out in links.
+func (s *Service) BaseURL() string { return s.baseURL }
+
+// notify sends an e-mail outside any transaction. A failure is logged and
+// reported, never fatal to the action that caused it.
+func (s *Service) notify(ctx context.Context, m mail.Message) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.mail.Send(ctx, m); err != nil {
+		s.log.WarnContext(ctx, "e-mail not sent", "subject", m.Subject, "err", err)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,132 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// OwnerSession is a signed-up or logged-in owner with a fresh token.
+type OwnerSession struct {
+	Owner botpay.Owner
+	Token string
+}
+
+func validateCredentials(email, password string) (string, error) {
+	p := problems{}
+	email = p.email("email", email)
+	switch n := utf8.RuneCountInString(password); {
+	case n < 12:
+		p.add("password", "must be at least 12 characters")
+	case len(password) > 1024:
+		p.add("password", "must be at most 1024 bytes")
+	}
+	return email, p.err()
+}
+
+// Signup creates an owner account (password at least 12 characters).
+func (s *Service) Signup(ctx context.Context, email, password string) (OwnerSession, error) {
+	email, err := validateCredentials(email, password)
+	if err != nil {
+		return OwnerSession{}, err
+	}
+	o := botpay.Owner{ID: botpay.NewID("own_"), Email: email, CreatedAt: s.clock.Now()}
+	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
+	if err := s.store.CreateOwner(ctx, o, hashPassword(password), botpay.Digest(token)); err != nil {
+		return OwnerSession{}, err
+	}
+	return OwnerSession{Owner: o, Token: token}, nil
+}
+
+var errBadCredentials = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeInvalidCredentials, "e-mail or password is wrong")
+
+// Login checks credentials and issues a new owner token. Attempts are
+// limited per e-mail and per client IP, counted whether they succeed or not.
+func (s *Service) Login(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" || password == "" {
+		return OwnerSession{}, errBadCredentials
+	}
+	for _, bucket := range []string{"login-email:" + email, "login-ip:" + clientIP} {
+		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.LoginPerHour, Window: time.Hour}); err != nil {
+			return OwnerSession{}, err
+		}
+	}
+	o, hash, err := s.store.OwnerCredentials(ctx, email)
+	if botpay.AsError(err) != nil {
+		checkPassword(dummyHash, password)
+		return OwnerSession{}, errBadCredentials
+	}
+	if err != nil {
+		return OwnerSession{}, err
+	}
+	if !checkPassword(hash, password) {
+		return OwnerSession{}, errBadCredentials
+	}
+	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
+	if err := s.store.AddOwnerToken(ctx, o.ID, botpay.Digest(token)); err != nil {
+		return OwnerSession{}, err
+	}
+	return OwnerSession{Owner: o, Token: token}, nil
+}
+
+// Logout revokes one owner token.
+func (s *Service) Logout(ctx context.Context, token string) error {
+	return s.store.RevokeOwnerToken(ctx, botpay.Digest(token))
+}
+
+// AuthenticateOwner resolves an owner token.
+func (s *Service) AuthenticateOwner(ctx context.Context, token string) (botpay.Owner, error) {
+	if !botpay.WellFormedSecret(token, botpay.OwnerTokenPrefix) {
+		return botpay.Owner{}, errOwnerAuth
+	}
+	o, err := s.store.OwnerByTokenHash(ctx, botpay.Digest(token))
+	if botpay.AsError(err) != nil {
+		return o, errOwnerAuth
+	}
+	return o, err
+}
+
+var errOwnerAuth = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeAuthRequired, "a valid owner token is required")
+
+// PairingCode is a fresh pairing code, shown once.
+type PairingCode struct {
+	Code      string
+	ExpiresAt time.Time
+}
+
+// CreatePairingCode issues a single-use 6-digit code valid for one hour.
+func (s *Service) CreatePairingCode(ctx context.Context, owner botpay.Owner) (PairingCode, error) {
+	for attempt := 0; attempt < 10; attempt++ {
+		code := botpay.NewPairingCode()
+		expires := s.clock.Now().Add(time.Hour)
+		err := s.store.CreatePairingCode(ctx, owner.ID, botpay.Digest(code), expires, s.limits.PairingPerHour)
+		if errors.Is(err, store.ErrUnique) {
+			continue // collides with another owner's live code
+		}
+		if err != nil {
+			return PairingCode{}, err
+		}
+		return PairingCode{Code: code, ExpiresAt: expires}, nil
+	}
+	return PairingCode{}, errors.New("could not draw a free pairing code")
+}
+
+// Claim attaches the bot holding claimToken to owner.
+func (s *Service) Claim(ctx context.Context, owner botpay.Owner, claimToken, clientIP string) (botpay.Bot, error) {
+	claimToken = botpay.NormalizeClaimToken(claimToken)
+	if claimToken == "" {
+		return botpay.Bot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
+	}
+	for _, bucket := range []string{"claim-owner:" + owner.ID, "claim-ip:" + clientIP} {
+		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
+			return botpay.Bot{}, err
+		}
+	}
+	return s.store.ClaimBot(ctx, owner.ID, botpay.Digest(claimToken))
+}

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// MaxFunding bounds one funding or top-up request (one million dollars).
+const MaxFunding botpay.Money = 100_000_000
+
+// BotOverview is everything the status and wallet endpoints report.
+type BotOverview struct {
+	Bot             botpay.Bot
+	Wallet          *store.WalletView // nil before the claim
+	Guardrails      *botpay.Guardrails
+	Master          *botpay.MasterGuardrails
+	PendingMessages int
+}
+
+// ActiveRails lists the rails the bot can spend from now.
+func (o BotOverview) ActiveRails() []string {
+	if o.Wallet == nil || o.Bot.Frozen {
+		return []string{}
+	}
+	return []string{botpay.RailCardWallet}
+}
+
+// Overview reads a bot's wallet, guardrails and messages. withMaster also
+// loads the owner's master guardrails (the status endpoint shows them).
+func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool) (BotOverview, error) {
+	o := BotOverview{Bot: bot}
+	if !bot.Claimed() {
+		return o, nil
+	}
+	w, ok, err := s.store.WalletView(ctx, bot.ID)
+	if err != nil || !ok {
+		return o, err
+	}
+	o.Wallet = &w
+	g, err := s.store.Guardrails(ctx, bot.ID)
+	if err != nil {
+		return o, err
+	}
+	o.Guardrails = &g
+	if withMaster {
+		if o.Master, err = s.store.MasterGuardrails(ctx, bot.OwnerID); err != nil {
+			return o, err
+		}
+		if o.PendingMessages, err = s.store.PendingMessageCount(ctx, bot.ID); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// Transactions lists a claimed bot's ledger, newest first.
+func (s *Service) Transactions(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Transaction, error) {
+	if !bot.Claimed() {
+		return nil, botpay.ErrWalletNotActive
+	}
+	return s.store.Transactions(ctx, bot.ID, limit)
+}
+
+// Spending returns a claimed bot's guardrails (INTERFACE.md 4.9).
+func (s *Service) Spending(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
+	if !bot.Claimed() {
+		return botpay.Guardrails{}, botpay.ErrWalletNotActive
+	}
+	return s.store.Guardrails(ctx, bot.ID)
+}
+
+func validAmount(p problems, field string, amount botpay.Money, max botpay.Money) {
+	switch {
+	case amount <= 0:
+		p.add(field, "must be greater than 0")
+	case amount > max:
+		p.add(field, "must be at most "+max.USD())
+	}
+}
+
+// RequestTopup records a top-up request and e-mails the owner.
+func (s *Service) RequestTopup(ctx context.Context, bot botpay.Bot, amount botpay.Money, reason string) (botpay.TopupRequest, error) {
+	p := problems{}
+	validAmount(p, "amount_usd", amount, MaxFunding)
+	reason = p.text("reason", reason, 0, 500, true)
+	if err := p.err(); err != nil {
+		return botpay.TopupRequest{}, err
+	}
+	if !bot.Claimed() {
+		return botpay.TopupRequest{}, botpay.ErrWalletNotActive
+	}
+	if err := s.store.Take(ctx, store.Limit{Bucket: "topup:" + bot.ID, Max: s.limits.TopupPerHour, Window: time.Hour}); err != nil {
+		return botpay.TopupRequest{}, err
+	}
+	r := botpay.TopupRequest{BotID: bot.ID, Amount: amount, Reason: reason, Status: botpay.TopupSent, CreatedAt: s.clock.Now()}
+	id, err := s.store.CreateTopupRequest(ctx, r)
+	if err != nil {
+		return r, err
+	}
+	r.ID = id
+	owner, err := s.store.OwnerByID(ctx, bot.OwnerID)
+	if err != nil {
+		return r, err
+	}
+	if s.notify(ctx, topupMail(owner.Email, bot, r, s.baseURL)) {
+		r.OwnerNotified = true
+		if err := s.store.MarkTopupNotified(ctx, id); err != nil {
+			s.log.WarnContext(ctx, "could not record top-up notification", "topup_request_id", id, "err", err)
+		}
+	}
+	return r, nil
+}
+
+func topupMail(to string, bot botpay.Bot, r botpay.TopupRequest, baseURL string) mail.Message {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your bot %q asks you to add $%s to its wallet.\n\n", bot.Name, r.Amount.USD())
+	if r.Reason != "" {
+		fmt.Fprintf(&b, "Its reason: %s\n\n", r.Reason)
+	}
+	fmt.Fprintf(&b, "Fund it from your dashboard: %s/dashboard\n(bot %s, request #%d)\n", baseURL, bot.ID, r.ID)
+	return mail.Message{To: to, Subject: "Top-up request from " + bot.Name, Text: b.String()}
+}
+
+// UpdateCallbackURL points a bot's webhook at a new URL and resets health.
+// ownerID is empty when the bot itself asks (PATCH /api/v1/bot/profile).
+func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, error) {
+	p := problems{}
+	url = p.webhookURL("callback_url", url)
+	if err := p.err(); err != nil {
+		return botpay.Bot{}, err
+	}
+	return s.store.SetCallbackURL(ctx, ownerID, botID, url)
+}

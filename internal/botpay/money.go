@@ -1,0 +1,71 @@
+package botpay
+
+import (
+	"errors"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Money is an amount in US cents. Dollars appear only at the JSON boundary.
+type Money int64
+
+// MaxMoney bounds every amount the service accepts (one billion dollars), so
+// sums of many amounts stay far from int64 overflow.
+const MaxMoney Money = 100_000_000_000
+
+var errNotAmount = errors.New("must be a decimal number of US dollars")
+
+// ParseUSD parses a decimal dollar amount exactly (no floating point),
+// rounding half away from zero to the nearest cent: "2.01" is 201 cents,
+// "2.005" is 201, "1e2" is 10000.
+func ParseUSD(s string) (Money, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 64 {
+		return 0, errNotAmount
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return 0, errNotAmount
+	}
+	r.Mul(r, big.NewRat(100, 1))
+	num, den := r.Num(), r.Denom()
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	// Round half away from zero: compare 2*|remainder| with the denominator.
+	m.Abs(m).Lsh(m, 1)
+	if m.Cmp(den) >= 0 {
+		if num.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	limit := big.NewInt(int64(MaxMoney))
+	if q.CmpAbs(limit) > 0 {
+		return 0, errors.New("amount is too large")
+	}
+	return Money(q.Int64()), nil
+}
+
+// USD renders the amount as a decimal number of dollars with two decimals,
+// suitable both for JSON numbers and for people: 1250 → "12.50".
+func (m Money) USD() string {
+	neg := m < 0
+	if neg {
+		m = -m
+	}
+	whole := strconv.FormatInt(int64(m/100), 10)
+	cents := strconv.FormatInt(int64(m%100), 10)
+	if len(cents) == 1 {
+		cents = "0" + cents
+	}
+	if neg {
+		return "-" + whole + "." + cents
+	}
+	return whole + "." + cents
+}
+
+// MarshalJSON writes the amount as a JSON number of dollars.
+func (m Money) MarshalJSON() ([]byte, error) {
+	return []byte(m.USD()), nil
+}

@@ -1,0 +1,112 @@
+package botpay
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"math/big"
+	"strings"
+)
+
+// Prefixes of the secrets the service hands out (DESIGN.md section 3).
+const (
+	APIKeyPrefix        = "bp_live_"
+	OwnerTokenPrefix    = "bpo_live_"
+	WebhookSecretPrefix = "whsec_"
+	TunnelTokenPrefix   = "bpt_"
+	secretHexLen        = 48
+)
+
+// NewID returns prefix + 16 random hex characters.
+func NewID(prefix string) string { return prefix + randomHex(8) }
+
+// NewSecret returns prefix + 48 random hex characters (24 bytes).
+func NewSecret(prefix string) string { return prefix + randomHex(secretHexLen/2) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// Digest is the stored form of a bearer secret: hex SHA-256. Secrets carry
+// 192 random bits, so a fast hash is enough and allows lookup by digest.
+func Digest(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// DigestsEqual compares two digests in constant time.
+func DigestsEqual(a, b string) bool {
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// WellFormedSecret reports whether s has the given prefix followed by exactly
+// 48 lowercase hex characters; malformed keys are rejected before any lookup.
+func WellFormedSecret(s, prefix string) bool {
+	if !strings.HasPrefix(s, prefix) || len(s) != len(prefix)+secretHexLen {
+		return false
+	}
+	for _, c := range s[len(prefix):] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// claimWords are short, unambiguous English words for claim tokens.
+var claimWords = strings.Fields(`acorn amber anchor apple arrow aspen atlas badge bamboo basil beacon
+berry birch blaze bloom brook cabin cactus canyon cedar chalk cherry cider cliff clover cobalt comet
+coral cotton crane creek crystal daisy delta dune eagle echo ember falcon fern fjord flint forest
+fossil frost garnet glacier granite grove harbor hazel heron honey indigo iris island ivory jade
+jasper juniper kayak kelp lagoon lantern lark laurel lemon lilac linen lotus maple marble meadow
+mesa mint moss nectar nova oak oasis olive onyx orbit orchid otter pebble pepper pine plum polar
+quartz quill raven reef ridge river robin saffron sage sierra silver slate sparrow spruce stone
+summit swift tango thistle thunder tide timber topaz tulip tundra velvet violet walnut willow
+winter zephyr`)
+
+// claimAlphabet omits look-alike characters (0/O, 1/I/L).
+const claimAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// NewClaimToken returns a token like "reef-7K3M" (DESIGN.md section 3).
+func NewClaimToken() string {
+	var b strings.Builder
+	b.WriteString(claimWords[randomInt(len(claimWords))])
+	b.WriteByte('-')
+	for range 4 {
+		b.WriteByte(claimAlphabet[randomInt(len(claimAlphabet))])
+	}
+	return b.String()
+}
+
+// NormalizeClaimToken makes pasted tokens forgiving of case and spaces.
+func NormalizeClaimToken(s string) string {
+	s = strings.TrimSpace(s)
+	word, code, ok := strings.Cut(s, "-")
+	if !ok {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(word) + "-" + strings.ToUpper(code)
+}
+
+// NewPairingCode returns six random decimal digits.
+func NewPairingCode() string {
+	const digits = "0123456789"
+	b := make([]byte, 6)
+	for i := range b {
+		b[i] = digits[randomInt(10)]
+	}
+	return string(b)
+}
+
+func randomInt(n int) int {
+	v, err := rand.Int(rand.Reader, big.NewInt(int64(n)))
+	if err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return int(v.Int64())
+}

@@ -1,0 +1,129 @@
+// Package config reads botpay's settings from environment variables, with
+// command-line flags overriding them. It owns names and defaults only; it
+// opens nothing.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Config is every setting of `botpay serve`.
+type Config struct {
+	Addr             string
+	BaseURL          string
+	DataDir          string
+	DatabaseURL      string
+	SecretKey        string
+	TrustedProxies   []netip.Prefix
+	WebhookAllowPriv bool
+	LogLevel         string
+	RegisterPerHour  int
+	CheckoutPerHour  int
+	SMTP             SMTP
+	SkillsDir        string
+}
+
+// SMTP configures the SMTP mail sender; Host empty means the file sender.
+type SMTP struct {
+	Host     string
+	Port     int
+	Username string
+	Password string
+	From     string
+}
+
+// Var documents one setting for --help and the README.
+type Var struct{ Env, Flag, Default, Help string }
+
+// Vars lists every setting.
+var Vars = []Var{
+	{"BOTPAY_ADDR", "addr", "127.0.0.1:8080", "listen address"},
+	{"BOTPAY_BASE_URL", "base-url", "http://<addr>", "public URL used in every link the service hands out"},
+	{"BOTPAY_DATA_DIR", "data-dir", "./botpay-data", "folder for the SQLite database, the secret key file and outgoing mail"},
+	{"DATABASE_URL", "database-url", "", "postgres://… selects PostgreSQL instead of the embedded SQLite"},
+	{"BOTPAY_SECRET_KEY", "secret-key", "", "64 hex chars; seals secrets at rest (default: generated into the data folder)"},
+	{"BOTPAY_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is believed"},
+	{"BOTPAY_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "false", "allow webhook delivery to private and loopback addresses"},
+	{"BOTPAY_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"},
+	{"BOTPAY_RATE_REGISTER_PER_HOUR", "rate-register-per-hour", "3", "registrations per client IP per rolling hour"},
+	{"BOTPAY_RATE_CHECKOUT_PER_HOUR", "rate-checkout-per-hour", "30", "checkout requests per bot per rolling hour"},
+	{"BOTPAY_SMTP_HOST", "smtp-host", "", "SMTP server; empty writes mail to <data-dir>/mail"},
+	{"BOTPAY_SMTP_PORT", "smtp-port", "587", "SMTP port"},
+	{"BOTPAY_SMTP_USERNAME", "smtp-username", "", "SMTP user"},
+	{"BOTPAY_SMTP_PASSWORD", "smtp-password", "", "SMTP password"},
+	{"BOTPAY_SMTP_FROM", "smtp-from", "botpay <noreply@botpay.local>", "sender address"},
+	{"BOTPAY_SKILLS_DIR", "skills-dir", "", "folder of vendor skill files that add to or override the built-in catalogue"},
+}
+
+// Load parses flags over environment variables over defaults. extra, when
+// not nil, registers a subcommand's own flags on the same flag set.
+func Load(name string, args []string, getenv func(string) string, extra func(*flag.FlagSet)) (Config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if extra != nil {
+		extra(fs)
+	}
+	values := map[string]*string{}
+	for _, v := range Vars {
+		def := v.Default
+		if env := getenv(v.Env); env != "" {
+			def = env
+		}
+		if v.Env == "BOTPAY_BASE_URL" && getenv(v.Env) == "" {
+			def = ""
+		}
+		values[v.Env] = fs.String(v.Flag, def, v.Help+" ($"+v.Env+")")
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nEvery setting can also come from its environment variable:\n", name)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	get := func(env string) string { return strings.TrimSpace(*values[env]) }
+	c := Config{
+		Addr: get("BOTPAY_ADDR"), BaseURL: strings.TrimRight(get("BOTPAY_BASE_URL"), "/"), DataDir: get("BOTPAY_DATA_DIR"),
+		DatabaseURL: get("DATABASE_URL"), SecretKey: get("BOTPAY_SECRET_KEY"), LogLevel: get("BOTPAY_LOG_LEVEL"),
+		SkillsDir: get("BOTPAY_SKILLS_DIR"),
+		SMTP: SMTP{Host: get("BOTPAY_SMTP_HOST"), Username: get("BOTPAY_SMTP_USERNAME"),
+			Password: get("BOTPAY_SMTP_PASSWORD"), From: get("BOTPAY_SMTP_FROM")},
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	var err error
+	if c.WebhookAllowPriv, err = strconv.ParseBool(get("BOTPAY_WEBHOOK_ALLOW_PRIVATE")); err != nil {
+		return c, fmt.Errorf("BOTPAY_WEBHOOK_ALLOW_PRIVATE: %w", err)
+	}
+	ints := map[string]*int{"BOTPAY_RATE_REGISTER_PER_HOUR": &c.RegisterPerHour,
+		"BOTPAY_RATE_CHECKOUT_PER_HOUR": &c.CheckoutPerHour, "BOTPAY_SMTP_PORT": &c.SMTP.Port}
+	for env, dst := range ints {
+		if *dst, err = strconv.Atoi(get(env)); err != nil || *dst < 0 {
+			return c, fmt.Errorf("%s must be a non-negative integer", env)
+		}
+	}
+	for _, p := range strings.Split(get("BOTPAY_TRUSTED_PROXIES"), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !strings.Contains(p, "/") {
+			if a, err := netip.ParseAddr(p); err == nil {
+				p = netip.PrefixFrom(a, a.BitLen()).String()
+			}
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			return c, fmt.Errorf("BOTPAY_TRUSTED_PROXIES: %q is not an address or CIDR", p)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
+	}
+	return c, nil
+}
+
+// Env is the process environment lookup.
+func Env(name string) string { return os.Getenv(name) }

@@ -1,0 +1,272 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// ErrClaimTokenTaken means a freshly drawn claim token collided with a live
+// one; the caller draws another.
+var ErrClaimTokenTaken = errors.New("claim token collision")
+
+// NewBot is everything registration stores. Secrets come as digests (for
+// those checked like passwords) or sealed bytes (for those the service must
+// use later, such as the webhook secret).
+type NewBot struct {
+	Bot                 botpay.Bot
+	APIKeyHash          string
+	ClaimTokenHash      string // empty when a pairing code is used
+	PairingCodeHash     string // empty without a pairing code
+	WebhookSecretSealed []byte
+	TunnelTokenHash     string
+	HooksTokenSealed    []byte
+	Limit               Limit // registrations per client IP
+}
+
+// RegisterBot stores a new bot after taking a slot of its rate limit. With a
+// pairing code the bot is claimed at once: the code is consumed, the wallet
+// and guardrails created and wallet.activated emitted, all in one
+// transaction. It returns the owner ID when paired.
+func (s *Store) RegisterBot(ctx context.Context, nb NewBot) (ownerID string, err error) {
+	now := nb.Bot.CreatedAt
+	var badCode bool
+	err = s.inTx(ctx, func(tx *Tx) error {
+		if err := tx.take(ctx, nb.Limit, now); err != nil {
+			return err
+		}
+		if nb.PairingCodeHash != "" {
+			err := tx.queryRow(ctx, `SELECT owner_id FROM pairing_codes WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2`+tx.forUpdate(),
+				nb.PairingCodeHash, ms(now)).Scan(&ownerID)
+			if isNoRows(err) {
+				// Commit the rate-limit hit: guessing codes must cost attempts.
+				badCode = true
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, `UPDATE pairing_codes SET used_at = $1, used_by = $2 WHERE code_hash = $3`, ms(now), nb.Bot.ID, nb.PairingCodeHash); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE owner_email = $1 AND name = $2`, nb.Bot.OwnerEmail, nb.Bot.Name).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return errDuplicateRegistration
+		}
+		if nb.ClaimTokenHash != "" {
+			if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE claim_token_hash = $1`, nb.ClaimTokenHash).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return ErrClaimTokenTaken
+			}
+		}
+		if err := tx.insertBot(ctx, nb, ownerID); err != nil {
+			if errors.Is(err, ErrUnique) {
+				return errDuplicateRegistration
+			}
+			return err
+		}
+		if ownerID != "" {
+			return tx.activateWallet(ctx, nb.Bot.ID, now)
+		}
+		return nil
+	})
+	if err == nil && badCode {
+		return "", botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidPairingCode, "the pairing code is invalid, expired or already used")
+	}
+	return ownerID, err
+}
+
+var errDuplicateRegistration = botpay.Errorf(botpay.KindConflict, botpay.CodeDuplicateRegistration,
+	"a bot with this name is already registered for this owner e-mail")
+
+func (t *Tx) insertBot(ctx context.Context, nb NewBot, ownerID string) error {
+	b := nb.Bot
+	var claimedAt *int64
+	if ownerID != "" {
+		v := ms(b.CreatedAt)
+		claimedAt = &v
+	}
+	_, err := t.exec(ctx, `INSERT INTO bots (id, name, owner_email, description, bot_type, api_key_hash, claim_token_hash,
+		owner_id, claimed_at, callback_url, webhook_secret_sealed, webhook_status, webhook_fail_count,
+		tunnel_token_hash, hooks_token_sealed, local_port, webhook_path, frozen, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18, $18)`,
+		b.ID, b.Name, b.OwnerEmail, b.Description, b.BotType, nb.APIKeyHash, nullString(nb.ClaimTokenHash),
+		nullString(ownerID), claimedAt, nullString(b.CallbackURL), nb.WebhookSecretSealed, b.WebhookStatus,
+		nullString(nb.TunnelTokenHash), nb.HooksTokenSealed, nullInt(b.LocalPort), nullString(b.WebhookPath), false, ms(b.CreatedAt))
+	return err
+}
+
+// activateWallet creates the card wallet and default guardrails of a newly
+// claimed bot and emits wallet.activated.
+func (t *Tx) activateWallet(ctx context.Context, botID string, now time.Time) error {
+	walletID := botpay.NewID("wal_")
+	if _, err := t.exec(ctx, `INSERT INTO wallets (bot_id, id, balance_cents, held_cents, created_at, updated_at) VALUES ($1, $2, 0, 0, $3, $3)`,
+		botID, walletID, ms(now)); err != nil {
+		return err
+	}
+	if err := t.putGuardrails(ctx, botID, botpay.DefaultGuardrails(now)); err != nil {
+		return err
+	}
+	return t.emit(ctx, botpay.NewEvent(botID, botpay.EventWalletActivated, map[string]any{
+		"wallet_id": walletID, "rail": botpay.RailCardWallet,
+		"message": "Your owner claimed you; the card wallet is active.",
+	}, now))
+}
+
+// ClaimBot gives the bot holding claimTokenHash to ownerID and activates its
+// wallet. The token stops working at once.
+func (s *Store) ClaimBot(ctx context.Context, ownerID, claimTokenHash string) (botpay.Bot, error) {
+	now := s.clock.Now()
+	var botID string
+	err := s.inTx(ctx, func(tx *Tx) error {
+		err := tx.queryRow(ctx, `SELECT id FROM bots WHERE claim_token_hash = $1 AND owner_id IS NULL`+tx.forUpdate(), claimTokenHash).Scan(&botID)
+		if isNoRows(err) {
+			return botpay.Errorf(botpay.KindNotFound, botpay.CodeInvalidClaimToken, "no unclaimed bot has this claim token")
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE bots SET owner_id = $1, claimed_at = $2, claim_token_hash = NULL, updated_at = $2 WHERE id = $3`,
+			ownerID, ms(now), botID); err != nil {
+			return err
+		}
+		return tx.activateWallet(ctx, botID, now)
+	})
+	if err != nil {
+		return botpay.Bot{}, err
+	}
+	return s.OwnedBot(ctx, ownerID, botID)
+}
+
+const botColumns = `id, name, owner_email, description, bot_type, owner_id, claimed_at, callback_url,
+	webhook_status, webhook_fail_count, local_port, webhook_path, frozen, created_at`
+
+func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
+	var b botpay.Bot
+	var owner, callback, path sql.NullString
+	var claimed, port sql.NullInt64
+	var created int64
+	err := row.Scan(&b.ID, &b.Name, &b.OwnerEmail, &b.Description, &b.BotType, &owner, &claimed, &callback,
+		&b.WebhookStatus, &b.WebhookFailCount, &port, &path, &b.Frozen, &created)
+	b.OwnerID, b.CallbackURL, b.WebhookPath = owner.String, callback.String, path.String
+	b.ClaimedAt, b.LocalPort, b.CreatedAt = fromNullMS(claimed), int(port.Int64), fromMS(created)
+	return b, err
+}
+
+// BotByAPIKeyHash authenticates a bot's API key.
+func (s *Store) BotByAPIKeyHash(ctx context.Context, keyHash string) (botpay.Bot, error) {
+	b, err := scanBot(s.queryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE api_key_hash = $1`, keyHash))
+	if isNoRows(err) {
+		return b, botpay.ErrNotFound("bot")
+	}
+	return b, err
+}
+
+// Bot loads a bot by ID.
+func (s *Store) Bot(ctx context.Context, id string) (botpay.Bot, error) {
+	b, err := scanBot(s.queryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1`, id))
+	if isNoRows(err) {
+		return b, botpay.ErrNotFound("bot")
+	}
+	return b, err
+}
+
+// OwnedBot loads a bot only if ownerID owns it; anything else is the same 404.
+func (s *Store) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot, error) {
+	b, err := scanBot(s.queryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID))
+	if isNoRows(err) {
+		return b, botpay.ErrNotFound("bot")
+	}
+	return b, err
+}
+
+// OwnerBots lists an owner's bots, oldest first.
+func (s *Store) OwnerBots(ctx context.Context, ownerID string) ([]botpay.Bot, error) {
+	rows, err := s.query(ctx, `SELECT `+botColumns+` FROM bots WHERE owner_id = $1 ORDER BY created_at, id`, ownerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []botpay.Bot
+	for rows.Next() {
+		b, err := scanBot(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// SetFrozen freezes or unfreezes an owned bot's wallet and emits
+// rails.updated; setting the current value again changes and emits nothing.
+func (s *Store) SetFrozen(ctx context.Context, ownerID, botID string, frozen bool) (botpay.Bot, error) {
+	now := s.clock.Now()
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var current bool
+		err := tx.queryRow(ctx, `SELECT frozen FROM bots WHERE id = $1 AND owner_id = $2`+tx.forUpdate(), botID, ownerID).Scan(&current)
+		if isNoRows(err) {
+			return botpay.ErrNotFound("bot")
+		}
+		if err != nil || current == frozen {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE bots SET frozen = $1, updated_at = $2 WHERE id = $3`, frozen, ms(now), botID); err != nil {
+			return err
+		}
+		action, msg := botpay.ActionWalletUnfrozen, "Your owner unfroze your wallet."
+		if frozen {
+			action, msg = botpay.ActionWalletFrozen, "Your owner froze your wallet; spending is blocked."
+		}
+		return tx.emit(ctx, railsUpdated(botID, action, msg, now))
+	})
+	if err != nil {
+		return botpay.Bot{}, err
+	}
+	return s.Bot(ctx, botID)
+}
+
+// SetCallbackURL points the bot's webhook at url and resets its health to
+// active/0 (INTERFACE.md 3.4 recovery). ownerID restricts it to the owner's
+// bots when not empty.
+func (s *Store) SetCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, error) {
+	q := `UPDATE bots SET callback_url = $1, webhook_status = $2, webhook_fail_count = 0, updated_at = $3 WHERE id = $4`
+	args := []any{url, botpay.WebhookActive, ms(s.clock.Now()), botID}
+	if ownerID != "" {
+		q += ` AND owner_id = $5`
+		args = append(args, ownerID)
+	}
+	err := s.inTx(ctx, func(tx *Tx) error {
+		res, err := tx.exec(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return botpay.ErrNotFound("bot")
+		}
+		return nil
+	})
+	if err != nil {
+		return botpay.Bot{}, err
+	}
+	return s.Bot(ctx, botID)
+}
+
+// PendingMessageCount counts staged, unacknowledged, unexpired messages.
+func (s *Store) PendingMessageCount(ctx context.Context, botID string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM pending_messages WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`,
+		botID, ms(s.clock.Now())).Scan(&n)
+	return n, err
+}
+
+func nullInt(v int) sql.NullInt64 { return sql.NullInt64{Int64: int64(v), Valid: v != 0} }

@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers driver "pgx"
+	_ "modernc.org/sqlite"             // registers driver "sqlite"
+)
+
+// Dialect names a database engine.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Store is the database handle shared by all requests.
+type Store struct {
+	dialect Dialect
+	// write takes every transaction. On SQLite it has one connection, so
+	// writers queue in Go instead of spinning on SQLITE_BUSY; reads use the
+	// separate read pool and never wait for writers (WAL).
+	write *sql.DB
+	read  *sql.DB
+	clock botpay.Clock
+}
+
+// Options configure Open.
+type Options struct {
+	// DatabaseURL selects PostgreSQL when set (postgres://…).
+	DatabaseURL string
+	// DataDir holds botpay.db when DatabaseURL is empty.
+	DataDir string
+	Clock   botpay.Clock
+}
+
+// Open connects to the configured engine. It does not migrate.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	clock := opts.Clock
+	if clock == nil {
+		clock = botpay.SystemClock{}
+	}
+	if opts.DatabaseURL != "" {
+		return openPostgres(ctx, opts.DatabaseURL, clock)
+	}
+	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data folder: %w", err)
+	}
+	return openSQLite(ctx, filepath.Join(opts.DataDir, "botpay.db"), clock)
+}
+
+func openPostgres(ctx context.Context, dsn string, clock botpay.Clock) (*Store, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	db.SetMaxOpenConns(32)
+	db.SetMaxIdleConns(32)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return &Store{dialect: Postgres, write: db, read: db, clock: clock}, nil
+}
+
+func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, error) {
+	dsn := func(extra ...string) string {
+		q := url.Values{}
+		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"}, extra...) {
+			q.Add("_pragma", p)
+		}
+		return "file:" + path + "?" + q.Encode()
+	}
+	// Immediate transactions take the write lock at BEGIN, so a transaction
+	// that reads a balance and then writes it cannot be overtaken.
+	write, err := sql.Open("sqlite", dsn()+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	read, err := sql.Open("sqlite", dsn("query_only(1)"))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	s := &Store{dialect: SQLite, write: write, read: read, clock: clock}
+	if err := write.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Dialect reports the engine in use.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Clock is the store's notion of now.
+func (s *Store) Clock() botpay.Clock { return s.clock }
+
+// Ping checks that the database answers (readiness).
+func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
+
+// Close releases all connections.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(err, s.read.Close())
+	}
+	return err
+}
+
+// placeholder matches $N outside of quoted text; the SQL in this package
+// never puts a dollar sign inside a literal.
+var placeholder = regexp.MustCompile(`\$(\d+)`)
+
+var rebound sync.Map // query text → SQLite form
+
+// rebind turns PostgreSQL placeholders ($1) into SQLite numbered ones (?1),
+// so every statement is written once.
+func (s *Store) rebind(query string) string {
+	if s.dialect == Postgres {
+		return query
+	}
+	if q, ok := rebound.Load(query); ok {
+		return q.(string)
+	}
+	q := placeholder.ReplaceAllString(query, "?$1")
+	rebound.Store(query, q)
+	return q
+}
+
+// ms stores times as integer Unix milliseconds on both engines: exact,
+// comparable in SQL and free of driver time-zone quirks.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func fromNullMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMS(v.Int64)
+}
+
+func nullString(s string) sql.NullString {
+	return sql.NullString{String: s, Valid: s != ""}
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

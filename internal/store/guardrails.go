@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+func (t *Tx) putGuardrails(ctx context.Context, botID string, g botpay.Guardrails) error {
+	approved, _ := json.Marshal(nonNil(g.ApprovedCategories))
+	blocked, _ := json.Marshal(nonNil(g.BlockedCategories))
+	_, err := t.exec(ctx, `INSERT INTO guardrails (bot_id, approval_mode, per_transaction_cents, daily_cents, monthly_cents,
+			ask_approval_above_cents, recurring_allowed, notes, approved_categories, blocked_categories, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		ON CONFLICT (bot_id) DO UPDATE SET approval_mode = excluded.approval_mode,
+			per_transaction_cents = excluded.per_transaction_cents, daily_cents = excluded.daily_cents,
+			monthly_cents = excluded.monthly_cents, ask_approval_above_cents = excluded.ask_approval_above_cents,
+			recurring_allowed = excluded.recurring_allowed, notes = excluded.notes,
+			approved_categories = excluded.approved_categories, blocked_categories = excluded.blocked_categories,
+			updated_at = excluded.updated_at`,
+		botID, g.ApprovalMode, int64(g.PerTransaction), int64(g.Daily), int64(g.Monthly), centsPtr(g.AskApprovalAbove),
+		g.RecurringAllowed, g.Notes, string(approved), string(blocked), ms(g.UpdatedAt))
+	return err
+}
+
+// Guardrails reads a claimed bot's spending guardrails.
+func (s *Store) Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error) {
+	var g botpay.Guardrails
+	var above *int64
+	var approved, blocked string
+	var updated int64
+	err := s.queryRow(ctx, `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
+			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
+		FROM guardrails WHERE bot_id = $1`, botID).
+		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked, &updated)
+	if isNoRows(err) {
+		return g, botpay.ErrWalletNotActive
+	}
+	if err != nil {
+		return g, err
+	}
+	g.AskApprovalAbove = moneyPtr(above)
+	g.UpdatedAt = fromMS(updated)
+	if err := json.Unmarshal([]byte(approved), &g.ApprovedCategories); err != nil {
+		return g, err
+	}
+	err = json.Unmarshal([]byte(blocked), &g.BlockedCategories)
+	return g, err
+}
+
+// SetGuardrails replaces an owned bot's guardrails and emits rails.updated
+// (limits_updated).
+func (s *Store) SetGuardrails(ctx context.Context, ownerID, botID string, g botpay.Guardrails) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM guardrails g JOIN bots b ON b.id = g.bot_id
+			WHERE g.bot_id = $1 AND b.owner_id = $2`, botID, ownerID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return botpay.ErrNotFound("bot")
+		}
+		if err := tx.putGuardrails(ctx, botID, g); err != nil {
+			return err
+		}
+		return tx.emit(ctx, railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
+	})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// CreateOwner inserts an owner with its first token. A taken e-mail is
+// 409 email_taken.
+func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, tokenHash string) error {
+	err := s.inTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`,
+			o.ID, o.Email, passwordHash, ms(o.CreatedAt)); err != nil {
+			return err
+		}
+		return tx.addOwnerToken(ctx, o.ID, tokenHash, o.CreatedAt)
+	})
+	if errors.Is(err, ErrUnique) {
+		return botpay.Errorf(botpay.KindConflict, botpay.CodeEmailTaken, "an owner account with this e-mail already exists; log in instead")
+	}
+	return err
+}
+
+func (t *Tx) addOwnerToken(ctx context.Context, ownerID, tokenHash string, now time.Time) error {
+	_, err := t.exec(ctx, `INSERT INTO owner_tokens (token_hash, owner_id, created_at) VALUES ($1, $2, $3)`, tokenHash, ownerID, ms(now))
+	return err
+}
+
+// AddOwnerToken issues another bearer token (each login gets its own, so
+// logging out of one place revokes only that one).
+func (s *Store) AddOwnerToken(ctx context.Context, ownerID, tokenHash string) error {
+	return s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now()) })
+}
+
+// RevokeOwnerToken ends a token.
+func (s *Store) RevokeOwnerToken(ctx context.Context, tokenHash string) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.exec(ctx, `UPDATE owner_tokens SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL`, ms(s.clock.Now()), tokenHash)
+		return err
+	})
+}
+
+// OwnerCredentials returns an owner and its password hash by e-mail.
+func (s *Store) OwnerCredentials(ctx context.Context, email string) (botpay.Owner, string, error) {
+	var o botpay.Owner
+	var hash string
+	var created int64
+	err := s.queryRow(ctx, `SELECT id, email, password_hash, created_at FROM owners WHERE email = $1`, email).
+		Scan(&o.ID, &o.Email, &hash, &created)
+	if isNoRows(err) {
+		return o, "", botpay.ErrNotFound("owner")
+	}
+	o.CreatedAt = fromMS(created)
+	return o, hash, err
+}
+
+// OwnerByTokenHash authenticates an owner token.
+func (s *Store) OwnerByTokenHash(ctx context.Context, tokenHash string) (botpay.Owner, error) {
+	var o botpay.Owner
+	var stored string
+	var created int64
+	err := s.queryRow(ctx, `SELECT o.id, o.email, o.created_at, t.token_hash FROM owner_tokens t
+		JOIN owners o ON o.id = t.owner_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL`, tokenHash).
+		Scan(&o.ID, &o.Email, &created, &stored)
+	if isNoRows(err) || (err == nil && !botpay.DigestsEqual(stored, tokenHash)) {
+		return o, botpay.ErrNotFound("owner token")
+	}
+	o.CreatedAt = fromMS(created)
+	return o, err
+}
+
+// OwnerByID loads an owner.
+func (s *Store) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) {
+	var o botpay.Owner
+	var created int64
+	err := s.queryRow(ctx, `SELECT id, email, created_at FROM owners WHERE id = $1`, id).Scan(&o.ID, &o.Email, &created)
+	if isNoRows(err) {
+		return o, botpay.ErrNotFound("owner")
+	}
+	o.CreatedAt = fromMS(created)
+	return o, err
+}
+
+// CreatePairingCode stores a pairing code digest valid until expires, at most
+// perHour codes per owner per rolling hour. A digest that collides with a
+// live code is reported as ErrUnique so the caller draws another code.
+func (s *Store) CreatePairingCode(ctx context.Context, ownerID, codeHash string, expires time.Time, perHour int) error {
+	now := s.clock.Now()
+	return s.inTx(ctx, func(tx *Tx) error {
+		l := Limit{Bucket: "pairing:" + ownerID, Max: perHour, Window: time.Hour}
+		if err := tx.take(ctx, l, now); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM pairing_codes WHERE code_hash = $1 AND (used_at IS NOT NULL OR expires_at <= $2)`, codeHash, ms(now)); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+			codeHash, ownerID, ms(now), ms(expires))
+		return err
+	})
+}
+
+// MasterGuardrails returns the owner's master guardrails, or nil when the
+// owner never set them.
+func (s *Store) MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error) {
+	var m botpay.MasterGuardrails
+	var per, daily, monthly *int64
+	var updated int64
+	err := s.queryRow(ctx, `SELECT per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at
+		FROM master_guardrails WHERE owner_id = $1`, ownerID).Scan(&per, &daily, &monthly, &updated)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.PerTransaction, m.DailyBudget, m.MonthlyBudget = moneyPtr(per), moneyPtr(daily), moneyPtr(monthly)
+	m.UpdatedAt = fromMS(updated)
+	return &m, nil
+}
+
+// SetMasterGuardrails replaces the owner's master guardrails and tells every
+// claimed bot of the owner with rails.updated (limits_updated).
+func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpay.MasterGuardrails) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.exec(ctx, `INSERT INTO master_guardrails (owner_id, per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at)
+			VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (owner_id) DO UPDATE SET per_transaction_cents = excluded.per_transaction_cents,
+				daily_budget_cents = excluded.daily_budget_cents, monthly_budget_cents = excluded.monthly_budget_cents,
+				updated_at = excluded.updated_at`,
+			ownerID, centsPtr(m.PerTransaction), centsPtr(m.DailyBudget), centsPtr(m.MonthlyBudget), ms(m.UpdatedAt))
+		if err != nil {
+			return err
+		}
+		ids, err := tx.ownerBotIDs(ctx, ownerID)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := tx.emit(ctx, railsUpdated(id, botpay.ActionLimitsUpdated, "master guardrails changed", m.UpdatedAt)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (t *Tx) ownerBotIDs(ctx context.Context, ownerID string) ([]string, error) {
+	rows, err := t.query(ctx, `SELECT id FROM bots WHERE owner_id = $1 ORDER BY created_at, id`, ownerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func railsUpdated(botID, action, message string, now time.Time) botpay.Event {
+	return botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
+		"action": action, "rail": botpay.RailCardWallet, "bot_id": botID, "message": message,
+	}, now)
+}
+
+func moneyPtr(v *int64) *botpay.Money {
+	if v == nil {
+		return nil
+	}
+	m := botpay.Money(*v)
+	return &m
+}
+
+func centsPtr(m *botpay.Money) *int64 {
+	if m == nil {
+		return nil
+	}
+	v := int64(*m)
+	return &v
+}

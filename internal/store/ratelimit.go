@@ -1,0 +1,64 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Limit is a rolling-window rate limit on one bucket (for example
+// "register:203.0.113.9"). Windows live in the database so that every
+// replica sees the same counts (DESIGN.md decision 13).
+type Limit struct {
+	Bucket string
+	Max    int
+	Window time.Duration
+	// FixedRetryAfter, when set, is reported instead of the computed wait
+	// (registration answers 3600 as INTERFACE.md 7.2 says).
+	FixedRetryAfter time.Duration
+}
+
+// take admits one hit in bucket or refuses with rate_limited. The bucket row
+// is locked first, so concurrent takers on PostgreSQL count one at a time.
+func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
+	if l.Max <= 0 {
+		return nil
+	}
+	if _, err := t.exec(ctx, `INSERT INTO rate_limit_buckets (bucket) VALUES ($1) ON CONFLICT DO NOTHING`, l.Bucket); err != nil {
+		return err
+	}
+	var b string
+	if err := t.queryRow(ctx, `SELECT bucket FROM rate_limit_buckets WHERE bucket = $1`+t.forUpdate(), l.Bucket).Scan(&b); err != nil {
+		return err
+	}
+	since := ms(now.Add(-l.Window))
+	if _, err := t.exec(ctx, `DELETE FROM rate_limit_hits WHERE bucket = $1 AND at <= $2`, l.Bucket, since); err != nil {
+		return err
+	}
+	var count int
+	var oldest *int64
+	if err := t.queryRow(ctx, `SELECT COUNT(*), MIN(at) FROM rate_limit_hits WHERE bucket = $1 AND at > $2`, l.Bucket, since).Scan(&count, &oldest); err != nil {
+		return err
+	}
+	if count >= l.Max {
+		wait := l.FixedRetryAfter
+		if wait == 0 && oldest != nil {
+			wait = fromMS(*oldest).Add(l.Window).Sub(now)
+		}
+		secs := int((wait + time.Second - 1) / time.Second)
+		if secs < 1 {
+			secs = 1
+		}
+		return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
+			Message: "too many requests; try again later", RetryAfterSeconds: secs}
+	}
+	_, err := t.exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, ms(now))
+	return err
+}
+
+// Take admits one hit on its own, for attempts that count whether or not
+// they succeed (logins, claims).
+func (s *Store) Take(ctx context.Context, l Limit) error {
+	return s.inTx(ctx, func(tx *Tx) error { return tx.take(ctx, l, s.clock.Now()) })
+}

@@ -1,0 +1,126 @@
+// Package storetest opens isolated, migrated databases for tests on every
+// engine: a fresh SQLite file per test, and a fresh PostgreSQL schema per
+// test. It is the one place that decides whether PostgreSQL tests run, skip
+// or fail (TEST_POSTGRES_REQUIRED=1 makes an unreachable server fatal).
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// DefaultPostgresURL is this machine's test server (trust auth).
+const DefaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// Dialects are the engines every store test runs on.
+var Dialects = []store.Dialect{store.SQLite, store.Postgres}
+
+// DB is an isolated test database.
+type DB struct {
+	Store   *store.Store
+	Options store.Options
+}
+
+// OpenAnother connects a second, independent Store to the same database, as
+// a second server replica would.
+func (d *DB) OpenAnother(t testing.TB) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), d.Options)
+	if err != nil {
+		t.Fatalf("open second store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// ForEach runs fn as a subtest per engine, each with its own database.
+func ForEach(t *testing.T, fn func(t *testing.T, db *DB)) {
+	for _, d := range Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			fn(t, Open(t, d, nil))
+		})
+	}
+}
+
+// Open creates a migrated, empty database on dialect for this test.
+func Open(t testing.TB, dialect store.Dialect, clock botpay.Clock) *DB {
+	t.Helper()
+	var opts store.Options
+	switch dialect {
+	case store.SQLite:
+		opts = store.Options{DataDir: t.TempDir()}
+	case store.Postgres:
+		opts = store.Options{DatabaseURL: postgresSchema(t)}
+	}
+	opts.Clock = clock
+	st, err := store.Open(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return &DB{Store: st, Options: opts}
+}
+
+// postgresSchema makes a schema for this test and returns a URL whose
+// connections use it. It skips, or fails when PostgreSQL is required.
+func postgresSchema(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		base = DefaultPostgresURL
+	}
+	admin, err := sql.Open("pgx", base)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = admin.PingContext(ctx)
+		cancel()
+	}
+	if err != nil {
+		if os.Getenv("TEST_POSTGRES_REQUIRED") == "1" {
+			t.Fatalf("PostgreSQL is required (TEST_POSTGRES_REQUIRED=1) but not reachable at %s: %v", redact(base), err)
+		}
+		t.Skipf("PostgreSQL not reachable at %s (%v); set TEST_DATABASE_URL, or TEST_POSTGRES_REQUIRED=1 to fail instead of skipping", redact(base), err)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`)
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("TEST_DATABASE_URL: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "the configured URL"
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return strings.TrimSpace(u.String())
+}

@@ -1,0 +1,81 @@
+// Package testserver starts the whole botpay HTTP service on a real
+// httptest server over a test database, for API and end-to-end tests. Mail
+// goes to memory so tests can read it.
+package testserver
+
+import (
+	"crypto/rand"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/botpay/botpay/internal/api"
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/web"
+)
+
+// Server is a running service.
+type Server struct {
+	URL    string
+	DB     *storetest.DB
+	Store  *store.Store
+	Mail   *mail.Memory
+	Sealer *seal.Sealer
+	Key    []byte
+	App    *app.Service
+	HTTP   *httptest.Server
+}
+
+// Options tune a Server; the zero value is the service's defaults.
+type Options struct {
+	Clock  botpay.Clock
+	Limits app.Limits
+	// DB reuses an existing database (a second replica); nil makes one.
+	DB *storetest.DB
+	// Key is the sealing key; nil draws one. Replicas must share it.
+	Key []byte
+}
+
+// Start runs the service on dialect until the test ends.
+func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
+	t.Helper()
+	db := opts.DB
+	var st *store.Store
+	if db == nil {
+		db = storetest.Open(t, dialect, opts.Clock)
+		st = db.Store
+	} else {
+		st = db.OpenAnother(t)
+	}
+	key := opts.Key
+	if key == nil {
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
+	sealer, err := seal.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{DB: db, Store: st, Mail: &mail.Memory{}, Sealer: sealer, Key: key}
+	s.HTTP = httptest.NewUnstartedServer(nil)
+	s.HTTP.Start()
+	s.URL = s.HTTP.URL
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits})
+	pages := web.New(s.App, nil, api.ClientIP)
+	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
+	t.Cleanup(s.HTTP.Close)
+	return s
+}
+
+// Replica starts a second server on the same database with the same key,
+// as a second replica behind a load balancer would be.
+func (s *Server) Replica(t testing.TB, opts Options) *Server {
+	t.Helper()
+	opts.DB = s.DB
+	opts.Key = s.Key
+	return Start(t, s.Store.Dialect(), opts)
+}

@@ -1,0 +1,108 @@
+package web
+
+import (
+	"embed"
+	"html/template"
+	"log/slog"
+	"net/http"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+var pages = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+
+// Pages serves the HTML pages.
+type Pages struct {
+	svc      *app.Service
+	log      *slog.Logger
+	clientIP func(*http.Request) string
+}
+
+// New builds the pages. clientIP tells the address to rate-limit by (the
+// API layer knows the trusted proxies).
+func New(svc *app.Service, log *slog.Logger, clientIP func(*http.Request) string) *Pages {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Pages{svc: svc, log: log, clientIP: clientIP}
+}
+
+// Mount registers the pages on mux. Form posts are refused when a browser
+// says they come from another origin.
+func (p *Pages) Mount(mux *http.ServeMux) {
+	protect := http.NewCrossOriginProtection()
+	mux.HandleFunc("GET /claim", p.claimForm)
+	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
+}
+
+type claimPage struct {
+	Token   string
+	Email   string
+	Mode    string // "signup" or "login"
+	Error   string
+	Claimed *botpay.Bot
+}
+
+func (p *Pages) render(w http.ResponseWriter, status int, name string, data any) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(status)
+	if err := pages.ExecuteTemplate(w, name, data); err != nil {
+		p.log.Error("render page", "page", name, "err", err)
+	}
+}
+
+func (p *Pages) claimForm(w http.ResponseWriter, r *http.Request) {
+	p.render(w, http.StatusOK, "claim.html", claimPage{Token: r.URL.Query().Get("token"), Mode: "signup"})
+}
+
+func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		p.render(w, http.StatusBadRequest, "claim.html", claimPage{Mode: "signup", Error: "The form could not be read."})
+		return
+	}
+	page := claimPage{Token: r.PostForm.Get("token"), Email: r.PostForm.Get("email"), Mode: r.PostForm.Get("mode")}
+	if page.Mode != "login" {
+		page.Mode = "signup"
+	}
+	ctx := r.Context()
+	password := r.PostForm.Get("password")
+	var sess app.OwnerSession
+	var err error
+	if page.Mode == "login" {
+		sess, err = p.svc.Login(ctx, page.Email, password, p.clientIP(r))
+	} else {
+		sess, err = p.svc.Signup(ctx, page.Email, password)
+	}
+	if err == nil {
+		var b botpay.Bot
+		b, err = p.svc.Claim(ctx, sess.Owner, page.Token, p.clientIP(r))
+		if err == nil {
+			page.Claimed = &b
+			p.render(w, http.StatusOK, "claim.html", page)
+			return
+		}
+	}
+	status := http.StatusBadRequest
+	page.Error = "Something went wrong; please try again."
+	if e := botpay.AsError(err); e != nil {
+		page.Error = e.Message
+		for field, problem := range e.Details {
+			page.Error = field + " " + problem
+		}
+		if e.Kind == botpay.KindRateLimited {
+			status = http.StatusTooManyRequests
+		}
+	} else {
+		p.log.ErrorContext(ctx, "claim page failed", "err", err)
+		status = http.StatusInternalServerError
+	}
+	p.render(w, status, "claim.html", page)
+}
