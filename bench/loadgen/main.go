@@ -1,0 +1,136 @@
+// Command loadgen is botpay's load generator. It drives a running botpay
+// server over loopback with N concurrent workers, each on a keep-alive
+// connection, for a fixed duration or a fixed number of requests (whichever
+// comes first; a run always ends by itself), records the latency of every
+// request and prints throughput, success and error counts by HTTP status,
+// and p50/p90/p99/max latency.
+//
+// Scenarios (-scenario):
+//
+//	wallet-check  sets up one claimed, funded bot through the public API
+//	              (register, owner signup, claim, fund), then hammers
+//	              GET /api/v1/bot/wallet/check with its API key.
+//	status        the same set-up, then GET /api/v1/bot/status.
+//	register      POST /api/v1/bots/register with a unique bot name per
+//	              request. The server must be started with a high
+//	              BOTPAY_RATE_REGISTER_PER_HOUR, or most answers are 429.
+//
+// It only talks to loopback: a -url whose host is not in 127.0.0.0/8, ::1
+// or "localhost" is refused, and every dialled address is checked again.
+//
+// A second mode, -report FILE..., reads result files written with -out and
+// prints them as one Markdown table (bench/run.sh uses it for its summary).
+//
+// Examples:
+//
+//	loadgen -url http://127.0.0.1:8080 -scenario wallet-check -c 32 -d 10s
+//	loadgen -scenario register -n 5000 -json
+//	loadgen -report results/*.json
+//
+// It uses the standard library only.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+)
+
+// options are the command-line settings.
+type options struct {
+	url         string
+	scenario    string
+	concurrency int
+	duration    time.Duration
+	requests    int64
+	warmup      time.Duration
+	timeout     time.Duration
+	jsonOut     bool
+	outFile     string
+	label       string
+	report      bool
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout io.Writer) error {
+	opts, rest, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	if opts.report {
+		return printReport(stdout, rest)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := benchmark(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return emit(stdout, opts, res)
+}
+
+func parseFlags(args []string) (options, []string, error) {
+	var o options
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080", "base URL of the botpay server (loopback only)")
+	fs.StringVar(&o.scenario, "scenario", "wallet-check", "wallet-check, status or register")
+	fs.IntVar(&o.concurrency, "c", 32, "concurrent workers (one keep-alive connection each)")
+	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration; 0 = bounded by -n only")
+	fs.Int64Var(&o.requests, "n", 0, "stop after this many measured requests; 0 = bounded by -d only")
+	fs.DurationVar(&o.warmup, "warmup", time.Second, "unmeasured warm-up before the measured run")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout")
+	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON instead of text")
+	fs.StringVar(&o.outFile, "out", "", "also write the JSON result to this file")
+	fs.StringVar(&o.label, "label", "", "free-form label stored in the result (e.g. the database engine)")
+	fs.BoolVar(&o.report, "report", false, "print the result files named as arguments as a Markdown table")
+	if err := fs.Parse(args); err != nil {
+		return o, nil, err
+	}
+	if o.report {
+		return o, fs.Args(), nil
+	}
+	return o, fs.Args(), o.validate()
+}
+
+func (o options) validate() error {
+	switch {
+	case o.concurrency < 1 || o.concurrency > 4096:
+		return errors.New("-c must be from 1 to 4096")
+	case o.duration < 0 || o.requests < 0 || o.warmup < 0:
+		return errors.New("-d, -n and -warmup must not be negative")
+	case o.duration == 0 && o.requests == 0:
+		return errors.New("set -d or -n (or both): the run must be bounded")
+	case o.timeout <= 0:
+		return errors.New("-timeout must be positive")
+	}
+	if _, ok := scenarios[o.scenario]; !ok {
+		return fmt.Errorf("unknown -scenario %q (want wallet-check, status or register)", o.scenario)
+	}
+	_, err := loopbackURL(o.url)
+	return err
+}
+
+// emit prints the result as text or JSON and writes the -out file.
+func emit(w io.Writer, o options, res Result) error {
+	if o.outFile != "" {
+		if err := writeResultFile(o.outFile, res); err != nil {
+			return err
+		}
+	}
+	if o.jsonOut {
+		return writeJSON(w, res)
+	}
+	printText(w, res)
+	return nil
+}

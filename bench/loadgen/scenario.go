@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+)
+
+// newRequest builds the next request of a scenario. worker and seq make
+// every request distinguishable (register needs unique bot names).
+type newRequest func(ctx context.Context, worker int, seq int64) (*http.Request, error)
+
+// setupFunc prepares the server state a scenario needs, through the API,
+// and returns the scenario's request builder.
+type setupFunc func(ctx context.Context, c *http.Client, base, runID string) (newRequest, error)
+
+var scenarios = map[string]setupFunc{
+	"wallet-check": botGET("/api/v1/bot/wallet/check"),
+	"status":       botGET("/api/v1/bot/status"),
+	"register":     setupRegister,
+}
+
+// botGET sets up one claimed, funded bot and then issues authenticated GETs
+// of path with its API key.
+func botGET(path string) setupFunc {
+	return func(ctx context.Context, c *http.Client, base, runID string) (newRequest, error) {
+		apiKey, err := fundedBot(ctx, c, base, runID)
+		if err != nil {
+			return nil, err
+		}
+		target := base + path
+		auth := "Bearer " + apiKey
+		return func(ctx context.Context, _ int, _ int64) (*http.Request, error) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+			if err == nil {
+				req.Header.Set("Authorization", auth)
+			}
+			return req, err
+		}, nil
+	}
+}
+
+// setupRegister needs no server state: every request registers a new bot
+// under one owner e-mail, with a name unique to the run, worker and sequence.
+func setupRegister(_ context.Context, _ *http.Client, base, runID string) (newRequest, error) {
+	target := base + "/api/v1/bots/register"
+	email := "bench-" + runID + "@example.com"
+	return func(ctx context.Context, worker int, seq int64) (*http.Request, error) {
+		name := "bench-" + runID + "-" + strconv.Itoa(worker) + "-" + strconv.FormatInt(seq, 10)
+		body, err := json.Marshal(map[string]string{"bot_name": name, "owner_email": email})
+		if err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req, err
+	}, nil
+}
+
+// fundedBot registers a bot, signs an owner up, claims the bot and funds
+// it with $1,000, returning the bot's API key. It uses one registration, so
+// it works under the default limit of 3 per hour.
+func fundedBot(ctx context.Context, c *http.Client, base, runID string) (string, error) {
+	email := "bench-owner-" + runID + "@example.com"
+	var reg struct {
+		BotID      string `json:"bot_id"`
+		APIKey     string `json:"api_key"`
+		ClaimToken string `json:"claim_token"`
+	}
+	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "",
+		map[string]string{"bot_name": "bench-wallet-" + runID, "owner_email": email}, http.StatusCreated, &reg)
+	if err != nil {
+		return "", fmt.Errorf("set-up: register bot: %w", err)
+	}
+	var owner struct {
+		Token string `json:"token"`
+	}
+	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/signup", "",
+		map[string]string{"email": email, "password": "bench-password-" + runID}, http.StatusCreated, &owner)
+	if err != nil {
+		return "", fmt.Errorf("set-up: owner signup: %w", err)
+	}
+	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/claim", owner.Token,
+		map[string]string{"claim_token": reg.ClaimToken}, http.StatusOK, nil)
+	if err != nil {
+		return "", fmt.Errorf("set-up: claim bot: %w", err)
+	}
+	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/"+reg.BotID+"/fund", owner.Token,
+		map[string]any{"amount_usd": 1000}, http.StatusOK, nil)
+	if err != nil {
+		return "", fmt.Errorf("set-up: fund bot: %w", err)
+	}
+	return reg.APIKey, nil
+}
+
+// callJSON sends one JSON request and decodes the answer into out (when
+// not nil); any status other than want is an error quoting the body.
+func callJSON(ctx context.Context, c *http.Client, method, url, bearer string, in any, want int, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: HTTP %d: %s", method, url, resp.StatusCode, bytes.TrimSpace(raw))
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// newRunID is a short random tag that keeps names unique across runs.
+func newRunID() string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}

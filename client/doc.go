@@ -1,0 +1,19 @@
+// Package client is the public Go SDK of botpay for bots and their owners.
+//
+// It owns the wire contract seen from the caller's side: typed requests and
+// answers for every bot endpoint of INTERFACE.md (registration, status,
+// wallet, top-up requests, spending rules, webhook profile) and for the owner
+// API of DESIGN.md section 5 (OwnerClient), exact money handling (USD keeps
+// integer cents, never float64), the error shape of INTERFACE.md section 7
+// (*Error, IsCode), and Idempotency-Key headers for safe retries
+// (WithIdempotencyKey).
+//
+// It does not retry on its own: whether a retry is safe depends on the call,
+// so callers retry POSTs with the same idempotency key and the service
+// replays the first answer.
+//
+//	anon := client.New("https://pay.example.com", "")
+//	reg, err := anon.Register(ctx, client.RegisterRequest{BotName: "shopper", OwnerEmail: "me@example.com"})
+//	bot := anon.WithAPIKey(reg.APIKey)
+//	wallet, err := bot.WalletCheck(ctx)
+package client

@@ -1,0 +1,57 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+func TestIdempotencyKeyLifecycle(t *testing.T) {
+	t.Parallel()
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			st, clock := openWithClock(t, d)
+			const scope, key = "bot:bot_1 /api/v1/x", "key-1"
+			if r, err := st.BeginIdempotent(ctx, scope, key, "hash-a"); err != nil || r != nil {
+				t.Fatalf("first begin = %v, %v", r, err)
+			}
+			_, err := st.BeginIdempotent(ctx, scope, key, "hash-a")
+			wantCode(t, err, botpay.CodeIdempotencyInUse)
+			if err := st.FinishIdempotent(ctx, scope, key, 201, []byte("sealed-response")); err != nil {
+				t.Fatal(err)
+			}
+			r, err := st.BeginIdempotent(ctx, scope, key, "hash-a")
+			if err != nil || r == nil || r.StatusCode != 201 || string(r.SealedResponse) != "sealed-response" {
+				t.Fatalf("replay = %+v, %v", r, err)
+			}
+			_, err = st.BeginIdempotent(ctx, scope, key, "hash-b")
+			wantCode(t, err, botpay.CodeIdempotencyReused)
+			if r, err := st.BeginIdempotent(ctx, "owner:o /api/v1/x", key, "hash-b"); err != nil || r != nil {
+				t.Fatalf("same key in another scope = %v, %v", r, err)
+			}
+			clock.Advance(store.IdempotencyWindow + time.Second)
+			if r, err := st.BeginIdempotent(ctx, scope, key, "hash-b"); err != nil || r != nil {
+				t.Fatalf("after 24 h the key is fresh; got %v, %v", r, err)
+			}
+		})
+	}
+}
+
+func TestAbandonedIdempotencyKeyRunsAgain(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		if _, err := st.BeginIdempotent(ctx, "s", "k", "h"); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.AbandonIdempotent(ctx, "s", "k"); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := st.BeginIdempotent(ctx, "s", "k", "h"); err != nil || r != nil {
+			t.Fatalf("begin after abandon = %v, %v", r, err)
+		}
+	})
+}

@@ -1,0 +1,224 @@
+package store_test
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		f, err := st.Fund(ctx, owner.ID, b.ID, 2501, "Funded by owner")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Transaction.Type != botpay.TxFund || f.Transaction.Amount != 2501 || *f.Transaction.BalanceAfter != 2501 || f.Wallet.Balance != 2501 {
+			t.Fatalf("funding = %+v", f)
+		}
+		if got := eventTypes(t, st, b.ID); !slices.Equal(got, []string{botpay.EventWalletActivated, botpay.EventWalletFunded}) {
+			t.Fatalf("events = %v", got)
+		}
+		txs, err := st.Transactions(ctx, b.ID, 50)
+		if err != nil || len(txs) != 1 || txs[0].ID != f.Transaction.ID {
+			t.Fatalf("transactions = %+v, %v", txs, err)
+		}
+	})
+}
+
+func TestFundRefusesBotsTheOwnerDoesNotOwn(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner, stranger := newOwner(t, st), newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		unclaimed, _ := newBot(t, st, "unclaimed")
+		for name, botID := range map[string]string{"another owner's bot": b.ID, "unclaimed bot": unclaimed.ID, "missing bot": "bot_nope"} {
+			_, err := st.Fund(ctx, stranger.ID, botID, 100, "x")
+			if e := botpay.AsError(err); e == nil || e.Kind != botpay.KindNotFound {
+				t.Errorf("%s: err = %v, want not found", name, err)
+			}
+		}
+		if sum, _ := st.LedgerSum(ctx, b.ID); sum != 0 {
+			t.Fatalf("ledger sum = %d after refused fundings", sum)
+		}
+	})
+}
+
+// TestConcurrentFundingsKeepBalanceEqualToLedger fires 100 fundings at once;
+// the balance must equal the sum of ledger rows and every balance_after must
+// be distinct (each funding saw the previous one).
+func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		const n = 100
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := st.Fund(ctx, owner.ID, b.ID, botpay.Money(100+i), fmt.Sprint("funding ", i))
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("fund: %v", err)
+			}
+		}
+		var want botpay.Money
+		for i := range n {
+			want += botpay.Money(100 + i)
+		}
+		view, ok, err := st.WalletView(ctx, b.ID)
+		if err != nil || !ok {
+			t.Fatal(err)
+		}
+		sum, err := st.LedgerSum(ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if view.Wallet.Balance != want || sum != want {
+			t.Fatalf("balance %d, ledger sum %d, want %d", view.Wallet.Balance, sum, want)
+		}
+		txs, err := st.Transactions(ctx, b.ID, 100)
+		if err != nil || len(txs) != n {
+			t.Fatalf("transactions: %d, %v", len(txs), err)
+		}
+		seen := map[botpay.Money]bool{}
+		for _, tx := range txs {
+			if seen[*tx.BalanceAfter] {
+				t.Fatalf("two fundings report balance_after %d", *tx.BalanceAfter)
+			}
+			seen[*tx.BalanceAfter] = true
+		}
+		if got := len(eventTypes(t, st, b.ID)); got != n+1 {
+			t.Fatalf("%d events, want %d (activation + one per funding)", got, n+1)
+		}
+	})
+}
+
+func TestFundingFulfilsTheTopupRequestsItCovers(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		for _, amount := range []botpay.Money{1000, 2000, 500} {
+			if _, err := st.CreateTopupRequest(ctx, botpay.TopupRequest{BotID: b.ID, Amount: amount, CreatedAt: st.Clock().Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// 2500 covers the first request (1000) but not the second (2000);
+		// requests are fulfilled oldest first and never skipped.
+		f, err := st.Fund(ctx, owner.ID, b.ID, 2500, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Fulfilled) != 1 || f.Fulfilled[0].Amount != 1000 {
+			t.Fatalf("fulfilled = %+v", f.Fulfilled)
+		}
+		view, _, _ := st.WalletView(ctx, b.ID)
+		if view.PendingTopups != 2 {
+			t.Fatalf("pending topups = %d, want 2", view.PendingTopups)
+		}
+		want := []string{botpay.EventWalletActivated, botpay.EventWalletFunded, botpay.EventWalletTopupCompleted}
+		if got := eventTypes(t, st, b.ID); !slices.Equal(got, want) {
+			t.Fatalf("events = %v, want %v", got, want)
+		}
+	})
+}
+
+func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		for _, frozen := range []bool{true, true, false} {
+			got, err := st.SetFrozen(ctx, owner.ID, b.ID, frozen)
+			if err != nil || got.Frozen != frozen {
+				t.Fatalf("SetFrozen(%v) = %+v, %v", frozen, got, err)
+			}
+		}
+		events, _ := st.Events(ctx, b.ID)
+		var actions []string
+		for _, e := range events[1:] {
+			actions = append(actions, e.Data["action"].(string))
+		}
+		if !slices.Equal(actions, []string{botpay.ActionWalletFrozen, botpay.ActionWalletUnfrozen}) {
+			t.Fatalf("rails.updated actions = %v", actions)
+		}
+		if _, err := st.SetFrozen(ctx, newOwner(t, st).ID, b.ID, true); botpay.AsError(err) == nil {
+			t.Fatal("another owner froze the bot")
+		}
+	})
+}
+
+func TestGuardrailsRoundTripAndEmitLimitsUpdated(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		g, err := st.Guardrails(ctx, b.ID)
+		if err != nil || g.ApprovalMode != botpay.ApprovalUnderThreshold {
+			t.Fatalf("default guardrails = %+v, %v", g, err)
+		}
+		notes := "office supplies only"
+		g.ApprovalMode, g.PerTransaction, g.AskApprovalAbove, g.Notes = botpay.ApprovalByCategory, 4200, nil, &notes
+		g.ApprovedCategories, g.BlockedCategories = []string{"office"}, []string{"gambling", "crypto"}
+		if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Guardrails(ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ApprovalMode != botpay.ApprovalByCategory || got.PerTransaction != 4200 || got.AskApprovalAbove != nil ||
+			*got.Notes != notes || !slices.Equal(got.BlockedCategories, []string{"gambling", "crypto"}) {
+			t.Fatalf("guardrails = %+v", got)
+		}
+		if types := eventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
+			t.Fatalf("events = %v", types)
+		}
+	})
+}
+
+func TestMasterGuardrailsNotifyEveryBotOfTheOwner(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		if m, err := st.MasterGuardrails(ctx, owner.ID); err != nil || m != nil {
+			t.Fatalf("unset master guardrails = %+v, %v", m, err)
+		}
+		bots := []botpay.Bot{claimedBot(t, st, owner), claimedBot(t, st, owner)}
+		daily := botpay.Money(50000)
+		if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{DailyBudget: &daily, UpdatedAt: st.Clock().Now()}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.MasterGuardrails(ctx, owner.ID)
+		if err != nil || m.PerTransaction != nil || *m.DailyBudget != daily || m.MonthlyBudget != nil {
+			t.Fatalf("master guardrails = %+v, %v", m, err)
+		}
+		for _, b := range bots {
+			if types := eventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
+				t.Fatalf("bot %s events = %v", b.ID, types)
+			}
+		}
+	})
+}
