@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -203,5 +204,15 @@ func TestUniqueViolationsAreTyped(t *testing.T) {
 		o := newOwner(t, st)
 		err := st.CreateOwner(ctx, botpay.Owner{ID: botpay.NewID("own_"), Email: o.Email, CreatedAt: st.Clock().Now()}, "h", "t")
 		wantCode(t, err, botpay.CodeEmailTaken)
+	})
+}
+
+func TestForeignKeyViolationsAreTyped(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		err := db.Store.CreatePairingCode(ctx, "own_missing", botpay.Digest("123456"), time.Now().Add(time.Hour), 5)
+		if !errors.Is(err, store.ErrForeignKey) {
+			t.Fatalf("err = %v, want store.ErrForeignKey", err)
+		}
 	})
 }

@@ -1,0 +1,110 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/testserver"
+)
+
+func register(t *testing.T, srv *testserver.Server) app.Registration {
+	t.Helper()
+	reg, err := srv.App.Register(context.Background(), app.RegisterInput{BotName: "shopper", OwnerEmail: "alice@example.com",
+		CallbackURL: "https://bot.example.com/hook", ClientIP: "192.0.2.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func post(t *testing.T, srv *testserver.Server, form url.Values, origin string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", srv.URL+"/claim", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestClaimPageShowsTheTokenEscaped(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	resp, err := http.Get(srv.URL + "/claim?token=" + url.QueryEscape(`"><script>alert(1)</script>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("status %d, type %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if strings.Contains(string(body), "<script>alert(1)") || !strings.Contains(string(body), "&lt;script&gt;") {
+		t.Fatal("token was not escaped")
+	}
+}
+
+func TestClaimPageSignsUpAndClaims(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	reg := register(t, srv)
+	status, body := post(t, srv, url.Values{"token": {reg.ClaimToken}, "mode": {"signup"},
+		"email": {"alice@example.com"}, "password": {"correct horse battery"}}, "")
+	if status != 200 || !strings.Contains(body, "You now own") || !strings.Contains(body, reg.Bot.ID) {
+		t.Fatalf("status %d, body:\n%s", status, body)
+	}
+	b, err := srv.Store.Bot(context.Background(), reg.Bot.ID)
+	if err != nil || !b.Claimed() {
+		t.Fatalf("bot not claimed: %+v, %v", b, err)
+	}
+	// The same token does not work twice, even for a logged-in owner.
+	status, body = post(t, srv, url.Values{"token": {reg.ClaimToken}, "mode": {"login"},
+		"email": {"alice@example.com"}, "password": {"correct horse battery"}}, "")
+	if status != 400 || !strings.Contains(body, "no unclaimed bot has this claim token") {
+		t.Fatalf("second claim: status %d\n%s", status, body)
+	}
+}
+
+func TestClaimPageShowsWrongPasswordWithoutClaiming(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	if _, err := srv.App.Signup(context.Background(), "alice@example.com", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	reg := register(t, srv)
+	status, body := post(t, srv, url.Values{"token": {reg.ClaimToken}, "mode": {"login"},
+		"email": {"alice@example.com"}, "password": {"wrong password here"}}, "")
+	if status != 400 || !strings.Contains(body, "e-mail or password is wrong") {
+		t.Fatalf("status %d\n%s", status, body)
+	}
+	if b, _ := srv.Store.Bot(context.Background(), reg.Bot.ID); b.Claimed() {
+		t.Fatal("bot was claimed with a wrong password")
+	}
+}
+
+func TestClaimPageRefusesCrossSitePosts(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	reg := register(t, srv)
+	status, _ := post(t, srv, url.Values{"token": {reg.ClaimToken}, "mode": {"signup"},
+		"email": {"mallory@example.com"}, "password": {"correct horse battery"}}, "https://evil.example")
+	if status != http.StatusForbidden {
+		t.Fatalf("cross-site post answered %d, want 403", status)
+	}
+	if b, _ := srv.Store.Bot(context.Background(), reg.Bot.ID); b.Claimed() {
+		t.Fatal("cross-site post claimed the bot")
+	}
+}
