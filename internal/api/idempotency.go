@@ -46,6 +46,7 @@ func (s *Server) idempotent(scope string, next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		scope := scope // per request: never modify the captured value
 		if scope == anonymousScope {
 			scope = "ip:" + clientIP(r)
 		}

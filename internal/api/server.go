@@ -42,7 +42,13 @@ func New(svc *app.Service, cfg Config) http.Handler {
 	return s.observe(jsonFallbacks(s.mux))
 }
 
+// routes mounts every capability; each capability's routes live beside
+// its handlers.
 func (s *Server) routes() {
+	s.foundationRoutes()
+}
+
+func (s *Server) foundationRoutes() {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
