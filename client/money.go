@@ -3,7 +3,6 @@ package client
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -72,6 +71,15 @@ var (
 // exactly, rounding half away from zero to the nearest cent: "2.005" is 201
 // cents, "-2.005" is -201.
 func ParseUSD(s string) (USD, error) {
+	u, err := parseUSD(s)
+	if err != nil {
+		// Name the offending text: the error often surfaces far from the answer.
+		return 0, fmt.Errorf("%w: %q", err, shorten(s, 40))
+	}
+	return u, nil
+}
+
+func parseUSD(s string) (USD, error) {
 	if len(s) > maxAmountText {
 		return 0, errAmountRange
 	}
@@ -120,7 +128,7 @@ func roundCents(dollars *big.Rat) (USD, error) {
 	if rem.Abs(rem).Lsh(rem, 1).Cmp(den) >= 0 {
 		q.Add(q, big.NewInt(int64(num.Sign())))
 	}
-	if !q.IsInt64() || q.Int64() == math.MinInt64 {
+	if !q.IsInt64() {
 		return 0, errAmountRange
 	}
 	return USD(q.Int64()), nil

@@ -145,8 +145,8 @@ func (o *object) number(name string, required bool) (*big.Rat, bool) {
 		o.fail(name, "must be a number")
 		return nil, false
 	}
-	r, ok := new(big.Rat).SetString(string(v))
-	if !ok {
+	r, err := botpay.ParseDecimal(string(v))
+	if err != nil {
 		o.fail(name, "must be a number")
 		return nil, false
 	}
@@ -208,4 +208,16 @@ func (o *object) child(name string) *object {
 		return nil
 	}
 	return &object{prefix: o.prefix + name + ".", fields: fields, problems: o.problems}
+}
+
+// pathID reads a record ID from the path. IDs are short ASCII; anything
+// else (invalid UTF-8, NUL, overlong) cannot name a record and becomes the
+// empty ID, which is answered 404 like any unknown ID instead of reaching
+// the database.
+func pathID(r *http.Request, name string) string {
+	id := r.PathValue(name)
+	if len(id) > 64 || !printableASCII(id) {
+		return ""
+	}
+	return id
 }

@@ -131,7 +131,7 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	f, err := s.svc.Fund(r.Context(), o, r.PathValue("bot_id"), amount, rail)
+	f, err := s.svc.Fund(r.Context(), o, pathID(r, "bot_id"), amount, rail)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -153,7 +153,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.Freeze(r.Context(), o, r.PathValue("bot_id"), *frozen)
+	b, err := s.svc.Freeze(r.Context(), o, pathID(r, "bot_id"), *frozen)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -162,7 +162,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 }
 
 func (s *Server) getGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	g, err := s.svc.OwnedGuardrails(r.Context(), o, r.PathValue("bot_id"))
+	g, err := s.svc.OwnedGuardrails(r.Context(), o, pathID(r, "bot_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -201,7 +201,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	g, err := s.svc.SetGuardrails(r.Context(), o, r.PathValue("bot_id"), c)
+	g, err := s.svc.SetGuardrails(r.Context(), o, pathID(r, "bot_id"), c)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -276,7 +276,7 @@ func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, r.PathValue("bot_id"), url)
+	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, pathID(r, "bot_id"), url)
 	if err != nil {
 		writeError(w, r, err)
 		return

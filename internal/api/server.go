@@ -63,7 +63,7 @@ func (s *Server) foundationRoutes() {
 	m.Handle("PATCH /api/v1/bot/profile", s.bot(s.updateProfile))
 
 	m.Handle("POST /api/v1/owner/signup", s.idempotent(anonymousScope, http.HandlerFunc(s.signup)))
-	m.HandleFunc("POST /api/v1/owner/login", s.login)
+	m.Handle("POST /api/v1/owner/login", s.idempotent(anonymousScope, http.HandlerFunc(s.login)))
 	m.Handle("POST /api/v1/owner/logout", s.owner(s.logout))
 	m.Handle("POST /api/v1/owner/pairing-codes", s.owner(s.pairingCode))
 	m.Handle("POST /api/v1/owner/bots/claim", s.owner(s.claim))

@@ -49,7 +49,7 @@ var errBadCredentials = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeInv
 // limited per e-mail and per client IP, counted whether they succeed or not.
 func (s *Service) Login(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	if email == "" || password == "" {
+	if email == "" || password == "" || !utf8.ValidString(email) || strings.ContainsRune(email, 0) || len(email) > 254 {
 		return OwnerSession{}, errBadCredentials
 	}
 	for _, bucket := range []string{"login-email:" + email, "login-ip:" + clientIP} {

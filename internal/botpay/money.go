@@ -20,12 +20,8 @@ var errNotAmount = errors.New("must be a decimal number of US dollars")
 // rounding half away from zero to the nearest cent: "2.01" is 201 cents,
 // "2.005" is 201, "1e2" is 10000.
 func ParseUSD(s string) (Money, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || len(s) > 64 {
-		return 0, errNotAmount
-	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
+	r, err := ParseDecimal(strings.TrimSpace(s))
+	if err != nil {
 		return 0, errNotAmount
 	}
 	r.Mul(r, big.NewRat(100, 1))
@@ -45,6 +41,26 @@ func ParseUSD(s string) (Money, error) {
 		return 0, errors.New("amount is too large")
 	}
 	return Money(q.Int64()), nil
+}
+
+// ParseDecimal parses a JSON-style decimal number exactly. Exponents are
+// bounded so that hostile input such as "1e-1000000" cannot make big.Rat
+// spend milliseconds per field.
+func ParseDecimal(s string) (*big.Rat, error) {
+	if s == "" || len(s) > 64 {
+		return nil, errNotAmount
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		exp, err := strconv.Atoi(s[i+1:])
+		if err != nil || exp > 30 || exp < -30 {
+			return nil, errNotAmount
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || strings.ContainsAny(s, "/xXpP_") {
+		return nil, errNotAmount
+	}
+	return r, nil
 }
 
 // USD renders the amount as a decimal number of dollars with two decimals,

@@ -1,0 +1,134 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Error codes a bot commonly branches on (INTERFACE.md 7.2, DESIGN.md
+// section 3); use them with IsCode.
+const (
+	CodeValidation            = "validation_error"
+	CodeInvalidJSON           = "invalid_json"
+	CodeInvalidPairingCode    = "invalid_pairing_code"
+	CodeDuplicateRegistration = "duplicate_registration"
+	CodeRateLimited           = "rate_limited"
+	CodeWalletNotActive       = "wallet_not_active"
+	CodeWalletFrozen          = "wallet_frozen"
+	CodeNotFound              = "not_found"
+	CodeAuthRequired          = "Authentication required"
+	CodeIdempotencyKeyReused  = "idempotency_key_reused"
+	CodeIdempotencyKeyInUse   = "idempotency_key_in_use"
+	CodeInternal              = "internal_error"
+
+	// Owner API (DESIGN.md sections 4 and 5).
+	CodeEmailTaken         = "email_taken"
+	CodeInvalidCredentials = "invalid_credentials"
+	CodeInvalidClaimToken  = "invalid_claim_token"
+)
+
+// Error is a non-2xx answer of the service, decoded from the error shape of
+// INTERFACE.md section 7: {"error": code, "message": text, "details": {...},
+// "retry_after_seconds": n}.
+type Error struct {
+	StatusCode int
+	// Code is the "error" field: "validation_error", "wallet_not_active",
+	// "rate_limited", "Authentication required", ... Empty when the body was
+	// not the service's JSON (a proxy's HTML page, for example).
+	Code    string
+	Message string
+	// Details names the offending fields of a validation_error.
+	Details map[string]string
+	// RetryAfterSeconds comes with 429 rate_limited (from the body, else the
+	// Retry-After header).
+	RetryAfterSeconds int
+	// RequestID identifies the request in the service's logs; quote it when
+	// reporting a 500.
+	RequestID string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "botpay: HTTP %d", e.StatusCode)
+	if e.Code != "" {
+		b.WriteString(" " + e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if len(e.Details) > 0 {
+		fmt.Fprintf(&b, " %v", e.Details)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// IsCode reports whether err is, or wraps, an *Error with the given code.
+func IsCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+// errorBody is the wire form. Details are kept raw so an unexpected value type
+// in a future version cannot hide the error code itself.
+type errorBody struct {
+	Error             string                     `json:"error"`
+	Message           string                     `json:"message"`
+	Details           map[string]json.RawMessage `json:"details"`
+	RetryAfterSeconds int                        `json:"retry_after_seconds"`
+	RequestID         string                     `json:"request_id"`
+}
+
+// decodeError builds an *Error from a non-2xx answer. It never fails: a body
+// that is not the service's JSON still yields the status and a message.
+func decodeError(resp *http.Response, body []byte) *Error {
+	e := &Error{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}
+	var wire errorBody
+	if err := json.Unmarshal(body, &wire); err != nil || wire.Error == "" {
+		e.Message = shorten(strings.TrimSpace(string(body)), 200)
+		if e.Message == "" {
+			e.Message = http.StatusText(resp.StatusCode)
+		}
+	} else {
+		e.Code, e.Message, e.RetryAfterSeconds = wire.Error, wire.Message, wire.RetryAfterSeconds
+		if wire.RequestID != "" {
+			e.RequestID = wire.RequestID
+		}
+		if len(wire.Details) > 0 {
+			e.Details = make(map[string]string, len(wire.Details))
+			for field, raw := range wire.Details {
+				var text string
+				if json.Unmarshal(raw, &text) != nil {
+					text = string(raw)
+				}
+				e.Details[field] = text
+			}
+		}
+	}
+	if e.RetryAfterSeconds == 0 {
+		// Only the delay-seconds form; the service never sends an HTTP date.
+		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
+			e.RetryAfterSeconds = n
+		}
+	}
+	return e
+}
+
+// shorten cuts s to at most max bytes on a rune boundary.
+func shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
