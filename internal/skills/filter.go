@@ -90,3 +90,12 @@ func (f Filter) matches(v Vendor) bool {
 		v.hasAllCapabilities(f.Capabilities) &&
 		(len(f.Maturity) == 0 || slices.Contains(f.Maturity, v.Maturity))
 }
+
+// CodeVendorNotFound is the error of an unknown skill slug (INTERFACE.md 7.2).
+const CodeVendorNotFound = "vendor_not_found"
+
+// ErrVendorNotFound is the 404 for a slug the catalogue does not hold.
+func ErrVendorNotFound(slug string) *botpay.Error {
+	return botpay.Errorf(botpay.KindNotFound, CodeVendorNotFound,
+		"no vendor skill %s; GET /api/v1/bot/skills lists the vendors", quote(slug))
+}
