@@ -18,6 +18,7 @@ import (
 	"github.com/botpay/botpay/internal/config"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/skills"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/web"
 )
@@ -91,9 +92,13 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	defer d.store.Close()
+	catalogue, err := loadSkills(d)
+	if err != nil {
+		return err
+	}
 	pages := web.New(d.svc, d.log, api.ClientIP)
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
-		Version: version, Pages: pages.Mount})
+		Version: version, Pages: pages.Mount, Skills: catalogue})
 	srv := &http.Server{
 		Addr:              d.cfg.Addr,
 		Handler:           handler,
@@ -127,4 +132,18 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	d.log.Info("stopped")
 	return nil
+}
+
+// loadSkills reads the vendor catalogue with BOTPAY_SKILLS_DIR's overrides;
+// a broken file stops the start-up rather than serving a partial catalogue.
+func loadSkills(d *deps) (*skills.Catalogue, error) {
+	catalogue, err := skills.Load(d.cfg.SkillsDir)
+	if err != nil {
+		return nil, fmt.Errorf("BOTPAY_SKILLS_DIR: %w", err)
+	}
+	if d.cfg.SkillsDir != "" {
+		added, replaced := catalogue.FromFolder()
+		d.log.Info("skills folder loaded", "dir", d.cfg.SkillsDir, "vendors", catalogue.Len(), "added", added, "replaced", replaced)
+	}
+	return catalogue, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/skills"
 )
 
 // Config holds what the HTTP layer needs beyond the use cases.
@@ -18,6 +19,8 @@ type Config struct {
 	// Pages mounts server-rendered pages (claim page, later the dashboard
 	// and buyer pages) on the same mux; may be nil.
 	Pages func(mux *http.ServeMux)
+	// Skills is the vendor catalogue; nil serves the embedded one.
+	Skills *skills.Catalogue
 }
 
 // Server routes HTTP requests to the use cases.
@@ -46,6 +49,7 @@ func New(svc *app.Service, cfg Config) http.Handler {
 // its handlers.
 func (s *Server) routes() {
 	s.foundationRoutes()
+	s.skillsRoutes()
 }
 
 func (s *Server) foundationRoutes() {

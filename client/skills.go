@@ -1,0 +1,160 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// CodeVendorNotFound is the 404 of SkillFile for an unknown slug.
+const CodeVendorNotFound = "vendor_not_found"
+
+// Vendor is a vendor skill entry (INTERFACE.md 2.8).
+type Vendor struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+	// Category is one of retail, office, hardware, electronics, industrial,
+	// specialty.
+	Category string `json:"category"`
+	URL      string `json:"url"`
+	// CheckoutMethods: native_api, acp, x402, partner_world,
+	// self_hosted_card, browser_automation.
+	CheckoutMethods []string `json:"checkout_methods"`
+	// Capabilities: price_lookup, stock_check, programmatic_checkout,
+	// business_invoicing, bulk_pricing, tax_exemption, account_creation,
+	// order_tracking, returns, po_numbers.
+	Capabilities []string `json:"capabilities"`
+	// Maturity is verified, beta, community or draft.
+	Maturity string `json:"maturity"`
+	// AgentFriendliness scores 0-100 how easily a bot completes a purchase.
+	AgentFriendliness int  `json:"agent_friendliness"`
+	GuestCheckout     bool `json:"guest_checkout"`
+	BulkPricing       bool `json:"bulk_pricing"`
+	// FreeShippingAbove is nil when the store has no single threshold.
+	FreeShippingAbove *USD `json:"free_shipping_above"`
+	// SkillURL serves the Markdown skill file (see SkillFile).
+	SkillURL   string `json:"skill_url"`
+	CatalogURL string `json:"catalog_url"`
+	// Version is the skill file's semantic version.
+	Version      string `json:"version"`
+	LastVerified string `json:"last_verified"`
+	// SuccessRate is 0-1, or nil until measured.
+	SuccessRate *float64 `json:"success_rate"`
+}
+
+// SkillsQuery filters Skills; zero fields do not filter (INTERFACE.md 4.18).
+type SkillsQuery struct {
+	// Search matches name or slug, case-insensitively.
+	Search   string
+	Category string
+	// Checkout matches vendors offering any of the methods.
+	Checkout []string
+	// Capabilities matches vendors offering all of them.
+	Capabilities []string
+	// Maturity matches vendors at any of the levels.
+	Maturity []string
+}
+
+func (q SkillsQuery) values() url.Values {
+	v := url.Values{}
+	set := func(name, value string) {
+		if value != "" {
+			v.Set(name, value)
+		}
+	}
+	set("search", q.Search)
+	set("category", q.Category)
+	set("checkout", strings.Join(q.Checkout, ","))
+	set("capability", strings.Join(q.Capabilities, ","))
+	set("maturity", strings.Join(q.Maturity, ","))
+	return v
+}
+
+// SkillsList is the answer of GET /api/v1/bot/skills.
+type SkillsList struct {
+	Vendors []Vendor `json:"vendors"`
+	Total   int      `json:"total"`
+	// Categories are every category the filter accepts.
+	Categories []string `json:"categories"`
+}
+
+// Skills searches the vendor catalogue. An unknown filter value fails with
+// 400 validation_error whose Details name the parameter.
+func (c *Client) Skills(ctx context.Context, q SkillsQuery, opts ...CallOption) (*SkillsList, error) {
+	var out SkillsList
+	err := c.t.do(ctx, call{method: http.MethodGet, path: "/api/v1/bot/skills", query: q.values(),
+		token: c.apiKey, out: &out}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SkillFile is a vendor's Markdown skill file (INTERFACE.md 4.19).
+type SkillFile struct {
+	Markdown string
+	// Version and Maturity come from X-Skill-Version and X-Skill-Maturity.
+	Version  string
+	Maturity string
+	// ETag revalidates a cached copy with SkillFileIfChanged.
+	ETag string
+}
+
+// SkillFile fetches the skill file of the vendor with the given slug. An
+// unknown slug fails with 404 vendor_not_found.
+func (c *Client) SkillFile(ctx context.Context, vendor string, opts ...CallOption) (*SkillFile, error) {
+	file, _, err := c.skillFile(ctx, vendor, "", opts)
+	return file, err
+}
+
+// SkillFileIfChanged revalidates a cached skill file: with the ETag of the
+// cached copy it answers (nil, false, nil) when the file is unchanged, and
+// the new file with true otherwise. The service allows caching for an hour.
+func (c *Client) SkillFileIfChanged(ctx context.Context, vendor, etag string, opts ...CallOption) (*SkillFile, bool, error) {
+	return c.skillFile(ctx, vendor, etag, opts)
+}
+
+func (c *Client) skillFile(ctx context.Context, vendor, etag string, opts []CallOption) (*SkillFile, bool, error) {
+	var settings callSettings
+	for _, o := range opts {
+		o(&settings)
+	}
+	path := "/api/v1/bot/skills/" + url.PathEscape(vendor)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.t.baseURL+path, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("botpay: GET %s: %w", path, err)
+	}
+	req.Header.Set("Accept", "text/markdown, application/json")
+	if c.t.userAgent != "" {
+		req.Header.Set("User-Agent", c.t.userAgent)
+	}
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	if settings.requestID != "" {
+		req.Header.Set("X-Request-Id", settings.requestID)
+	}
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	resp, err := c.t.http.Do(req)
+	if err != nil {
+		return nil, false, fmt.Errorf("botpay: GET %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return nil, false, fmt.Errorf("botpay: GET %s: reading answer: %w", path, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotModified && etag != "":
+		return nil, false, nil
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return nil, false, decodeError(resp, data)
+	}
+	return &SkillFile{Markdown: string(data), Version: resp.Header.Get("X-Skill-Version"),
+		Maturity: resp.Header.Get("X-Skill-Maturity"), ETag: resp.Header.Get("ETag")}, true, nil
+}
