@@ -3,6 +3,7 @@ package botpay
 import (
 	"errors"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -43,11 +44,15 @@ func ParseUSD(s string) (Money, error) {
 	return Money(q.Int64()), nil
 }
 
+// decimalPattern is the JSON number grammar; big.Rat alone would also take
+// fractions and binary, octal or hex literals.
+var decimalPattern = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 // ParseDecimal parses a JSON-style decimal number exactly. Exponents are
 // bounded so that hostile input such as "1e-1000000" cannot make big.Rat
 // spend milliseconds per field.
 func ParseDecimal(s string) (*big.Rat, error) {
-	if s == "" || len(s) > 64 {
+	if len(s) > 64 || !decimalPattern.MatchString(s) {
 		return nil, errNotAmount
 	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
@@ -57,7 +62,7 @@ func ParseDecimal(s string) (*big.Rat, error) {
 		}
 	}
 	r, ok := new(big.Rat).SetString(s)
-	if !ok || strings.ContainsAny(s, "/xXpP_") {
+	if !ok {
 		return nil, errNotAmount
 	}
 	return r, nil
