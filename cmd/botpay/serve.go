@@ -81,9 +81,7 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		l = slog.LevelInfo
 	}
-	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
-	slog.SetDefault(log)
-	return log
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
 }
 
 func serve(ctx context.Context, args []string, logOut io.Writer) error {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -19,7 +20,17 @@ const (
 	botKey
 	ownerKey
 	clientIPKey
+	loggerKey
 )
+
+// loggerOf is the server's logger, carried in the request context so that
+// free functions such as writeError log where the server logs.
+func loggerOf(r *http.Request) *slog.Logger {
+	if l, ok := r.Context().Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.New(slog.DiscardHandler)
+}
 
 func requestID(r *http.Request) string {
 	id, _ := r.Context().Value(requestIDKey).(string)
@@ -75,6 +86,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", id)
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		ctx = context.WithValue(ctx, clientIPKey, s.clientIP(r))
+		ctx = context.WithValue(ctx, loggerKey, s.log)
 		r = r.WithContext(ctx)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		rec := &statusRecorder{ResponseWriter: w}

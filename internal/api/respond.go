@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -51,7 +50,7 @@ type errorBody struct {
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := botpay.AsError(err)
 	if e == nil || e.Kind == botpay.KindInternal {
-		slog.ErrorContext(r.Context(), "request failed", "request_id", requestID(r), "path", r.URL.Path, "err", err)
+		loggerOf(r).ErrorContext(r.Context(), "request failed", "request_id", requestID(r), "path", r.URL.Path, "err", err)
 		e = &botpay.Error{Kind: botpay.KindInternal, Code: botpay.CodeInternal,
 			Message: "an unexpected error occurred; quote the request id when reporting it"}
 	}
