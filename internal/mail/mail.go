@@ -96,3 +96,10 @@ func (m *Memory) Sent() []Message {
 	defer m.mu.Unlock()
 	return append([]Message(nil), m.sent...)
 }
+
+// SetFail makes later sends fail with err (nil: succeed again).
+func (m *Memory) SetFail(err error) {
+	m.mu.Lock()
+	m.Fail = err
+	m.mu.Unlock()
+}
