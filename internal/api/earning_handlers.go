@@ -262,7 +262,7 @@ func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 		return app.BuyerPayment{}, err
 	}
 	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.str("buyer_email", true),
-		BuyerName: body.str("buyer_name", false), Method: body.str("method", false)}
+		BuyerName: body.str("buyer_name", false), Method: body.str("method", false), ClientIP: clientIP(r)}
 	if ref := body.str("ref", false); ref != "" {
 		in.Ref = ref
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
@@ -29,6 +30,7 @@ type BuyerPayment struct {
 	BuyerName  string
 	Method     string        // "" picks the first method the page allows
 	Amount     *botpay.Money // nil: the page's, invoice's or link's own amount
+	ClientIP   string        // limits guessing of invoice reference numbers
 }
 
 func (s *Service) validBuyer(p problems, in *BuyerPayment, needName bool) {
@@ -57,6 +59,11 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 	s.validBuyer(p, &in, page.CollectBuyerName)
 	if err := p.err(); err != nil {
 		return store.SaleResult{}, err
+	}
+	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
+		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.ClientIP); err != nil {
+			return store.SaleResult{}, err
+		}
 	}
 	if in.Method == "" {
 		for _, m := range page.AllowedMethods {
@@ -102,7 +109,7 @@ type PageView struct {
 
 // OpenCheckoutPage counts a view of the page; with ref it also shows that
 // invoice and moves it from sent to viewed (DESIGN.md decision 8).
-func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref string) (PageView, error) {
+func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string) (PageView, error) {
 	page, err := s.store.CountPageView(ctx, pageID)
 	if err != nil {
 		return PageView{}, err
@@ -111,7 +118,7 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref string) (Pag
 	if ref = strings.TrimSpace(ref); ref == "" {
 		return v, nil
 	}
-	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
 	if err != nil {
 		return v, err
 	}
@@ -130,8 +137,8 @@ func (s *Service) PaymentLink(ctx context.Context, id string) (botpay.PaymentLin
 }
 
 // InvoicePDF renders the invoice with reference ref on page pageID.
-func (s *Service) InvoicePDF(ctx context.Context, pageID, ref string) (botpay.Invoice, []byte, error) {
-	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
+func (s *Service) InvoicePDF(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, []byte, error) {
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
 	if err != nil {
 		return inv, nil, err
 	}
@@ -150,7 +157,23 @@ func (s *Service) CheckoutPage(ctx context.Context, id string) (botpay.CheckoutP
 	return s.store.CheckoutPage(ctx, id, "")
 }
 
-// InvoiceByRef reads the invoice with reference ref on page pageID.
-func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {
-	return s.store.InvoiceByRef(ctx, pageID, ref)
+// InvoiceByRef reads the invoice with reference ref on page pageID for a
+// buyer at clientIP.
+func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
+	return s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+}
+
+// invoiceForBuyer looks an invoice up by the reference a buyer brought.
+// Reference numbers are sequential, so every miss costs the client IP one
+// of RefMissesPerHour attempts: a public page's invoices cannot be
+// enumerated by counting.
+func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
+	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
+	if IsNotFound(err) {
+		if lerr := s.store.Take(ctx, store.Limit{Bucket: "invoice-ref-miss:" + clientIP, Max: s.limits.RefMissesPerHour,
+			Window: time.Hour}); lerr != nil {
+			return inv, lerr
+		}
+	}
+	return inv, err
 }

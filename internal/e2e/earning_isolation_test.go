@@ -3,10 +3,13 @@ package e2e
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/testserver"
 )
 
 // TestForeignCallersSeeNothing walks every earning endpoint as another bot
@@ -103,4 +106,24 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+func TestGuessingInvoiceReferencesIsRateLimited(t *testing.T) {
+	forEachEngine(t, testserver.Options{Limits: app.Limits{RefMissesPerHour: 2}}, func(t *testing.T, h *harness) {
+		c := h.claimedBot("guessed")
+		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Public page"})
+		inv, _ := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
+			LineItems: []client.LineItemRequest{{Description: "x", Quantity: "1", UnitPriceUSD: 100}}})
+		for i, want := range []int{http.StatusNotFound, http.StatusNotFound, http.StatusTooManyRequests} {
+			if status, _ := h.page(t, "/pay/"+page.CheckoutPageID+"?ref=INV-2026-90000"+strconv.Itoa(i)); status != want {
+				t.Errorf("guess %d: HTTP %d, want %d", i+1, status, want)
+			}
+		}
+		_, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: "INV-2026-999999"})
+		wantError(t, err, http.StatusTooManyRequests, client.CodeRateLimited)
+		// The real reference still works: only misses count.
+		if status, _ := h.page(t, inv.PaymentURL); status != http.StatusOK {
+			t.Errorf("known reference after the limit: HTTP %d", status)
+		}
+	})
 }

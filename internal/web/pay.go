@@ -90,7 +90,7 @@ func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
 	id, ctx := pathID(r), r.Context()
 	switch {
 	case strings.HasPrefix(id, "cp_"):
-		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"))
+		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"), p.clientIP(r))
 		if err != nil {
 			p.payFailed(w, r, err)
 			return
@@ -172,7 +172,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	f := r.PostForm
 	form := payForm{Email: f.Get("buyer_email"), Name: f.Get("buyer_name"), Amount: f.Get("amount_usd"), Method: f.Get("method")}
-	in := app.BuyerPayment{Ref: f.Get("ref"), BuyerEmail: form.Email, BuyerName: form.Name, Method: form.Method}
+	in := app.BuyerPayment{Ref: f.Get("ref"), BuyerEmail: form.Email, BuyerName: form.Name, Method: form.Method, ClientIP: p.clientIP(r)}
 	var amountErr string
 	if strings.TrimSpace(form.Amount) != "" {
 		if m, err := botpay.ParseUSD(strings.TrimPrefix(strings.TrimSpace(form.Amount), "$")); err == nil {
@@ -193,7 +193,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		var inv *botpay.Invoice
 		if in.Ref != "" {
-			i, ierr := p.svc.InvoiceByRef(ctx, id, in.Ref)
+			i, ierr := p.svc.InvoiceByRef(ctx, id, in.Ref, p.clientIP(r))
 			if ierr != nil {
 				p.payFailed(w, r, ierr)
 				return
@@ -241,7 +241,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) invoicePDF(w http.ResponseWriter, r *http.Request) {
-	inv, pdf, err := p.svc.InvoicePDF(r.Context(), pathID(r), r.URL.Query().Get("ref"))
+	inv, pdf, err := p.svc.InvoicePDF(r.Context(), pathID(r), r.URL.Query().Get("ref"), p.clientIP(r))
 	if err != nil {
 		p.payFailed(w, r, err)
 		return
@@ -259,6 +259,11 @@ func (p *Pages) invoicePDF(w http.ResponseWriter, r *http.Request) {
 func (p *Pages) payFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if app.IsNotFound(err) {
 		p.notFound(w)
+		return
+	}
+	if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindRateLimited {
+		p.renderPay(w, http.StatusTooManyRequests, payPage{Title: "Too many attempts", State: "unavailable",
+			Error: "Too many unknown invoice numbers from your address; try again later."})
 		return
 	}
 	p.log.ErrorContext(r.Context(), "buyer page failed", "path", r.URL.Path, "err", err)
