@@ -14,7 +14,7 @@ import (
 
 // Render lays out inv on one or more A4 pages. payURL is the absolute
 // address where the invoice can be paid. Text outside the PDF core fonts'
-// code page (cp1252) is shown as "?", never dropped silently.
+// code page (cp1252) is shown as ".", so a line never breaks the layout.
 func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetTitle(inv.ReferenceNumber, true)
