@@ -177,3 +177,10 @@ func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, clientIP str
 	}
 	return inv, err
 }
+
+// RecordSale records a payment that a provider has settled (the x402
+// endpoint calls this with the wallet buyer, the tx hash and the amount it
+// verified); it is the same single sale path the sandbox payments use.
+func (s *Service) RecordSale(ctx context.Context, in store.SaleInput) (store.SaleResult, error) {
+	return s.store.RecordSale(ctx, in)
+}

@@ -278,3 +278,55 @@ func TestPaymentLinkPayAndExpiry(t *testing.T) {
 		wantError(t, err, http.StatusConflict, client.CodePaymentLinkNotPending)
 	})
 }
+
+func TestInvoicePaidThroughTheBuyerForm(t *testing.T) {
+	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
+		c := h.claimedBot("form-biller")
+		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Studio", AllowedMethods: []string{client.MethodUSDCDirect}})
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: "ap@example.com",
+			LineItems: []client.LineItemRequest{{Description: "Mixing", Quantity: "4", UnitPriceUSD: 2500}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body := h.page(t, inv.PaymentURL)
+		if !strings.Contains(body, `name="ref" value="`+inv.ReferenceNumber+`"`) || !strings.Contains(body, `value="ap@example.com"`) ||
+			strings.Contains(body, `name="amount_usd"`) {
+			t.Errorf("invoice form lacks the reference or the recipient, or asks for an amount:\n%s", body)
+		}
+		status, body := h.postForm(t, "/pay/"+page.CheckoutPageID, url.Values{"ref": {inv.ReferenceNumber},
+			"buyer_email": {"ap@example.com"}, "method": {client.MethodUSDCDirect}, "amount_usd": {"1"}})
+		if status != http.StatusOK || !strings.Contains(body, "Payment received: $100.00") {
+			t.Fatalf("form payment: HTTP %d\n%s", status, body)
+		}
+		list, _ := c.bot.Invoices(h.ctx, client.InvoiceFilter{})
+		if len(list) != 1 || list[0].Status != client.InvoicePaid || list[0].SaleID == nil {
+			t.Errorf("invoice = %+v", list)
+		}
+		sales, _ := c.bot.Sales(h.ctx, client.SaleFilter{CheckoutPageID: page.CheckoutPageID})
+		if len(sales) != 1 || sales[0].AmountUSD != 10000 || sales[0].InvoiceID != inv.InvoiceID || *list[0].SaleID != sales[0].SaleID {
+			t.Errorf("sales = %+v", sales)
+		}
+	})
+}
+
+func TestSandboxPaymentRetriedWithItsIdempotencyKeyPaysOnce(t *testing.T) {
+	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
+		c := h.claimedBot("retried")
+		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Once", AmountUSD: usd(300)})
+		pay := client.BuyerPayment{BuyerEmail: "b@example.com"}
+		first, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, pay, client.WithIdempotencyKey("pay-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, pay, client.WithIdempotencyKey("pay-1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.SaleID != first.SaleID || h.wire.answer("POST /api/v1/checkout/"+page.CheckoutPageID+"/pay/sandbox").header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("retry = %+v, want the replayed first answer %s", again, first.SaleID)
+		}
+		if w, _ := c.bot.WalletCheck(h.ctx); w.BalanceUSD != 300 {
+			t.Errorf("balance %s after a retried payment, want 3.00", w.BalanceUSD)
+		}
+	})
+}
