@@ -78,9 +78,26 @@ func TestCheckoutPageExpiresAtItsTime(t *testing.T) {
 		if page.ExpiresAt == nil || !page.ExpiresAt.Equal(at) {
 			t.Errorf("expires_at = %v, want %v", page.ExpiresAt, at)
 		}
-		clock.Advance(time.Hour)
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
+			LineItems: []client.LineItemRequest{{Description: "Group booking", Quantity: "10", UnitPriceUSD: 500}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Hour - time.Millisecond)
+		if pages, _ := c.bot.CheckoutPages(h.ctx); pages[0].Status != "active" {
+			t.Errorf("status just before expires_at = %s", pages[0].Status)
+		}
+		clock.Advance(time.Millisecond)
 		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "fan@example.com"})
 		wantError(t, err, http.StatusGone, client.CodeCheckoutPageExpired)
+		// An invoice billed through the page outlives the page's own offer.
+		if _, body := h.page(t, inv.PaymentURL); !strings.Contains(body, "<form") {
+			t.Errorf("invoice on an expired page offers no payment:\n%s", body)
+		}
+		if _, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "fan@example.com",
+			Ref: inv.ReferenceNumber}); err != nil {
+			t.Errorf("paying the invoice after the page expired: %v", err)
+		}
 		pages, _ := c.bot.CheckoutPages(h.ctx)
 		if len(pages) != 1 || pages[0].Status != "expired" {
 			t.Errorf("pages = %+v, want expired", pages)

@@ -96,7 +96,9 @@ func (t *Tx) saleOfPage(ctx context.Context, in SaleInput, sale *botpay.Sale, re
 	if err != nil {
 		return err
 	}
-	if page.Status(t.s.clock.Now()) == botpay.PageExpired {
+	// A page's expiry ends its own offer; invoices billed through it stay
+	// payable until paid or cancelled.
+	if in.InvoiceRef == "" && page.Status(t.s.clock.Now()) == botpay.PageExpired {
 		return botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
 	}
 	if !page.Allows(in.Method) {

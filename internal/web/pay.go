@@ -126,7 +126,7 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 		d.Form.Amount = page.Amount.USD()
 	}
 	switch {
-	case page.Status(p.svc.Now()) == botpay.PageExpired:
+	case inv == nil && page.Status(p.svc.Now()) == botpay.PageExpired:
 		d.State = "expired"
 	case len(d.Methods) == 0:
 		d.State = "unavailable"
@@ -138,11 +138,13 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 		if d.Form.Email == "" {
 			d.Form.Email = inv.RecipientEmail
 		}
-		switch inv.Status {
-		case botpay.InvoicePaid:
+		switch {
+		case inv.Status == botpay.InvoicePaid:
 			d.State = "paid"
-		case botpay.InvoiceCancelled:
+		case inv.Status == botpay.InvoiceCancelled:
 			d.State = "cancelled"
+		case !inv.Payable():
+			d.State = "unavailable" // nothing to pay
 		}
 	}
 	return d
