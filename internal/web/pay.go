@@ -135,6 +135,9 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 		d.Title = "Invoice " + inv.ReferenceNumber
 		d.Ref, d.FixedAmount = inv.ReferenceNumber, &inv.Total
 		d.PDFURL = "/pay/" + page.ID + "/invoice.pdf?ref=" + inv.ReferenceNumber
+		if d.X402URL != "" {
+			d.X402URL += "?ref=" + inv.ReferenceNumber
+		}
 		if d.Form.Email == "" {
 			d.Form.Email = inv.RecipientEmail
 		}
