@@ -73,6 +73,9 @@ func secretKey(cfg config.Config) ([]byte, error) {
 }
 
 func mailer(cfg config.Config) mail.Sender {
+	if c := cfg.SMTP; c.Host != "" {
+		return mail.SMTP{Host: c.Host, Port: c.Port, Username: c.Username, Password: c.Password, From: c.From}
+	}
 	return mail.FileSender{Dir: filepath.Join(cfg.DataDir, "mail"), From: cfg.SMTP.From}
 }
 

@@ -19,12 +19,33 @@ func bearer(r *http.Request) string {
 
 type botHandler func(w http.ResponseWriter, r *http.Request, bot botpay.Bot)
 
+// botOption tunes one bot route.
+type botOption func(*botRoute)
+
+type botRoute struct{ authFailure *botpay.Error }
+
+// authFailsAs answers a failed authentication with code instead of the
+// general "Authentication required" (sales answers 401 unauthorized,
+// INTERFACE.md section 5).
+func authFailsAs(code string) botOption {
+	return func(r *botRoute) {
+		r.authFailure = botpay.Errorf(botpay.KindUnauthenticated, code, "a valid API key is required in the Authorization header")
+	}
+}
+
 // bot authenticates the API key, then runs h behind the idempotency layer
 // scoped to the bot.
-func (s *Server) bot(h botHandler) http.Handler {
+func (s *Server) bot(h botHandler, opts ...botOption) http.Handler {
+	var route botRoute
+	for _, o := range opts {
+		o(&route)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := s.svc.AuthenticateBot(r.Context(), bearer(r))
 		if err != nil {
+			if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindUnauthenticated && route.authFailure != nil {
+				err = route.authFailure
+			}
 			writeError(w, r, err)
 			return
 		}

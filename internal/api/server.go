@@ -50,6 +50,7 @@ func New(svc *app.Service, cfg Config) http.Handler {
 func (s *Server) routes() {
 	s.foundationRoutes()
 	s.skillsRoutes()
+	s.earningRoutes()
 }
 
 func (s *Server) foundationRoutes() {

@@ -19,6 +19,9 @@ type Limits struct {
 	LoginPerHour    int // per e-mail and per client IP
 	ClaimPerHour    int // per owner and per client IP
 	TopupPerHour    int // per bot, so a bot cannot flood its owner's inbox
+	// RefMissesPerHour bounds unknown invoice references per client IP on
+	// the buyer side (reference numbers are sequential).
+	RefMissesPerHour int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -32,6 +35,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.LoginPerHour, 20)
 	def(&l.ClaimPerHour, 20)
 	def(&l.TopupPerHour, 10)
+	def(&l.RefMissesPerHour, 30)
 	return l
 }
 

@@ -282,3 +282,14 @@ func walkTimestamps(t *testing.T, route, path string, v any) {
 		}
 	}
 }
+
+// listFirst decodes the first element of the array field of the last answer
+// of route.
+func (h *harness) listFirst(t *testing.T, route, field string) map[string]json.RawMessage {
+	t.Helper()
+	var list []map[string]json.RawMessage
+	if err := json.Unmarshal(h.wire.fields(route)[field], &list); err != nil || len(list) == 0 {
+		t.Fatalf("%s: %s is not a non-empty array: %v", route, field, err)
+	}
+	return list[0]
+}

@@ -15,12 +15,21 @@ import (
 	"time"
 )
 
-// Message is one e-mail. Text is required; HTML is optional.
+// Message is one e-mail. Text is required; HTML and attachments are
+// optional.
 type Message struct {
-	To      string
-	Subject string
-	Text    string
-	HTML    string
+	To          string
+	Subject     string
+	Text        string
+	HTML        string
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with a message.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
 }
 
 // Sender delivers messages.
@@ -47,6 +56,11 @@ func (f FileSender) Send(_ context.Context, m Message) error {
 }
 
 func render(from string, m Message) string {
+	if m.HTML != "" || len(m.Attachments) > 0 {
+		if mime, err := compose(from, m); err == nil {
+			return mime
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
 		headerSafe(from), headerSafe(m.To), headerSafe(m.Subject))
@@ -81,4 +95,11 @@ func (m *Memory) Sent() []Message {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]Message(nil), m.sent...)
+}
+
+// SetFail makes later sends fail with err (nil: succeed again).
+func (m *Memory) SetFail(err error) {
+	m.mu.Lock()
+	m.Fail = err
+	m.mu.Unlock()
 }

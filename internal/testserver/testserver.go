@@ -38,6 +38,9 @@ type Options struct {
 	DB *storetest.DB
 	// Key is the sealing key; nil draws one. Replicas must share it.
 	Key []byte
+	// Mail replaces the in-memory sender (for example with an SMTP sender
+	// to a server the test runs); Server.Mail then stays empty.
+	Mail mail.Sender
 }
 
 // Start runs the service on dialect until the test ends.
@@ -64,7 +67,11 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	s.HTTP = httptest.NewUnstartedServer(nil)
 	s.HTTP.Start()
 	s.URL = s.HTTP.URL
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits})
+	var sender mail.Sender = s.Mail
+	if opts.Mail != nil {
+		sender = opts.Mail
+	}
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
 	t.Cleanup(s.HTTP.Close)

@@ -1,6 +1,7 @@
-// Package web serves the server-rendered pages for people: for now the
-// owner's claim page at the owner_verification_url, where an owner signs up
-// or logs in and claims a bot in one form. Pages are html/template with
+// Package web serves the server-rendered pages for people: the owner's claim
+// page at the owner_verification_url, where an owner signs up or logs in and
+// claims a bot in one form, and the buyer pages at /pay/{id} (checkout
+// pages, invoices with their PDF, payment links). Pages are html/template with
 // embedded templates, work without JavaScript and are protected against
 // cross-site form posts.
 //

@@ -37,6 +37,7 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 	protect := http.NewCrossOriginProtection()
 	mux.HandleFunc("GET /claim", p.claimForm)
 	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
+	p.mountPay(mux, protect)
 }
 
 type claimPage struct {

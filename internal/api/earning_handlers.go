@@ -1,0 +1,345 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// earningRoutes: checkout pages, payment links, invoices, sales, and the
+// buyer-side sandbox payments (INTERFACE.md 4.10-4.17, DESIGN.md 5 and 6).
+func (s *Server) earningRoutes() {
+	m := s.mux
+	m.Handle("GET /api/v1/bot/checkout-pages", s.bot(s.listCheckoutPages))
+	m.Handle("POST /api/v1/bot/checkout-pages/create", s.bot(s.createCheckoutPage))
+	m.Handle("GET /api/v1/bot/payments/links", s.bot(s.listPaymentLinks))
+	m.Handle("POST /api/v1/bot/payments/create-link", s.bot(s.createPaymentLink))
+	m.Handle("GET /api/v1/bot/invoices", s.bot(s.listInvoices))
+	m.Handle("POST /api/v1/bot/invoices/create", s.bot(s.createInvoice))
+	m.Handle("POST /api/v1/bot/invoices/{id}/send", s.bot(s.sendInvoice))
+	m.Handle("POST /api/v1/bot/invoices/send", s.bot(s.sendInvoice)) // the id left out
+	m.Handle("GET /api/v1/bot/sales", s.bot(s.listSales, authFailsAs(botpay.CodeUnauthorized)))
+	m.Handle("POST /api/v1/owner/invoices/{invoice_id}/cancel", s.owner(s.cancelInvoice))
+	m.Handle("POST /api/v1/checkout/{id}/pay/sandbox", s.idempotent(anonymousScope, http.HandlerFunc(s.payCheckoutSandbox)))
+	m.Handle("POST /api/v1/payment-links/{id}/pay/sandbox", s.idempotent(anonymousScope, http.HandlerFunc(s.payLinkSandbox)))
+}
+
+func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	pages, err := s.svc.CheckoutPages(r.Context(), bot)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	addr, now := s.svc.WalletAddress(r.Context(), bot.ID), s.svc.Now()
+	out := make([]checkoutPageView, len(pages))
+	for i, p := range pages {
+		out[i] = viewCheckoutPage(p, addr, now)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"checkout_pages": out})
+}
+
+func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.CheckoutPageInput{
+		Title: body.str("title", true), Description: body.str("description", false),
+		AmountLocked: body.boolean("amount_locked"), AllowedMethods: body.strings("allowed_methods"),
+		SuccessURL: body.str("success_url", false), ExpiresAt: body.str("expires_at", false),
+		PageType: body.str("page_type", false), DigitalProductURL: body.str("digital_product_url", false),
+		ImageURL: body.str("image_url", false), CollectBuyerName: body.boolean("collect_buyer_name"),
+	}
+	if amount, ok := body.usd("amount_usd", false); ok {
+		in.Amount = &amount
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := s.svc.CreateCheckoutPage(r.Context(), bot, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewCheckoutPage(page, s.svc.WalletAddress(r.Context(), bot.ID), s.svc.Now()))
+}
+
+func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	limit, err := queryLimit(r, 20, 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	links, err := s.svc.PaymentLinks(r.Context(), bot, r.URL.Query().Get("status"), limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	now := s.svc.Now()
+	out := make([]paymentLinkView, len(links))
+	for i, l := range links {
+		out[i] = viewPaymentLink(l, now)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"payment_links": out})
+}
+
+func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	amount, _ := body.usd("amount_usd", true)
+	description := body.str("description", true)
+	payer := body.str("payer_email", false)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	l, err := s.svc.CreatePaymentLink(r.Context(), bot, amount, description, payer)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewPaymentLink(l, s.svc.Now()))
+}
+
+func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	limit, err := queryLimit(r, 50, 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	list, err := s.svc.Invoices(r.Context(), bot, store.InvoiceFilter{Status: q.Get("status"),
+		CheckoutPageID: q.Get("checkout_page_id"), Limit: limit})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]invoiceView, len(list))
+	for i, inv := range list {
+		out[i] = viewInvoice(inv)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"invoices": out})
+}
+
+func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.InvoiceInput{
+		CheckoutPageID: body.str("checkout_page_id", true), RecipientName: body.str("recipient_name", false),
+		RecipientEmail: body.str("recipient_email", false), RecipientType: body.str("recipient_type", false),
+		DueDate: body.str("due_date", false), Notes: body.str("notes", false),
+	}
+	in.Tax, _ = body.usd("tax_usd", false)
+	for _, line := range body.objects("line_items", true) {
+		l := app.LineInput{Description: line.str("description", true), UnitPrice: mustUSD(line, "unit_price_usd")}
+		if _, ok := line.number("quantity", true); ok {
+			l.Quantity = string(line.fields["quantity"])
+		}
+		in.LineItems = append(in.LineItems, l)
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	inv, err := s.svc.CreateInvoice(r.Context(), bot, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewInvoice(inv))
+}
+
+func mustUSD(o *object, name string) botpay.Money {
+	m, _ := o.usd(name, true)
+	return m
+}
+
+// objects reads an array of objects; each element's problems are reported
+// as name[i].field.
+func (o *object) objects(name string, required bool) []*object {
+	v, ok := o.raw(name, required)
+	if !ok {
+		return nil
+	}
+	var list []json.RawMessage
+	if v[0] != '[' || json.Unmarshal(v, &list) != nil {
+		o.fail(name, "must be an array of objects")
+		return nil
+	}
+	if required && len(list) == 0 {
+		o.fail(name, "must contain at least one item")
+	}
+	out := make([]*object, 0, len(list))
+	for i, raw := range list {
+		var fields map[string]json.RawMessage
+		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &fields) != nil {
+			o.fail(name+"["+strconv.Itoa(i)+"]", "must be an object")
+			continue
+		}
+		out = append(out, &object{prefix: o.prefix + name + "[" + strconv.Itoa(i) + "].", fields: fields, problems: o.problems})
+	}
+	return out
+}
+
+func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	id := r.PathValue("id")
+	if strings.TrimSpace(id) == "" {
+		writeError(w, r, app.ErrMissingInvoiceID)
+		return
+	}
+	if id = pathID(r, "id"); id == "" {
+		writeError(w, r, botpay.ErrNotFound("invoice"))
+		return
+	}
+	sent, err := s.svc.SendInvoice(r.Context(), bot, id)
+	if err != nil {
+		if botpay.AsError(err) == nil { // the status update itself failed (INTERFACE.md 4.12)
+			s.log.ErrorContext(r.Context(), "invoice send failed", "request_id", requestID(r), "invoice_id", id, "err", err)
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: botpay.CodeSendFailed,
+				Message: "the invoice could not be marked sent; try again", RequestID: requestID(r)})
+			return
+		}
+		writeError(w, r, err)
+		return
+	}
+	inv := sent.Invoice
+	writeJSON(w, http.StatusOK, map[string]any{"invoice_id": inv.ID, "reference_number": inv.ReferenceNumber,
+		"status": inv.Status, "sent_at": botpay.Timestamp(inv.SentAt), "payment_url": inv.PaymentURL(),
+		"email_sent": sent.EmailSent, "email_reason": optText(sent.EmailReason)})
+}
+
+func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	limit, err := queryLimit(r, 50, 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	sales, err := s.svc.Sales(r.Context(), bot, store.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
+		Status: q.Get("status"), PaymentMethod: q.Get("payment_method"), Limit: limit})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]saleView, len(sales))
+	for i, sale := range sales {
+		out[i] = viewSale(sale)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"sales": out})
+}
+
+func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	id := pathID(r, "invoice_id")
+	if id == "" {
+		writeError(w, r, botpay.ErrNotFound("invoice"))
+		return
+	}
+	inv, err := s.svc.CancelInvoice(r.Context(), o, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewInvoice(inv))
+}
+
+// buyerPayment decodes {buyer_email, buyer_name, method, amount_usd?}.
+func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
+	body, err := parseObject(r)
+	if err != nil {
+		return app.BuyerPayment{}, err
+	}
+	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.str("buyer_email", true),
+		BuyerName: body.str("buyer_name", false), Method: body.str("method", false), ClientIP: clientIP(r)}
+	if ref := body.str("ref", false); ref != "" {
+		in.Ref = ref
+	}
+	if amount, ok := body.usd("amount_usd", false); ok {
+		in.Amount = &amount
+	}
+	return in, body.err()
+}
+
+// settlementView is the answer of a payment (INTERFACE.md 4.20's
+// settlement body, DESIGN.md section 6).
+type settlementView struct {
+	Status          string            `json:"status"`
+	SaleID          string            `json:"sale_id"`
+	TxHash          *string           `json:"tx_hash"`
+	AmountUSD       botpay.Money      `json:"amount_usd"`
+	Product         *productView      `json:"product"`
+	InvoiceID       string            `json:"invoice_id,omitempty"`
+	ReferenceNumber string            `json:"reference_number,omitempty"`
+	PaymentLinkID   string            `json:"payment_link_id,omitempty"`
+	PaidAt          *botpay.Timestamp `json:"paid_at,omitempty"`
+}
+
+type productView struct {
+	URL  string `json:"url"`
+	Type string `json:"type"`
+}
+
+// ViewSettlement renders a recorded sale as the payment answer.
+func viewSettlement(res store.SaleResult) settlementView {
+	v := settlementView{Status: res.Sale.Status, SaleID: res.Sale.ID, TxHash: optText(res.Sale.TxHash), AmountUSD: res.Sale.Amount}
+	if p := res.Page; p != nil && p.PageType == botpay.PageDigitalProduct {
+		v.Product = &productView{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}
+	}
+	if inv := res.Invoice; inv != nil {
+		v.InvoiceID, v.ReferenceNumber = inv.ID, inv.ReferenceNumber
+	}
+	if l := res.Link; l != nil {
+		v.PaymentLinkID, v.Status, v.PaidAt = l.ID, botpay.LinkCompleted, optTime(l.PaidAt)
+	}
+	return v
+}
+
+func (s *Server) payCheckoutSandbox(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r, "id")
+	if id == "" {
+		writeError(w, r, botpay.ErrCheckoutPageNotFound)
+		return
+	}
+	in, err := buyerPayment(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := s.svc.PayCheckoutSandbox(r.Context(), id, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewSettlement(res))
+}
+
+func (s *Server) payLinkSandbox(w http.ResponseWriter, r *http.Request) {
+	id := pathID(r, "id")
+	if id == "" {
+		writeError(w, r, botpay.ErrNotFound("payment link"))
+		return
+	}
+	in, err := buyerPayment(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := s.svc.PayLinkSandbox(r.Context(), id, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewSettlement(res))
+}

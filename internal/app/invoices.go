@@ -1,0 +1,178 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// LineInput is one line item as sent; Quantity is the JSON number's text.
+// Problems found while decoding (wrong types) are already reported by the
+// caller; here the values are checked.
+type LineInput struct {
+	Description string
+	Quantity    string
+	UnitPrice   botpay.Money
+}
+
+// InvoiceInput is a create request (INTERFACE.md 4.11).
+type InvoiceInput struct {
+	CheckoutPageID string
+	RecipientName  string
+	RecipientEmail string
+	RecipientType  string
+	LineItems      []LineInput
+	Tax            botpay.Money
+	DueDate        string
+	Notes          string
+}
+
+// MaxLineItems bounds one invoice's lines.
+const MaxLineItems = 100
+
+// CreateInvoice validates a draft, computes its amounts and stores it with
+// the next reference number.
+func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceInput) (botpay.Invoice, error) {
+	now := s.clock.Now()
+	p := problems{}
+	inv := botpay.Invoice{ID: botpay.NewID("inv_"), BotID: bot.ID, CheckoutPageID: strings.TrimSpace(in.CheckoutPageID),
+		Status: botpay.InvoiceDraft, Tax: in.Tax, DueDate: now.Add(botpay.InvoiceDefaultDue), SenderName: bot.Name,
+		SenderEmail: bot.OwnerEmail, CreatedAt: now, UpdatedAt: now}
+	if inv.CheckoutPageID == "" {
+		p.add("checkout_page_id", "is required")
+	}
+	inv.RecipientName = p.text("recipient_name", in.RecipientName, 0, 200, false)
+	if strings.TrimSpace(in.RecipientEmail) != "" {
+		inv.RecipientEmail = p.email("recipient_email", in.RecipientEmail)
+	}
+	switch in.RecipientType {
+	case "", "human", "bot", "agent":
+		inv.RecipientType = in.RecipientType
+	default:
+		p.add("recipient_type", "must be human, bot or agent")
+	}
+	inv.Notes = p.text("notes", in.Notes, 0, 2000, true)
+	if in.DueDate != "" {
+		inv.DueDate = p.timestamp("due_date", in.DueDate)
+	}
+	if in.Tax < 0 {
+		p.add("tax_usd", "must not be negative")
+	}
+	inv.LineItems, inv.Subtotal = p.lineItems(in.LineItems)
+	inv.Total = inv.Subtotal + inv.Tax
+	if inv.Total > botpay.MaxMoney {
+		p.add("total_usd", "is too large")
+	}
+	if err := p.err(); err != nil {
+		return inv, err
+	}
+	if !bot.Claimed() {
+		return inv, errWalletNotFound
+	}
+	return inv, s.store.CreateInvoice(ctx, &inv)
+}
+
+func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
+	switch {
+	case len(in) == 0:
+		p.add("line_items", "must contain at least one line item")
+		return nil, 0
+	case len(in) > MaxLineItems:
+		p.add("line_items", "must contain at most "+itoa(MaxLineItems)+" line items")
+		return nil, 0
+	}
+	var subtotal botpay.Money
+	out := make([]botpay.LineItem, len(in))
+	for k, l := range in {
+		field := "line_items[" + itoa(k) + "]."
+		item := botpay.LineItem{UnitPrice: l.UnitPrice}
+		item.Description = p.text(field+"description", l.Description, 1, 500, true)
+		q, err := botpay.ParseQuantity(l.Quantity)
+		if err != nil {
+			p.add(field+"quantity", err.Error())
+		}
+		if l.UnitPrice < 0 {
+			p.add(field+"unit_price_usd", "must not be negative")
+		}
+		item.Quantity = q
+		item.Amount = botpay.LineAmount(q, l.UnitPrice)
+		if item.Amount > botpay.MaxMoney {
+			p.add(field+"unit_price_usd", "makes the line amount too large")
+		}
+		subtotal += item.Amount
+		out[k] = item
+	}
+	return out, subtotal
+}
+
+// Invoices lists a bot's invoices; none without a wallet.
+func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f store.InvoiceFilter) ([]botpay.Invoice, error) {
+	switch f.Status {
+	case "", botpay.InvoiceDraft, botpay.InvoiceSent, botpay.InvoiceViewed, botpay.InvoicePaid, botpay.InvoiceCancelled:
+	default:
+		return nil, botpay.ValidationError(map[string]string{"status": "must be draft, sent, viewed, paid or cancelled"})
+	}
+	if !bot.Claimed() {
+		return []botpay.Invoice{}, nil
+	}
+	return s.store.Invoices(ctx, bot.ID, f)
+}
+
+// Reasons reported in email_reason (INTERFACE.md 4.12).
+const (
+	EmailNoRecipient = "no_recipient_email"
+	EmailError       = "email_error"
+)
+
+// SentInvoice is the outcome of SendInvoice.
+type SentInvoice struct {
+	Invoice     botpay.Invoice
+	EmailSent   bool
+	EmailReason string // "" when sent
+}
+
+// SendInvoice moves a draft to sent, then e-mails the PDF to the recipient
+// when there is an address. The status change commits first: a failed
+// e-mail leaves the invoice sent and says so in EmailReason.
+func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (SentInvoice, error) {
+	if strings.TrimSpace(id) == "" {
+		return SentInvoice{}, ErrMissingInvoiceID
+	}
+	if !bot.Claimed() {
+		return SentInvoice{}, errWalletNotFound
+	}
+	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id)
+	if err != nil {
+		return SentInvoice{}, err
+	}
+	out := SentInvoice{Invoice: inv}
+	if inv.RecipientEmail == "" {
+		out.EmailReason = EmailNoRecipient
+		return out, nil
+	}
+	payURL := s.baseURL + inv.PaymentURL()
+	pdf, err := invoicepdf.Render(inv, payURL)
+	if err != nil {
+		s.log.ErrorContext(ctx, "invoice pdf", "invoice_id", inv.ID, "err", err)
+		out.EmailReason = EmailError
+		return out, nil
+	}
+	msg, err := invoiceMail(inv, payURL, pdf)
+	if err == nil && s.notify(ctx, msg) {
+		out.EmailSent = true
+		return out, nil
+	}
+	out.EmailReason = EmailError
+	return out, nil
+}
+
+// ErrMissingInvoiceID is the 400 for a send without an invoice id.
+var ErrMissingInvoiceID = botpay.Errorf(botpay.KindInvalid, botpay.CodeMissingInvoiceID, "the path must name an invoice: /api/v1/bot/invoices/{id}/send")
+
+// CancelInvoice lets an owner cancel an unpaid invoice of one of their bots.
+func (s *Service) CancelInvoice(ctx context.Context, owner botpay.Owner, id string) (botpay.Invoice, error) {
+	return s.store.CancelInvoice(ctx, owner.ID, id)
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// errLinkWalletNotActive is payment-link creation's 400 for a bot without
+// an active wallet (INTERFACE.md 4.16).
+var errLinkWalletNotActive = botpay.Errorf(botpay.KindInvalid, botpay.CodeWalletNotActive,
+	"the wallet is not active: the bot's owner has not claimed it yet")
+
+// CreatePaymentLink validates and stores a link that lives 24 hours.
+func (s *Service) CreatePaymentLink(ctx context.Context, bot botpay.Bot, amount botpay.Money, description, payerEmail string) (botpay.PaymentLink, error) {
+	now := s.clock.Now()
+	p := problems{}
+	if amount < botpay.MinPaymentLink || amount > botpay.MaxPaymentLink {
+		p.add("amount_usd", "must be from 0.50 to 10000.00")
+	}
+	l := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: bot.ID, Amount: amount, CreatedAt: now,
+		ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}
+	l.Description = p.text("description", description, 1, 500, true)
+	if strings.TrimSpace(payerEmail) != "" {
+		l.PayerEmail = p.email("payer_email", payerEmail)
+	}
+	if err := p.err(); err != nil {
+		return l, err
+	}
+	if !bot.Claimed() {
+		return l, errLinkWalletNotActive
+	}
+	return l, s.store.CreatePaymentLink(ctx, l)
+}
+
+// PaymentLinks lists a bot's links; none before the claim.
+func (s *Service) PaymentLinks(ctx context.Context, bot botpay.Bot, status string, limit int) ([]botpay.PaymentLink, error) {
+	switch status {
+	case "", botpay.LinkPending, botpay.LinkCompleted, botpay.LinkExpired:
+	default:
+		return nil, botpay.ValidationError(map[string]string{"status": "must be pending, completed or expired"})
+	}
+	if !bot.Claimed() {
+		return []botpay.PaymentLink{}, nil
+	}
+	return s.store.PaymentLinks(ctx, bot.ID, status, limit)
+}
+
+// Now is the service's clock reading, for views that derive states (a
+// link's expiry) from time.
+func (s *Service) Now() time.Time { return s.clock.Now() }

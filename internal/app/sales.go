@@ -1,0 +1,186 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Sales lists a bot's sales; an empty list before the claim.
+func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f store.SaleFilter) ([]botpay.Sale, error) {
+	if !bot.Claimed() {
+		return []botpay.Sale{}, nil
+	}
+	return s.store.Sales(ctx, bot.ID, f)
+}
+
+// SandboxMethods are the methods the sandbox provider stands in for; x402
+// payments go through the x402 endpoint instead.
+var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDirect, botpay.MethodL2Pay}
+
+// BuyerPayment is a buyer's sandbox payment (DESIGN.md section 6).
+type BuyerPayment struct {
+	Ref        string // invoice reference number, checkout pages only
+	BuyerEmail string
+	BuyerName  string
+	Method     string        // "" picks the first method the page allows
+	Amount     *botpay.Money // nil: the page's, invoice's or link's own amount
+	ClientIP   string        // limits guessing of invoice reference numbers
+}
+
+func (s *Service) validBuyer(p problems, in *BuyerPayment, needName bool) {
+	in.BuyerEmail = p.email("buyer_email", in.BuyerEmail)
+	min := 0
+	if needName {
+		min = 1
+	}
+	in.BuyerName = p.text("buyer_name", in.BuyerName, min, 200, false)
+	if in.Method != "" && !slices.Contains(SandboxMethods, in.Method) {
+		p.add("method", "must be processor_onramp, usdc_direct or l2_pay (x402 payments use the x402 endpoint)")
+	}
+	if len(in.Ref) > 64 {
+		p.add("ref", "is not an invoice reference number")
+	}
+}
+
+// PayCheckoutSandbox pays a checkout page (or, with Ref, an invoice on it)
+// through the sandbox provider, along the one sale path.
+func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in BuyerPayment) (store.SaleResult, error) {
+	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	if err != nil {
+		return store.SaleResult{}, err
+	}
+	p := problems{}
+	s.validBuyer(p, &in, page.CollectBuyerName)
+	if err := p.err(); err != nil {
+		return store.SaleResult{}, err
+	}
+	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
+		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.ClientIP); err != nil {
+			return store.SaleResult{}, err
+		}
+	}
+	if in.Method == "" {
+		for _, m := range page.AllowedMethods {
+			if slices.Contains(SandboxMethods, m) {
+				in.Method = m
+				break
+			}
+		}
+		if in.Method == "" {
+			return store.SaleResult{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage,
+				"this checkout page accepts only x402 payments")
+		}
+	}
+	return s.store.RecordSale(ctx, store.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
+		Method: in.Method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail,
+		BuyerName: in.BuyerName})
+}
+
+// PayLinkSandbox pays a pending payment link through the sandbox provider.
+func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPayment) (store.SaleResult, error) {
+	if _, err := s.store.PaymentLink(ctx, linkID); err != nil {
+		return store.SaleResult{}, err
+	}
+	in.Ref = ""
+	p := problems{}
+	s.validBuyer(p, &in, false)
+	if err := p.err(); err != nil {
+		return store.SaleResult{}, err
+	}
+	if in.Method == "" {
+		in.Method = botpay.MethodProcessorOnramp
+	}
+	return s.store.RecordSale(ctx, store.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
+		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})
+}
+
+// PageView is what a buyer sees on /pay/{cp_…}: the page, and with a
+// reference number the invoice.
+type PageView struct {
+	Page    botpay.CheckoutPage
+	Invoice *botpay.Invoice
+}
+
+// OpenCheckoutPage counts a view of the page; with ref it also shows that
+// invoice and moves it from sent to viewed (DESIGN.md decision 8).
+func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string) (PageView, error) {
+	page, err := s.store.CountPageView(ctx, pageID)
+	if err != nil {
+		return PageView{}, err
+	}
+	v := PageView{Page: page}
+	if ref = strings.TrimSpace(ref); ref == "" {
+		return v, nil
+	}
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+	if err != nil {
+		return v, err
+	}
+	if inv.Status == botpay.InvoiceSent {
+		if inv, err = s.store.MarkInvoiceViewed(ctx, inv.ID); err != nil {
+			return v, err
+		}
+	}
+	v.Invoice = &inv
+	return v, nil
+}
+
+// PaymentLink reads a link for its buyer page.
+func (s *Service) PaymentLink(ctx context.Context, id string) (botpay.PaymentLink, error) {
+	return s.store.PaymentLink(ctx, id)
+}
+
+// InvoicePDF renders the invoice with reference ref on page pageID.
+func (s *Service) InvoicePDF(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, []byte, error) {
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+	if err != nil {
+		return inv, nil, err
+	}
+	pdf, err := invoicepdf.Render(inv, s.baseURL+inv.PaymentURL())
+	return inv, pdf, err
+}
+
+// IsNotFound reports whether err is a 404 of any code.
+func IsNotFound(err error) bool {
+	e := botpay.AsError(err)
+	return e != nil && e.Kind == botpay.KindNotFound
+}
+
+// CheckoutPage reads a page without counting a view.
+func (s *Service) CheckoutPage(ctx context.Context, id string) (botpay.CheckoutPage, error) {
+	return s.store.CheckoutPage(ctx, id, "")
+}
+
+// InvoiceByRef reads the invoice with reference ref on page pageID for a
+// buyer at clientIP.
+func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
+	return s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+}
+
+// invoiceForBuyer looks an invoice up by the reference a buyer brought.
+// Reference numbers are sequential, so every miss costs the client IP one
+// of RefMissesPerHour attempts: a public page's invoices cannot be
+// enumerated by counting.
+func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
+	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
+	if IsNotFound(err) {
+		if lerr := s.store.Take(ctx, store.Limit{Bucket: "invoice-ref-miss:" + clientIP, Max: s.limits.RefMissesPerHour,
+			Window: time.Hour}); lerr != nil {
+			return inv, lerr
+		}
+	}
+	return inv, err
+}
+
+// RecordSale records a payment that a provider has settled (the x402
+// endpoint calls this with the wallet buyer, the tx hash and the amount it
+// verified); it is the same single sale path the sandbox payments use.
+func (s *Service) RecordSale(ctx context.Context, in store.SaleInput) (store.SaleResult, error) {
+	return s.store.RecordSale(ctx, in)
+}

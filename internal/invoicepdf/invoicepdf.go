@@ -1,0 +1,109 @@
+// Package invoicepdf renders an invoice as a PDF document with go-pdf/fpdf.
+// It owns layout only: it reads a finished botpay.Invoice and writes bytes;
+// it knows nothing of storage, mail or HTTP.
+package invoicepdf
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/go-pdf/fpdf"
+)
+
+// Render lays out inv on one or more A4 pages. payURL is the absolute
+// address where the invoice can be paid. Text outside the PDF core fonts'
+// code page (cp1252) is shown as ".", so a line never breaks the layout.
+func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
+	pdf := fpdf.New("P", "mm", "A4", "")
+	pdf.SetTitle(inv.ReferenceNumber, true)
+	pdf.SetCreator("botpay", true)
+	pdf.SetAutoPageBreak(true, 15)
+	pdf.AddPage()
+	tr := pdf.UnicodeTranslatorFromDescriptor("")
+	text := func(s string) string { return tr(strings.ToValidUTF8(s, "?")) }
+
+	pdf.SetFont("Helvetica", "B", 20)
+	pdf.CellFormat(0, 10, "Invoice "+inv.ReferenceNumber, "", 1, "L", false, 0, "")
+	pdf.SetFont("Helvetica", "", 10)
+	meta := [][2]string{
+		{"Issued", inv.CreatedAt.UTC().Format("2 January 2006")},
+		{"Due", inv.DueDate.UTC().Format("2 January 2006")},
+		{"From", strings.TrimSpace(inv.SenderName + " " + bracket(inv.SenderEmail))},
+		{"To", strings.TrimSpace(inv.RecipientName + " " + bracket(inv.RecipientEmail))},
+	}
+	for _, m := range meta {
+		pdf.SetFont("Helvetica", "B", 10)
+		pdf.CellFormat(25, 6, m[0], "", 0, "L", false, 0, "")
+		pdf.SetFont("Helvetica", "", 10)
+		pdf.MultiCell(0, 6, text(m[1]), "", "L", false)
+	}
+	pdf.Ln(4)
+
+	widths := []float64{100, 20, 30, 30}
+	pdf.SetFont("Helvetica", "B", 10)
+	pdf.SetFillColor(235, 238, 245)
+	for k, h := range []string{"Description", "Qty", "Unit price", "Amount"} {
+		align := "R"
+		if k == 0 {
+			align = "L"
+		}
+		pdf.CellFormat(widths[k], 8, h, "B", 0, align, true, 0, "")
+	}
+	pdf.Ln(-1)
+	pdf.SetFont("Helvetica", "", 10)
+	for _, l := range inv.LineItems {
+		x, y := pdf.GetXY()
+		pdf.MultiCell(widths[0], 6, text(l.Description), "", "L", false)
+		bottom := pdf.GetY()
+		if bottom < y { // the description moved to a new page
+			_, y, _, _ = pdf.GetMargins()
+		}
+		pdf.SetXY(x+widths[0], y)
+		pdf.CellFormat(widths[1], 6, l.Quantity, "", 0, "R", false, 0, "")
+		pdf.CellFormat(widths[2], 6, usd(l.UnitPrice), "", 0, "R", false, 0, "")
+		pdf.CellFormat(widths[3], 6, usd(l.Amount), "", 0, "R", false, 0, "")
+		pdf.SetXY(x, max(bottom, y+6))
+	}
+	pdf.Ln(2)
+	for _, t := range []struct {
+		label string
+		m     botpay.Money
+		bold  bool
+	}{{"Subtotal", inv.Subtotal, false}, {"Tax", inv.Tax, false}, {"Total", inv.Total, true}} {
+		style := ""
+		if t.bold {
+			style = "B"
+		}
+		pdf.SetFont("Helvetica", style, 11)
+		pdf.CellFormat(widths[0]+widths[1]+widths[2], 7, t.label, "", 0, "R", false, 0, "")
+		pdf.CellFormat(widths[3], 7, usd(t.m), "", 1, "R", false, 0, "")
+	}
+	pdf.Ln(4)
+	pdf.SetFont("Helvetica", "", 10)
+	if inv.Notes != "" {
+		pdf.SetFont("Helvetica", "B", 10)
+		pdf.CellFormat(0, 6, "Notes", "", 1, "L", false, 0, "")
+		pdf.SetFont("Helvetica", "", 10)
+		pdf.MultiCell(0, 5, text(inv.Notes), "", "L", false)
+		pdf.Ln(2)
+	}
+	if payURL != "" {
+		pdf.MultiCell(0, 5, text("Pay online: "+payURL), "", "L", false)
+	}
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		return nil, fmt.Errorf("render invoice %s: %w", inv.ReferenceNumber, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func usd(m botpay.Money) string { return "$" + m.USD() }
+
+func bracket(email string) string {
+	if email == "" {
+		return ""
+	}
+	return "<" + email + ">"
+}

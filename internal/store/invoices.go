@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+const invoiceColumns = `id, bot_id, reference_number, checkout_page_id, status, recipient_name, recipient_email, recipient_type,
+	line_items, subtotal_cents, tax_cents, total_cents, due_date, sender_name, sender_email, notes, sale_id,
+	sent_at, viewed_at, paid_at, created_at, updated_at`
+
+// storedLine is the JSON form of a line item in the invoices table.
+type storedLine struct {
+	Description string `json:"description"`
+	Quantity    string `json:"quantity"`
+	UnitCents   int64  `json:"unit_cents"`
+	AmountCents int64  `json:"amount_cents"`
+}
+
+func scanInvoice(row interface{ Scan(...any) error }) (botpay.Invoice, error) {
+	var i botpay.Invoice
+	var lines string
+	var sale sql.NullString
+	var due, created, updated int64
+	var sent, viewed, paid sql.NullInt64
+	err := row.Scan(&i.ID, &i.BotID, &i.ReferenceNumber, &i.CheckoutPageID, &i.Status, &i.RecipientName, &i.RecipientEmail,
+		&i.RecipientType, &lines, &i.Subtotal, &i.Tax, &i.Total, &due, &i.SenderName, &i.SenderEmail, &i.Notes, &sale,
+		&sent, &viewed, &paid, &created, &updated)
+	if err != nil {
+		return i, err
+	}
+	var stored []storedLine
+	if err := json.Unmarshal([]byte(lines), &stored); err != nil {
+		return i, err
+	}
+	for _, l := range stored {
+		i.LineItems = append(i.LineItems, botpay.LineItem{Description: l.Description, Quantity: l.Quantity,
+			UnitPrice: botpay.Money(l.UnitCents), Amount: botpay.Money(l.AmountCents)})
+	}
+	i.SaleID = sale.String
+	i.DueDate, i.CreatedAt, i.UpdatedAt = fromMS(due), fromMS(created), fromMS(updated)
+	i.SentAt, i.ViewedAt, i.PaidAt = fromNullMS(sent), fromNullMS(viewed), fromNullMS(paid)
+	return i, nil
+}
+
+// CreateInvoice draws the next reference number of the creation year and
+// stores the draft, after checking that the page belongs to the bot.
+func (s *Store) CreateInvoice(ctx context.Context, inv *botpay.Invoice) error {
+	stored := make([]storedLine, len(inv.LineItems))
+	for k, l := range inv.LineItems {
+		stored[k] = storedLine{Description: l.Description, Quantity: l.Quantity, UnitCents: int64(l.UnitPrice), AmountCents: int64(l.Amount)}
+	}
+	lines, err := json.Marshal(stored)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx *Tx) error {
+		var owner string
+		err := tx.queryRow(ctx, `SELECT bot_id FROM checkout_pages WHERE id = $1`, inv.CheckoutPageID).Scan(&owner)
+		if isNoRows(err) || (err == nil && owner != inv.BotID) {
+			return botpay.ErrCheckoutPageNotFound
+		}
+		if err != nil {
+			return err
+		}
+		year := inv.CreatedAt.UTC().Year()
+		var seq int64
+		// One statement both creates the year's counter and advances it,
+		// so concurrent creators on any replica get distinct numbers.
+		err = tx.queryRow(ctx, `INSERT INTO invoice_sequences (year, last) VALUES ($1, 1)
+			ON CONFLICT (year) DO UPDATE SET last = invoice_sequences.last + 1 RETURNING last`, year).Scan(&seq)
+		if err != nil {
+			return err
+		}
+		inv.ReferenceNumber = botpay.FormatReference(year, seq)
+		_, err = tx.exec(ctx, `INSERT INTO invoices (id, bot_id, reference_number, checkout_page_id, status, recipient_name,
+			recipient_email, recipient_type, line_items, subtotal_cents, tax_cents, total_cents, due_date, sender_name,
+			sender_email, notes, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+			inv.ID, inv.BotID, inv.ReferenceNumber, inv.CheckoutPageID, inv.Status, inv.RecipientName, inv.RecipientEmail,
+			inv.RecipientType, string(lines), int64(inv.Subtotal), int64(inv.Tax), int64(inv.Total), ms(inv.DueDate),
+			inv.SenderName, inv.SenderEmail, inv.Notes, ms(inv.CreatedAt))
+		return err
+	})
+}
+
+// InvoiceFilter narrows Invoices; empty fields do not filter.
+type InvoiceFilter struct {
+	Status         string
+	CheckoutPageID string
+	Limit          int
+}
+
+// Invoices lists a bot's invoices, newest first.
+func (s *Store) Invoices(ctx context.Context, botID string, f InvoiceFilter) ([]botpay.Invoice, error) {
+	q := `SELECT ` + invoiceColumns + ` FROM invoices WHERE bot_id = $1`
+	args := []any{botID}
+	if f.Status != "" {
+		args = append(args, f.Status)
+		q += ` AND status = $` + strconv.Itoa(len(args))
+	}
+	if f.CheckoutPageID != "" {
+		args = append(args, f.CheckoutPageID)
+		q += ` AND checkout_page_id = $` + strconv.Itoa(len(args))
+	}
+	args = append(args, f.Limit)
+	q += ` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []botpay.Invoice{}
+	for rows.Next() {
+		i, err := scanInvoice(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, i)
+	}
+	return out, rows.Err()
+}
+
+// InvoiceByRef reads the invoice with reference ref on page pageID; a
+// mismatch is the same not_found as a missing invoice.
+func (s *Store) InvoiceByRef(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {
+	i, err := scanInvoice(s.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE reference_number = $1 AND checkout_page_id = $2`, ref, pageID))
+	if isNoRows(err) {
+		return i, botpay.ErrNotFound("invoice")
+	}
+	return i, err
+}
+
+// MarkInvoiceSent moves a bot's draft to sent. A missing or foreign invoice
+// is not_found; one that is not a draft is only_draft_invoices_can_be_sent.
+func (s *Store) MarkInvoiceSent(ctx context.Context, botID, id string) (botpay.Invoice, error) {
+	now := s.clock.Now()
+	var inv botpay.Invoice
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var err error
+		inv, err = scanInvoice(tx.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND bot_id = $2`+tx.forUpdate(), id, botID))
+		if isNoRows(err) {
+			return botpay.ErrNotFound("invoice")
+		}
+		if err != nil {
+			return err
+		}
+		if inv.Status != botpay.InvoiceDraft {
+			return botpay.Errorf(botpay.KindInvalid, botpay.CodeOnlyDraftsCanBeSent, "only draft invoices can be sent; this one is %s", inv.Status)
+		}
+		inv.Status, inv.SentAt, inv.UpdatedAt = botpay.InvoiceSent, now, now
+		_, err = tx.exec(ctx, `UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE id = $3`, inv.Status, ms(now), id)
+		return err
+	})
+	return inv, err
+}
+
+// MarkInvoiceViewed moves a sent invoice to viewed (the buyer opened its
+// payment page) and returns it as it is now.
+func (s *Store) MarkInvoiceViewed(ctx context.Context, id string) (botpay.Invoice, error) {
+	now := s.clock.Now()
+	var inv botpay.Invoice
+	err := s.inTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `UPDATE invoices SET status = $1, viewed_at = $2, updated_at = $2 WHERE id = $3 AND status = $4`,
+			botpay.InvoiceViewed, ms(now), id, botpay.InvoiceSent); err != nil {
+			return err
+		}
+		var err error
+		inv, err = scanInvoice(tx.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, id))
+		return err
+	})
+	return inv, err
+}
+
+// CancelInvoice cancels an unpaid invoice of one of the owner's bots.
+// Cancelling a cancelled invoice answers it unchanged.
+func (s *Store) CancelInvoice(ctx context.Context, ownerID, id string) (botpay.Invoice, error) {
+	now := s.clock.Now()
+	var inv botpay.Invoice
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var err error
+		inv, err = scanInvoice(tx.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1
+			AND bot_id IN (SELECT id FROM bots WHERE owner_id = $2)`+tx.forUpdate(), id, ownerID))
+		if isNoRows(err) {
+			return botpay.ErrNotFound("invoice")
+		}
+		switch {
+		case err != nil:
+			return err
+		case inv.Status == botpay.InvoiceCancelled:
+			return nil
+		case inv.Status == botpay.InvoicePaid:
+			return botpay.Errorf(botpay.KindConflict, botpay.CodeInvoiceAlreadyPaid, "a paid invoice cannot be cancelled")
+		}
+		inv.Status, inv.UpdatedAt = botpay.InvoiceCancelled, now
+		_, err = tx.exec(ctx, `UPDATE invoices SET status = $1, updated_at = $2 WHERE id = $3`, inv.Status, ms(now), id)
+		return err
+	})
+	return inv, err
+}
+
+func (t *Tx) lockInvoiceByRef(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {
+	i, err := scanInvoice(t.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE reference_number = $1 AND checkout_page_id = $2`+t.forUpdate(), ref, pageID))
+	if isNoRows(err) {
+		return i, botpay.ErrNotFound("invoice")
+	}
+	return i, err
+}
+
+func (t *Tx) markInvoicePaid(ctx context.Context, id, saleID string, now time.Time) error {
+	_, err := t.exec(ctx, `UPDATE invoices SET status = $1, sale_id = $2, paid_at = $3, updated_at = $3 WHERE id = $4`,
+		botpay.InvoicePaid, saleID, ms(now), id)
+	return err
+}

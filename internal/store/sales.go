@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// SaleInput is one payment to record. Exactly one of PageID and LinkID is
+// set; InvoiceRef (with PageID) pays that invoice. Amount is what the buyer
+// asked to pay (nil: the page's or invoice's own amount); the domain rules
+// of botpay.SaleAmount decide, inside the transaction.
+type SaleInput struct {
+	PageID          string
+	LinkID          string
+	InvoiceRef      string
+	Amount          *botpay.Money
+	Method          string
+	BuyerType       string // botpay.BuyerEmail or botpay.BuyerWallet
+	BuyerIdentifier string // e-mail address or chain address
+	BuyerEmail      string
+	BuyerName       string
+	TxHash          string // on-chain payments; unique across the service
+	ExternalRef     string // the processor's own reference, if any
+}
+
+// SaleResult is the recorded sale with the records it changed.
+type SaleResult struct {
+	Sale    botpay.Sale
+	Page    *botpay.CheckoutPage
+	Link    *botpay.PaymentLink
+	Invoice *botpay.Invoice
+	Wallet  botpay.Wallet
+	Ledger  botpay.Transaction
+}
+
+// RecordSale is the one path by which money comes in, for every payment
+// method: in one transaction it checks the page, link or invoice can be
+// paid, records the sale, updates the page's counters, marks the invoice
+// paid or the link completed, credits the bot's card wallet with a ledger
+// row, and emits wallet.sale.completed (pages and invoices) or
+// wallet.payment.received (payment links). A TxHash already recorded is
+// ErrUnique, so a replayed on-chain payment never credits twice.
+func (s *Store) RecordSale(ctx context.Context, in SaleInput) (SaleResult, error) {
+	now := s.clock.Now()
+	var res SaleResult
+	err := s.inTx(ctx, func(tx *Tx) error {
+		sale := botpay.Sale{ID: botpay.NewID("sale_"), Method: in.Method, Status: botpay.SaleConfirmed,
+			BuyerType: in.BuyerType, BuyerIdentifier: in.BuyerIdentifier, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName,
+			TxHash: in.TxHash, ExternalRef: in.ExternalRef, ConfirmedAt: now, CreatedAt: now}
+		var err error
+		if in.LinkID != "" {
+			err = tx.saleOfLink(ctx, in, &sale, &res)
+		} else {
+			err = tx.saleOfPage(ctx, in, &sale, &res)
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.insertSale(ctx, sale); err != nil {
+			return err
+		}
+		switch {
+		case res.Link != nil:
+			err = tx.completeLink(ctx, res.Link.ID, sale.ID, now)
+			res.Link.Completed, res.Link.SaleID, res.Link.PaidAt = true, sale.ID, now
+		default:
+			_, err = tx.exec(ctx, `UPDATE checkout_pages SET payment_count = payment_count + 1,
+				total_received_cents = total_received_cents + $1 WHERE id = $2`, int64(sale.Amount), res.Page.ID)
+			res.Page.PaymentCount++
+			res.Page.TotalReceived += sale.Amount
+		}
+		if err != nil {
+			return err
+		}
+		if res.Invoice != nil {
+			if err := tx.markInvoicePaid(ctx, res.Invoice.ID, sale.ID, now); err != nil {
+				return err
+			}
+			res.Invoice.Status, res.Invoice.SaleID, res.Invoice.PaidAt, res.Invoice.UpdatedAt = botpay.InvoicePaid, sale.ID, now, now
+		}
+		if res.Wallet, res.Ledger, err = tx.creditSale(ctx, sale, now); err != nil {
+			return err
+		}
+		res.Sale = sale
+		return tx.emit(ctx, saleEvent(sale, now))
+	})
+	return res, err
+}
+
+func (t *Tx) saleOfPage(ctx context.Context, in SaleInput, sale *botpay.Sale, res *SaleResult) error {
+	page, err := t.lockPage(ctx, in.PageID)
+	if err != nil {
+		return err
+	}
+	// A page's expiry ends its own offer; invoices billed through it stay
+	// payable until paid or cancelled.
+	if in.InvoiceRef == "" && page.Status(t.s.clock.Now()) == botpay.PageExpired {
+		return botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
+	}
+	if !page.Allows(in.Method) {
+		return botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page does not accept %s", in.Method)
+	}
+	res.Page = &page
+	if in.InvoiceRef != "" {
+		inv, err := t.lockInvoiceByRef(ctx, page.ID, in.InvoiceRef)
+		if err != nil {
+			return err
+		}
+		if !inv.Payable() {
+			return botpay.Errorf(botpay.KindConflict, botpay.CodeInvoiceNotPayable, "invoice %s is %s and cannot be paid", inv.ReferenceNumber, inv.Status)
+		}
+		res.Invoice = &inv
+		sale.InvoiceID = inv.ID
+	}
+	if sale.Amount, err = botpay.SaleAmount(&page, res.Invoice, in.Amount); err != nil {
+		return err
+	}
+	sale.BotID, sale.CheckoutPageID, sale.CheckoutTitle = page.BotID, page.ID, page.Title
+	return nil
+}
+
+func (t *Tx) saleOfLink(ctx context.Context, in SaleInput, sale *botpay.Sale, res *SaleResult) error {
+	link, err := t.lockLink(ctx, in.LinkID)
+	if err != nil {
+		return err
+	}
+	if st := link.Status(t.s.clock.Now()); st != botpay.LinkPending {
+		return botpay.Errorf(botpay.KindConflict, botpay.CodePaymentLinkNotPending, "this payment link is %s and cannot be paid", st)
+	}
+	if in.Amount != nil && *in.Amount != link.Amount {
+		return botpay.ValidationError(map[string]string{"amount_usd": "must equal the link's amount " + link.Amount.USD()})
+	}
+	res.Link = &link
+	sale.BotID, sale.PaymentLinkID, sale.CheckoutTitle, sale.Amount = link.BotID, link.ID, link.Description, link.Amount
+	return nil
+}
+
+func (t *Tx) insertSale(ctx context.Context, s botpay.Sale) error {
+	_, err := t.exec(ctx, `INSERT INTO sales (id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents,
+		payment_method, status, buyer_type, buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title,
+		confirmed_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		s.ID, s.BotID, nullString(s.CheckoutPageID), nullString(s.PaymentLinkID), nullString(s.InvoiceID), int64(s.Amount),
+		s.Method, s.Status, s.BuyerType, s.BuyerIdentifier, nullString(s.BuyerEmail), nullString(s.BuyerName),
+		nullString(s.TxHash), nullString(s.ExternalRef), s.CheckoutTitle, nullMS(s.ConfirmedAt), ms(s.CreatedAt))
+	return err
+}
+
+// creditSale adds the sale to the bot's card wallet with its ledger row.
+func (t *Tx) creditSale(ctx context.Context, s botpay.Sale, now time.Time) (botpay.Wallet, botpay.Transaction, error) {
+	w := botpay.Wallet{BotID: s.BotID}
+	err := t.queryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents + $1, updated_at = $2 WHERE bot_id = $3
+		RETURNING balance_cents, held_cents`, int64(s.Amount), ms(now), s.BotID).Scan(&w.Balance, &w.Held)
+	if err != nil {
+		return w, botpay.Transaction{}, err
+	}
+	desc := "Sale: " + s.CheckoutTitle
+	if s.PaymentLinkID != "" {
+		desc = "Payment link: " + s.CheckoutTitle
+	}
+	tr, err := t.appendLedger(ctx, s.BotID, botpay.TxSale, s.Amount, &w.Balance, desc, s.CreatedAt)
+	return w, tr, err
+}
+
+func saleEvent(s botpay.Sale, now time.Time) botpay.Event {
+	if s.PaymentLinkID != "" {
+		return botpay.NewEvent(s.BotID, botpay.EventWalletPaymentReceived, map[string]any{
+			"amount": s.Amount, "currency": "USD", "source": "payment_link", "reference_id": s.PaymentLinkID,
+		}, now)
+	}
+	var email any
+	if s.BuyerEmail != "" {
+		email = s.BuyerEmail
+	}
+	return botpay.NewEvent(s.BotID, botpay.EventWalletSaleCompleted, map[string]any{
+		"sale_id": s.ID, "amount": s.Amount, "currency": "USD", "buyer_email": email, "method": s.Method,
+	}, now)
+}
+
+const saleColumns = `id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents, payment_method, status, buyer_type,
+	buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title, confirmed_at, created_at`
+
+func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
+	var s botpay.Sale
+	var page, link, inv, email, name, hash, ext sql.NullString
+	var confirmed sql.NullInt64
+	var created int64
+	err := row.Scan(&s.ID, &s.BotID, &page, &link, &inv, &s.Amount, &s.Method, &s.Status, &s.BuyerType, &s.BuyerIdentifier,
+		&email, &name, &hash, &ext, &s.CheckoutTitle, &confirmed, &created)
+	s.CheckoutPageID, s.PaymentLinkID, s.InvoiceID = page.String, link.String, inv.String
+	s.BuyerEmail, s.BuyerName, s.TxHash, s.ExternalRef = email.String, name.String, hash.String, ext.String
+	s.ConfirmedAt, s.CreatedAt = fromNullMS(confirmed), fromMS(created)
+	return s, err
+}
+
+// SaleFilter narrows Sales; empty fields do not filter.
+type SaleFilter struct {
+	CheckoutPageID string
+	Status         string
+	PaymentMethod  string
+	Limit          int
+}
+
+// Sales lists a bot's sales, newest first.
+func (s *Store) Sales(ctx context.Context, botID string, f SaleFilter) ([]botpay.Sale, error) {
+	q := `SELECT ` + saleColumns + ` FROM sales WHERE bot_id = $1`
+	args := []any{botID}
+	for _, c := range []struct{ col, val string }{
+		{"checkout_page_id", f.CheckoutPageID}, {"status", f.Status}, {"payment_method", f.PaymentMethod},
+	} {
+		if c.val != "" {
+			args = append(args, c.val)
+			q += ` AND ` + c.col + ` = $` + strconv.Itoa(len(args))
+		}
+	}
+	args = append(args, f.Limit)
+	q += ` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []botpay.Sale{}
+	for rows.Next() {
+		sale, err := scanSale(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sale)
+	}
+	return out, rows.Err()
+}
+
+// SaleByTxHash finds the sale recorded for an on-chain payment.
+func (s *Store) SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, error) {
+	sale, err := scanSale(s.queryRow(ctx, `SELECT `+saleColumns+` FROM sales WHERE tx_hash = $1`, hash))
+	if isNoRows(err) {
+		return sale, botpay.ErrNotFound("sale")
+	}
+	return sale, err
+}

@@ -1,0 +1,139 @@
+package store_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
+	t.Helper()
+	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
+		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
+	if err := st.CreateCheckoutPage(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func cents(m botpay.Money) *botpay.Money { return &m }
+
+func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		bot := claimedBot(t, st, newOwner(t, st))
+		page := newPage(t, st, bot.ID, cents(1999))
+		res, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Sale.Amount != 1999 || res.Wallet.Balance != 1999 || res.Ledger.Type != botpay.TxSale || res.Page.PaymentCount != 1 {
+			t.Errorf("result = %+v", res)
+		}
+		got, err := st.SaleByTxHash(ctx, "0xhash1")
+		if err != nil || got.ID != res.Sale.ID || got.BuyerEmail != "" {
+			t.Errorf("sale by hash = %+v, %v", got, err)
+		}
+		// The same on-chain payment cannot be recorded twice, and the
+		// refused attempt leaves no trace.
+		_, err = st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
+		if !errors.Is(err, store.ErrUnique) {
+			t.Fatalf("replayed tx hash: %v, want ErrUnique", err)
+		}
+		p, _ := st.CheckoutPage(ctx, page.ID, bot.ID)
+		sum, _ := st.LedgerSum(ctx, bot.ID)
+		if p.PaymentCount != 1 || p.TotalReceived != 1999 || sum != 1999 {
+			t.Errorf("after a refused replay: page %+v, ledger %d", p, sum)
+		}
+		if types := eventTypes(t, st, bot.ID); len(types) != 2 || types[1] != botpay.EventWalletSaleCompleted {
+			t.Errorf("events = %v, want wallet.activated then one wallet.sale.completed", types)
+		}
+	})
+}
+
+func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		bot := claimedBot(t, st, newOwner(t, st))
+		fixed := newPage(t, st, bot.ID, cents(500))
+		open := newPage(t, st, bot.ID, nil)
+		in := func(page string, amount *botpay.Money, method string) store.SaleInput {
+			return store.SaleInput{PageID: page, Amount: amount, Method: method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}
+		}
+		for name, tc := range map[string]struct {
+			in   store.SaleInput
+			code string
+		}{
+			"other amount on a locked page": {in(fixed.ID, cents(400), botpay.MethodL2Pay), botpay.CodeValidation},
+			"no amount on an open page":     {in(open.ID, nil, botpay.MethodL2Pay), botpay.CodeValidation},
+			"zero on an open page":          {in(open.ID, cents(0), botpay.MethodL2Pay), botpay.CodeValidation},
+			"unknown page":                  {in("cp_missing", nil, botpay.MethodL2Pay), botpay.CodeCheckoutPageNotFound},
+			"unknown invoice": {store.SaleInput{PageID: fixed.ID, InvoiceRef: "INV-2026-999999", Method: botpay.MethodL2Pay,
+				BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},
+			"unknown link": {store.SaleInput{LinkID: "pl_missing", Method: botpay.MethodL2Pay, BuyerType: botpay.BuyerEmail,
+				BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},
+		} {
+			_, err := st.RecordSale(ctx, tc.in)
+			if e := botpay.AsError(err); e == nil || e.Code != tc.code {
+				t.Errorf("%s: %v, want %s", name, err, tc.code)
+			}
+		}
+		if sum, _ := st.LedgerSum(ctx, bot.ID); sum != 0 {
+			t.Errorf("ledger moved by refused sales: %d", sum)
+		}
+	})
+}
+
+func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		bot := claimedBot(t, st, newOwner(t, st))
+		now := st.Clock().Now()
+		link := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: bot.ID, Amount: 2500, Description: "Once",
+			CreatedAt: now, ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}
+		if err := st.CreatePaymentLink(ctx, link); err != nil {
+			t.Fatal(err)
+		}
+		replica := db.OpenAnother(t)
+		const n = 6
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := st
+				if i%2 == 1 {
+					s = replica
+				}
+				_, errs[i] = s.RecordSale(ctx, store.SaleInput{LinkID: link.ID, Method: botpay.MethodProcessorOnramp,
+					BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch e := botpay.AsError(err); {
+			case err == nil:
+				ok++
+			case e == nil || e.Code != botpay.CodePaymentLinkNotPending:
+				t.Errorf("concurrent payment: %v", err)
+			}
+		}
+		sum, _ := st.LedgerSum(ctx, bot.ID)
+		if ok != 1 || sum != 2500 {
+			t.Errorf("%d payments succeeded, ledger %d; want exactly one of 2500", ok, sum)
+		}
+		got, _ := st.PaymentLink(ctx, link.ID)
+		if got.Status(now.Add(time.Hour)) != botpay.LinkCompleted || got.SaleID == "" {
+			t.Errorf("link = %+v", got)
+		}
+	})
+}

@@ -1,0 +1,319 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// payCSP lets buyer pages show the product image a bot linked, and
+// nothing else from elsewhere: no scripts at all, forms post only here.
+const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; form-action 'self'; " +
+	"frame-ancestors 'none'; base-uri 'none'"
+
+// mountPay registers the buyer pages (DESIGN.md section 6).
+func (p *Pages) mountPay(mux *http.ServeMux, protect *http.CrossOriginProtection) {
+	mux.HandleFunc("GET /pay/{id}", p.payView)
+	mux.Handle("POST /pay/{id}", protect.Handler(http.HandlerFunc(p.paySubmit)))
+	mux.HandleFunc("GET /pay/{id}/invoice.pdf", p.invoicePDF)
+}
+
+type methodOption struct{ Value, Label string }
+
+var methodLabels = map[string]string{
+	botpay.MethodProcessorOnramp: "Card (processor on-ramp)",
+	botpay.MethodUSDCDirect:      "USDC transfer",
+	botpay.MethodL2Pay:           "L2 Pay",
+}
+
+type payForm struct{ Email, Name, Amount, Method string }
+
+type payDone struct {
+	SaleID     string
+	Amount     botpay.Money
+	ProductURL string
+	SuccessURL string
+}
+
+// payPage is the data of pay.html. Everything a bot wrote reaches the page
+// only through html/template's contextual escaping.
+type payPage struct {
+	NotFound    bool
+	Title       string
+	Page        *botpay.CheckoutPage
+	Link        *botpay.PaymentLink
+	Invoice     *botpay.Invoice
+	State       string // open, paid, expired, cancelled, unavailable
+	FixedAmount *botpay.Money
+	CollectName bool
+	Methods     []methodOption
+	Action      string
+	Ref         string
+	PDFURL      string
+	X402URL     string
+	Form        payForm
+	Error       string
+	Done        *payDone
+}
+
+func (p *Pages) renderPay(w http.ResponseWriter, status int, data payPage) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", payCSP)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(status)
+	if err := pages.ExecuteTemplate(w, "pay.html", data); err != nil {
+		p.log.Error("render page", "page", "pay.html", "err", err)
+	}
+}
+
+func (p *Pages) notFound(w http.ResponseWriter) {
+	p.renderPay(w, http.StatusNotFound, payPage{NotFound: true, Title: "Not found"})
+}
+
+// pathID accepts only the short ASCII IDs the service hands out.
+func pathID(r *http.Request) string {
+	id := r.PathValue("id")
+	if len(id) > 64 || strings.ContainsFunc(id, func(c rune) bool { return c <= ' ' || c > '~' }) {
+		return ""
+	}
+	return id
+}
+
+func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
+	id, ctx := pathID(r), r.Context()
+	switch {
+	case strings.HasPrefix(id, "cp_"):
+		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"), p.clientIP(r))
+		if err != nil {
+			p.payFailed(w, r, err)
+			return
+		}
+		p.renderPay(w, http.StatusOK, p.pageData(v.Page, v.Invoice, payForm{}))
+	case strings.HasPrefix(id, "pl_"):
+		l, err := p.svc.PaymentLink(ctx, id)
+		if err != nil {
+			p.payFailed(w, r, err)
+			return
+		}
+		p.renderPay(w, http.StatusOK, p.linkData(l, payForm{Email: l.PayerEmail}))
+	default:
+		p.notFound(w)
+	}
+}
+
+func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form payForm) payPage {
+	d := payPage{Title: page.Title, Page: &page, Invoice: inv, State: "open", CollectName: page.CollectBuyerName,
+		Action: "/pay/" + page.ID, Form: form}
+	for _, m := range page.AllowedMethods {
+		if label, ok := methodLabels[m]; ok {
+			d.Methods = append(d.Methods, methodOption{Value: m, Label: label})
+		}
+		if m == botpay.MethodX402 {
+			d.X402URL = p.svc.BaseURL() + "/api/v1/checkout/" + page.ID + "/x402"
+		}
+	}
+	if page.Amount != nil && page.AmountLocked {
+		d.FixedAmount = page.Amount
+	}
+	if page.Amount != nil && form.Amount == "" {
+		d.Form.Amount = page.Amount.USD()
+	}
+	switch {
+	case inv == nil && page.Status(p.svc.Now()) == botpay.PageExpired:
+		d.State = "expired"
+	case len(d.Methods) == 0:
+		d.State = "unavailable"
+	}
+	if inv != nil {
+		d.Title = "Invoice " + inv.ReferenceNumber
+		d.Ref, d.FixedAmount = inv.ReferenceNumber, &inv.Total
+		d.PDFURL = "/pay/" + page.ID + "/invoice.pdf?ref=" + inv.ReferenceNumber
+		if d.X402URL != "" {
+			d.X402URL += "?ref=" + inv.ReferenceNumber
+		}
+		if d.Form.Email == "" {
+			d.Form.Email = inv.RecipientEmail
+		}
+		switch {
+		case inv.Status == botpay.InvoicePaid:
+			d.State = "paid"
+		case inv.Status == botpay.InvoiceCancelled:
+			d.State = "cancelled"
+		case !inv.Payable():
+			d.State = "unavailable" // nothing to pay
+		}
+	}
+	return d
+}
+
+func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
+	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form}
+	for _, m := range app.SandboxMethods {
+		d.Methods = append(d.Methods, methodOption{Value: m, Label: methodLabels[m]})
+	}
+	switch l.Status(p.svc.Now()) {
+	case botpay.LinkCompleted:
+		d.State = "paid"
+	case botpay.LinkExpired:
+		d.State = "expired"
+	}
+	return d
+}
+
+// paySubmit takes the pay form and drives the same sale path as the
+// sandbox pay endpoints.
+func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
+	id, ctx := pathID(r), r.Context()
+	if err := r.ParseForm(); err != nil {
+		p.renderPay(w, http.StatusBadRequest, payPage{Title: "Payment", Error: "The form could not be read."})
+		return
+	}
+	f := r.PostForm
+	form := payForm{Email: f.Get("buyer_email"), Name: f.Get("buyer_name"), Amount: f.Get("amount_usd"), Method: f.Get("method")}
+	in := app.BuyerPayment{Ref: f.Get("ref"), BuyerEmail: form.Email, BuyerName: form.Name, Method: form.Method, ClientIP: p.clientIP(r)}
+	var amountErr string
+	if strings.TrimSpace(form.Amount) != "" {
+		if m, err := botpay.ParseUSD(strings.TrimPrefix(strings.TrimSpace(form.Amount), "$")); err == nil {
+			in.Amount = &m
+		} else {
+			amountErr = "The amount must be a number of dollars, such as 12.50."
+		}
+	}
+	var res store.SaleResult
+	var err error
+	var data payPage
+	switch {
+	case strings.HasPrefix(id, "cp_"):
+		page, perr := p.svc.CheckoutPage(ctx, id)
+		if perr != nil {
+			p.payFailed(w, r, perr)
+			return
+		}
+		var inv *botpay.Invoice
+		if in.Ref != "" {
+			i, ierr := p.svc.InvoiceByRef(ctx, id, in.Ref, p.clientIP(r))
+			if ierr != nil {
+				p.payFailed(w, r, ierr)
+				return
+			}
+			inv = &i
+			in.Amount = nil // an invoice is paid in full; the form shows no amount field
+		}
+		data = p.pageData(page, inv, form)
+		if amountErr == "" || inv != nil {
+			res, err = p.svc.PayCheckoutSandbox(ctx, id, in)
+		}
+		if err == nil && res.Sale.ID != "" {
+			data.Done = &payDone{SaleID: res.Sale.ID, Amount: res.Sale.Amount, SuccessURL: page.SuccessURL}
+			if page.PageType == botpay.PageDigitalProduct {
+				data.Done.ProductURL = page.DigitalProductURL
+			}
+			data.Invoice = res.Invoice
+		}
+	case strings.HasPrefix(id, "pl_"):
+		l, lerr := p.svc.PaymentLink(ctx, id)
+		if lerr != nil {
+			p.payFailed(w, r, lerr)
+			return
+		}
+		in.Amount, amountErr = nil, ""
+		data = p.linkData(l, form)
+		res, err = p.svc.PayLinkSandbox(ctx, id, in)
+		if err == nil {
+			data.Done = &payDone{SaleID: res.Sale.ID, Amount: res.Sale.Amount}
+		}
+	default:
+		p.notFound(w)
+		return
+	}
+	switch {
+	case amountErr != "" && data.Done == nil:
+		data.Error = amountErr
+		p.renderPay(w, http.StatusBadRequest, data)
+	case err != nil:
+		data.Error = p.explain(r, err)
+		p.renderPay(w, statusFor(err), data)
+	default:
+		p.renderPay(w, http.StatusOK, data)
+	}
+}
+
+func (p *Pages) invoicePDF(w http.ResponseWriter, r *http.Request) {
+	inv, pdf, err := p.svc.InvoicePDF(r.Context(), pathID(r), r.URL.Query().Get("ref"), p.clientIP(r))
+	if err != nil {
+		p.payFailed(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+inv.ReferenceNumber+`.pdf"`)
+	w.Header().Set("Content-Length", strconv.Itoa(len(pdf)))
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Write(pdf)
+}
+
+// payFailed answers a lookup failure: 404 page for unknown records, a
+// logged 500 for anything unexpected.
+func (p *Pages) payFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if app.IsNotFound(err) {
+		p.notFound(w)
+		return
+	}
+	if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindRateLimited {
+		p.renderPay(w, http.StatusTooManyRequests, payPage{Title: "Too many attempts", State: "unavailable",
+			Error: "Too many unknown invoice numbers from your address; try again later."})
+		return
+	}
+	p.log.ErrorContext(r.Context(), "buyer page failed", "path", r.URL.Path, "err", err)
+	p.renderPay(w, http.StatusInternalServerError, payPage{Title: "Error", State: "unavailable",
+		Error: "Something went wrong; please try again."})
+}
+
+// explain turns a refused payment into one sentence for the buyer.
+func (p *Pages) explain(r *http.Request, err error) string {
+	e := botpay.AsError(err)
+	if e == nil || e.Kind == botpay.KindInternal {
+		p.log.ErrorContext(r.Context(), "payment failed", "path", r.URL.Path, "err", err)
+		return "Something went wrong; please try again."
+	}
+	if len(e.Details) > 0 {
+		fields := make([]string, 0, len(e.Details))
+		for f := range e.Details {
+			fields = append(fields, f)
+		}
+		slices.Sort(fields)
+		var b strings.Builder
+		for _, f := range fields {
+			b.WriteString(strings.ReplaceAll(f, "_", " ") + " " + e.Details[f] + ". ")
+		}
+		return strings.TrimSpace(b.String())
+	}
+	return e.Message
+}
+
+func statusFor(err error) int {
+	e := botpay.AsError(err)
+	if e == nil {
+		return http.StatusInternalServerError
+	}
+	switch e.Kind {
+	case botpay.KindInvalid:
+		return http.StatusBadRequest
+	case botpay.KindNotFound:
+		return http.StatusNotFound
+	case botpay.KindConflict:
+		return http.StatusConflict
+	case botpay.KindGone:
+		return http.StatusGone
+	case botpay.KindRateLimited:
+		return http.StatusTooManyRequests
+	}
+	return http.StatusInternalServerError
+}
