@@ -16,6 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/config"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -109,6 +110,11 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(), "version", version)
+	// Event delivery runs beside the server and stops after it (defers run
+	// last-in first-out), recording attempts in flight.
+	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
+		Logger: d.log}).Start(context.WithoutCancel(ctx))
+	defer stopEvents()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
