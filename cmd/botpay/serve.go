@@ -61,7 +61,7 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		return nil, err
 	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}})
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}, WebhookAllowPrivate: cfg.WebhookAllowPriv})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 

@@ -102,10 +102,21 @@ func CheckURL(raw string) error {
 			return fmt.Errorf("%w: %s", ErrRefused, host)
 		}
 	}
-	if strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") {
+	if strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || numericName(host) {
 		return fmt.Errorf("%w: %s", ErrRefused, host)
 	}
 	return nil
+}
+
+// numericName reports a host whose last label is a number (2130706433,
+// 0x7f.1): no top-level domain is numeric, and some resolvers read such names
+// as IPv4 addresses in decimal, octal or hex.
+func numericName(host string) bool {
+	last := host[strings.LastIndexByte(host, '.')+1:]
+	if strings.HasPrefix(last, "0x") {
+		return true
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
 }
 
 // Options configure Client.

@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -28,6 +29,8 @@ type Server struct {
 	Key    []byte
 	App    *app.Service
 	HTTP   *httptest.Server
+	// Dispatcher is set when Options.Deliver is.
+	Dispatcher *events.Dispatcher
 }
 
 // Options tune a Server; the zero value is the service's defaults.
@@ -38,6 +41,14 @@ type Options struct {
 	DB *storetest.DB
 	// Key is the sealing key; nil draws one. Replicas must share it.
 	Key []byte
+	// WebhookGuard refuses internal callback URLs as production does. Off
+	// by default, so tests can deliver to local receivers
+	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
+	WebhookGuard bool
+	// Deliver runs an event dispatcher beside the server, tuned by Events
+	// (fast polling unless set).
+	Deliver bool
+	Events  events.Config
 }
 
 // Start runs the service on dialect until the test ends.
@@ -64,10 +75,14 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	s.HTTP = httptest.NewUnstartedServer(nil)
 	s.HTTP.Start()
 	s.URL = s.HTTP.URL
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits})
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits,
+		WebhookAllowPrivate: !opts.WebhookGuard})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
 	t.Cleanup(s.HTTP.Close)
+	if opts.Deliver {
+		s.startDispatcher(t, opts)
+	}
 	return s
 }
 
