@@ -43,6 +43,8 @@ type Config struct {
 	// Poll is how often the outbox is read when nothing woke the
 	// dispatcher (events written by other replicas).
 	Poll time.Duration
+	// PurgeEvery is the interval of the pending-message purge.
+	PurgeEvery time.Duration
 	// ID names this dispatcher's leases; random when empty.
 	ID string
 }
@@ -67,6 +69,7 @@ func New(cfg Config) *Dispatcher {
 	def(&cfg.Lease, DefaultLease)
 	def(&cfg.RetryBase, DefaultRetryBase)
 	def(&cfg.Poll, DefaultPoll)
+	def(&cfg.PurgeEvery, DefaultPurgeEvery)
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = DefaultMaxRetries
 	}
@@ -138,7 +141,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if claimed > 0 && claimed == free {
 			continue // there may be more due right now
 		}
-		timer.Reset(d.cfg.Poll)
+		timer.Reset(d.idleWait(ctx))
 		select {
 		case <-ctx.Done():
 		case <-d.wake:
@@ -149,6 +152,19 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	inflight.Wait()
 	close(results)
 	<-recorderDone
+}
+
+// idleWait is how long to wait for a wake-up: the poll interval, or less
+// when a retry or an expired lease falls due sooner.
+func (d *Dispatcher) idleWait(ctx context.Context) time.Duration {
+	wait := d.cfg.Poll
+	at, ok, err := d.cfg.Store.NextDue(ctx)
+	if err != nil || !ok {
+		return wait
+	}
+	until := at.Sub(d.cfg.Store.Clock().Now())
+	floor := min(10*time.Millisecond, wait)
+	return max(min(wait, until), floor)
 }
 
 // record writes results in batches: whatever has arrived by the time the

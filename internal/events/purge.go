@@ -9,9 +9,9 @@ import (
 // Purge settings: acknowledged messages are kept a day (a retried ack still
 // finds them), finished outbox rows a week (for support questions).
 const (
-	PurgeEvery     = time.Minute
-	KeepAcked      = 24 * time.Hour
-	KeepDoneOutbox = 7 * 24 * time.Hour
+	DefaultPurgeEvery = time.Minute
+	KeepAcked         = 24 * time.Hour
+	KeepDoneOutbox    = 7 * 24 * time.Hour
 )
 
 // Purge deletes expired and long-acknowledged pending messages and old
@@ -29,7 +29,7 @@ func (d *Dispatcher) runPurge(ctx context.Context) {
 		if err := d.Purge(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("purging pending messages failed", "err", err)
 		}
-		if !sleep(ctx, PurgeEvery) {
+		if !sleep(ctx, d.cfg.PurgeEvery) {
 			return
 		}
 	}

@@ -211,3 +211,11 @@ func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
 // in-process dispatcher delivers without waiting for its next poll. f must
 // not block. Set it before serving.
 func (s *Store) OnEvent(f func()) { s.onEvent = f }
+
+// NextDue is when the earliest unfinished outbox row falls due (a retry, or
+// the end of a lease); ok is false when nothing is left.
+func (s *Store) NextDue(ctx context.Context) (at time.Time, ok bool, err error) {
+	var v sql.NullInt64
+	err = s.queryRow(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE done_at IS NULL`).Scan(&v)
+	return fromMS(v.Int64), v.Valid, err
+}

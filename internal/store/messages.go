@@ -90,3 +90,11 @@ func (s *Store) PurgeMessages(ctx context.Context, ackedFor, outboxFor time.Dura
 	})
 	return n, err
 }
+
+// StoredMessageCount counts every pending-message row of a bot, expired and
+// acknowledged ones included (to see what the purge removed).
+func (s *Store) StoredMessageCount(ctx context.Context, botID string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM pending_messages WHERE bot_id = $1`, botID).Scan(&n)
+	return n, err
+}
