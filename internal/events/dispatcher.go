@@ -17,7 +17,7 @@ import (
 // Defaults of Config.
 const (
 	DefaultTimeout    = 10 * time.Second // per attempt (DESIGN.md section 8)
-	DefaultLease      = 30 * time.Second // > timeout + recording, so a live claim is never taken over
+	DefaultLease      = 20 * time.Second // > timeout + recording, so a live claim is never taken over
 	DefaultRetryBase  = 30 * time.Second
 	DefaultMaxRetries = 5
 	DefaultWorkers    = 64
