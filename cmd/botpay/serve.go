@@ -93,8 +93,9 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	defer d.store.Close()
 	pages := web.New(d.svc, d.log, api.ClientIP)
+	tunnels := events.NewHub(d.store)
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
-		Version: version, Pages: pages.Mount})
+		Version: version, Pages: pages.Mount, Tunnel: tunnels})
 	srv := &http.Server{
 		Addr:              d.cfg.Addr,
 		Handler:           handler,
@@ -105,6 +106,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(tunnels.Shutdown) // long polls must not hold the shutdown up
 	ln, err := net.Listen("tcp", d.cfg.Addr)
 	if err != nil {
 		return err
@@ -113,7 +115,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	// Event delivery runs beside the server and stops after it (defers run
 	// last-in first-out), recording attempts in flight.
 	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
-		Logger: d.log}).Start(context.WithoutCancel(ctx))
+		Tunnel: tunnels, Logger: d.log}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

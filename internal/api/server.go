@@ -6,6 +6,7 @@ import (
 	"net/netip"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
 )
 
@@ -18,6 +19,9 @@ type Config struct {
 	// Pages mounts server-rendered pages (claim page, later the dashboard
 	// and buyer pages) on the same mux; may be nil.
 	Pages func(mux *http.ServeMux)
+	// Tunnel relays managed-tunnel deliveries; nil leaves the tunnel
+	// routes out.
+	Tunnel *events.Hub
 }
 
 // Server routes HTTP requests to the use cases.
@@ -47,6 +51,7 @@ func New(svc *app.Service, cfg Config) http.Handler {
 func (s *Server) routes() {
 	s.foundationRoutes()
 	s.messageRoutes()
+	s.tunnelRoutes()
 }
 
 func (s *Server) foundationRoutes() {

@@ -31,6 +31,7 @@ type Server struct {
 	HTTP   *httptest.Server
 	// Dispatcher is set when Options.Deliver is.
 	Dispatcher *events.Dispatcher
+	Tunnels    *events.Hub
 }
 
 // Options tune a Server; the zero value is the service's defaults.
@@ -78,7 +79,8 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits,
 		WebhookAllowPrivate: !opts.WebhookGuard})
 	pages := web.New(s.App, nil, api.ClientIP)
-	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
+	s.Tunnels = events.NewHub(st)
+	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount, Tunnel: s.Tunnels})
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {
 		s.startDispatcher(t, opts)
