@@ -116,6 +116,12 @@ func TestTunnelCommandRelaysDeliveriesToTheLocalGateway(t *testing.T) {
 				t.Errorf("%d messages staged for a delivered event", len(msgs))
 			}
 
+			// The dispatcher records the success once it reads the client's
+			// answer; wait for it, so the later failure is the last word.
+			eventually(t, "the first delivery to be recorded", func() bool {
+				n, _ := srv.Store.UndeliveredCount(ctx)
+				return n == 0
+			})
 			disconnect()
 			if err := <-done; err != nil {
 				t.Fatalf("tunnel command: %v", err)
@@ -125,7 +131,8 @@ func TestTunnelCommandRelaysDeliveriesToTheLocalGateway(t *testing.T) {
 			}
 			eventually(t, "the event to be staged", func() bool { m, _ := bot.Messages(ctx, 0); return len(m) == 1 })
 			if s, n := health(); s != "degraded" || n != 1 {
-				t.Errorf("health %s/%d after the tunnel went away, want degraded/1", s, n)
+				states, _ := srv.Store.OutboxStates(ctx, reg.BotID)
+				t.Errorf("health %s/%d after the tunnel went away, want degraded/1; outbox %+v", s, n, states)
 			}
 			if gw.count() != 1 {
 				t.Errorf("the gateway got %d deliveries, want 1", gw.count())
