@@ -40,23 +40,18 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 	f := store.Finished{Delivery: dl, LeaseOwner: d.cfg.ID}
 	stage := &botpay.PendingMessage{BotID: dl.BotID, EventID: dl.EventID, Event: dl.Type, Data: dl.Data,
 		EventAt: dl.EventAt, StagedAt: now, ExpiresAt: now.Add(botpay.MessageLife(dl.Type))}
-	t, err := d.cfg.Store.DeliveryTarget(ctx, dl.BotID)
-	if botpay.AsError(err) != nil {
+	if dl.Target == nil {
 		f.Outcome = OutcomeNoBot
 		return f
 	}
-	if err != nil {
-		d.log.Warn("reading delivery target failed", "bot_id", dl.BotID, "err", err)
-		f.RetryAt = now.Add(d.cfg.Poll) // try again soon; nothing was attempted
-		return f
-	}
+	t := *dl.Target
 	if t.WebhookStatus == botpay.WebhookUnreachable || t.WebhookStatus == botpay.WebhookNone || (t.CallbackURL == "" && !t.Tunnel) {
 		f.Stage, f.Outcome = stage, OutcomeStaged
 		return f
 	}
 	retry := dl.Attempts > 0
 	f.Attempted, f.URL = true, t.CallbackURL
-	err = d.attempt(ctx, t, dl)
+	err := d.attempt(ctx, t, dl)
 	if err == nil {
 		f.Outcome = OutcomeDelivered
 		if !retry {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -18,6 +19,9 @@ type Delivery struct {
 	Data     json.RawMessage
 	EventAt  time.Time
 	Attempts int // HTTP attempts made before this claim
+	// Target is the bot's delivery settings and health as of the claim;
+	// nil when the bot is gone.
+	Target *Target
 }
 
 // ClaimDeliveries leases up to max due outbox rows to owner until now+lease.
@@ -35,7 +39,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Du
 	err := s.inTx(ctx, func(tx *Tx) error {
 		out = out[:0]
 		rows, err := tx.query(ctx, `UPDATE outbox SET next_attempt_at = $1, lease_owner = $2
-			WHERE id IN (SELECT id FROM outbox WHERE done_at IS NULL AND next_attempt_at <= $3 ORDER BY id LIMIT $4`+skipLocked+`)
+			WHERE id IN (SELECT id FROM outbox WHERE done_at IS NULL AND next_attempt_at <= $3 ORDER BY next_attempt_at, id LIMIT $4`+skipLocked+`)
 			RETURNING id, event_id, bot_id, event_type, data, created_at, attempts`,
 			ms(now.Add(lease)), owner, ms(now), max)
 		if err != nil {
@@ -52,9 +56,58 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Du
 			d.Data, d.EventAt = json.RawMessage(data), fromMS(at)
 			out = append(out, d)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		return tx.attachTargets(ctx, out)
 	})
 	return out, err
+}
+
+// attachTargets reads the delivery settings of the claimed rows' bots in
+// one query.
+func (t *Tx) attachTargets(ctx context.Context, ds []Delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	var ids []any
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if !seen[d.BotID] {
+			seen[d.BotID] = true
+			ids = append(ids, d.BotID)
+		}
+	}
+	rows, err := t.query(ctx, `SELECT `+targetColumns+` FROM bots WHERE id IN (`+placeholders(1, len(ids))+`)`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	targets := map[string]*Target{}
+	for rows.Next() {
+		tg, err := scanTarget(rows)
+		if err != nil {
+			return err
+		}
+		targets[tg.BotID] = &tg
+	}
+	for i := range ds {
+		ds[i].Target = targets[ds[i].BotID]
+	}
+	return rows.Err()
+}
+
+const targetColumns = `id, callback_url, webhook_status, webhook_fail_count, webhook_secret_sealed,
+	hooks_token_sealed, webhook_path, tunnel_token_hash`
+
+func scanTarget(row interface{ Scan(...any) error }) (Target, error) {
+	var t Target
+	var callback, path, tunnelHash sql.NullString
+	err := row.Scan(&t.BotID, &callback, &t.WebhookStatus, &t.WebhookFailCount, &t.SecretSealed, &t.HooksSealed, &path, &tunnelHash)
+	t.CallbackURL, t.WebhookPath = callback.String, path.String
+	t.Tunnel = t.CallbackURL == "" && tunnelHash.Valid
+	return t, err
 }
 
 // Target is where and how a bot's events are delivered.
@@ -71,17 +124,10 @@ type Target struct {
 
 // DeliveryTarget reads a bot's delivery settings and current health.
 func (s *Store) DeliveryTarget(ctx context.Context, botID string) (Target, error) {
-	var t Target
-	var callback, path sql.NullString
-	var tunnelHash sql.NullString
-	err := s.queryRow(ctx, `SELECT id, callback_url, webhook_status, webhook_fail_count, webhook_secret_sealed,
-		hooks_token_sealed, webhook_path, tunnel_token_hash FROM bots WHERE id = $1`, botID).
-		Scan(&t.BotID, &callback, &t.WebhookStatus, &t.WebhookFailCount, &t.SecretSealed, &t.HooksSealed, &path, &tunnelHash)
+	t, err := scanTarget(s.queryRow(ctx, `SELECT `+targetColumns+` FROM bots WHERE id = $1`, botID))
 	if isNoRows(err) {
 		return t, botpay.ErrNotFound("bot")
 	}
-	t.CallbackURL, t.WebhookPath = callback.String, path.String
-	t.Tunnel = t.CallbackURL == "" && tunnelHash.Valid
 	return t, err
 }
 
@@ -114,13 +160,67 @@ type Finished struct {
 func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error {
 	now := ms(s.clock.Now())
 	return s.inTx(ctx, func(tx *Tx) error {
+		var plain []Finished
 		for _, f := range results {
+			if f.plainSuccess() {
+				plain = append(plain, f)
+				continue
+			}
 			if err := tx.finish(ctx, f, now); err != nil {
 				return err
 			}
 		}
-		return nil
+		return tx.finishDelivered(ctx, plain, now)
 	})
+}
+
+// plainSuccess is the common case: delivered at once, nothing to stage.
+func (f Finished) plainSuccess() bool {
+	return f.Outcome == "delivered" && f.Attempted && f.Stage == nil && f.RetryAt.IsZero()
+}
+
+// finishDelivered closes plain successes with one statement per chunk
+// instead of one per row, and applies each bot's success once.
+func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) error {
+	type target struct{ bot, url string }
+	healthy := map[target]bool{}
+	for len(done) > 0 {
+		chunk := done[:min(len(done), 200)]
+		done = done[len(chunk):]
+		byOwner := map[string][]any{}
+		for _, f := range chunk {
+			byOwner[f.LeaseOwner] = append(byOwner[f.LeaseOwner], f.Delivery.OutboxID)
+			if f.Health == HealthSuccess {
+				healthy[target{f.Delivery.BotID, f.URL}] = true
+			}
+		}
+		for owner, ids := range byOwner {
+			q := `UPDATE outbox SET attempts = attempts + 1, lease_owner = NULL, done_at = $1, outcome = 'delivered'
+				WHERE lease_owner = $2 AND id IN (` + placeholders(3, len(ids)) + `)`
+			if _, err := t.exec(ctx, q, append([]any{now, owner}, ids...)...); err != nil {
+				return err
+			}
+		}
+	}
+	for h := range healthy {
+		if err := t.applyHealth(ctx, h.bot, h.url, HealthSuccess); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placeholders renders "$from, $from+1, …" for n values.
+func placeholders(from, n int) string {
+	b := make([]byte, 0, n*5)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(from+i), 10)
+	}
+	return string(b)
 }
 
 func (t *Tx) finish(ctx context.Context, f Finished, now int64) error {
