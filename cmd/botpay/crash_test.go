@@ -110,7 +110,7 @@ func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
 			var mu sync.Mutex
 			received := map[string]bool{}
 			hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				time.Sleep(2 * time.Millisecond)
+				time.Sleep(30 * time.Millisecond) // slow enough that attempts are in flight at the kill
 				mu.Lock()
 				received[r.Header.Get("X-Service-Delivery")] = true
 				mu.Unlock()
@@ -134,13 +134,18 @@ func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
 				t.Fatal(err)
 			}
 			for count() < 20 { // mid-stream: deliveries are flowing
-				owner.Fund(ctx, reg.BotID, 100, "")
+				go owner.Fund(ctx, reg.BotID, 100, "")
+				time.Sleep(2 * time.Millisecond)
 			}
 			if err := first.cmd.Process.Kill(); err != nil { // SIGKILL
 				t.Fatal(err)
 			}
 			first.cmd.Wait()
-			t.Logf("killed after %d deliveries", count())
+			pending, err := db.Store.UndeliveredCount(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("killed after %d deliveries with %d events not yet delivered (some leased by the dead process)", count(), pending)
 
 			second := startBinary(t, bin, env)
 			owner = client.NewOwner(second.url, sess.Token)
@@ -163,12 +168,19 @@ func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
 					}
 				}
 				mu.Unlock()
-				if missing == 0 {
-					t.Logf("all %d events delivered", len(evs))
+				left, err := db.Store.UndeliveredCount(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Done only when every event arrived and every outbox row is
+				// finished — including those the dead process had leased,
+				// which the new one takes over when their lease runs out.
+				if missing == 0 && left == 0 {
+					t.Logf("all %d events delivered and recorded", len(evs))
 					return
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d events never delivered after the restart", missing, len(evs))
+					t.Fatalf("%d of %d events never delivered, %d outbox rows unfinished after the restart", missing, len(evs), left)
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
