@@ -175,3 +175,35 @@ func TestBackoffStaysWithinItsJitterBand(t *testing.T) {
 		}
 	}
 }
+
+// A receiver that never answers costs one attempt of exactly the 10 s
+// time-out, then counts as a failure.
+func TestAnAttemptTimesOutAfterTenSeconds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		db := storetest.Open(t, store.SQLite, nil)
+		w := newWorld(t, db.Store)
+		var mu sync.Mutex
+		var waited []time.Duration
+		hang := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			start := time.Now()
+			<-r.Context().Done()
+			mu.Lock()
+			waited = append(waited, time.Since(start))
+			mu.Unlock()
+			return nil, r.Context().Err()
+		})}
+		stop := w.dispatcher(events.Config{HTTP: hang, Poll: time.Hour, PurgeEvery: time.Hour}).Start(t.Context())
+		defer stop()
+		botID, _ := w.bot("https://bot.example.com/hook")
+		time.Sleep(11 * time.Second)
+		mu.Lock()
+		got := append([]time.Duration(nil), waited...)
+		mu.Unlock()
+		if len(got) != 1 || got[0] != events.DefaultTimeout {
+			t.Fatalf("attempts waited %v, want one of %s", got, events.DefaultTimeout)
+		}
+		if status, fails := w.health(botID); status != botpay.WebhookDegraded || fails != 1 {
+			t.Errorf("health %s/%d, want degraded/1", status, fails)
+		}
+	})
+}
