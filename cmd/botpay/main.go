@@ -3,6 +3,7 @@
 //	botpay serve     HTTP server and background workers
 //	botpay migrate   apply database migrations and exit
 //	botpay owner create --email E --password P   create an owner, print a token
+//	botpay tunnel --server S --token T --to U     managed-tunnel client
 //	botpay version   print the version
 //
 // main wires configuration to the store, the use cases and the HTTP server;
@@ -41,6 +42,8 @@ Usage:
   botpay migrate [flags]    apply database migrations and exit
   botpay owner create --email EMAIL --password PASSWORD
                             create an owner account and print its token
+  botpay tunnel --server URL --token TUNNEL_TOKEN --to http://127.0.0.1:PORT
+                            relay webhook deliveries to a local gateway
   botpay version            print the version
 `
 
@@ -56,6 +59,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args[1:], stdout)
 	case "owner":
 		return owner(ctx, args[1:], stdout)
+	case "tunnel":
+		return tunnel(ctx, args[1:], stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "botpay", version)
 		return nil

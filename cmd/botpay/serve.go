@@ -16,6 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/config"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
@@ -61,7 +62,7 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		return nil, err
 	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}})
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}, WebhookAllowPrivate: cfg.WebhookAllowPriv})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 
@@ -98,8 +99,9 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	pages := web.New(d.svc, d.log, api.ClientIP)
+	tunnels := events.NewHub(d.store)
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
-		Version: version, Pages: pages.Mount, Skills: catalogue})
+		Version: version, Pages: pages.Mount, Skills: catalogue, Tunnel: tunnels})
 	srv := &http.Server{
 		Addr:              d.cfg.Addr,
 		Handler:           handler,
@@ -110,11 +112,17 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(tunnels.Shutdown) // long polls must not hold the shutdown up
 	ln, err := net.Listen("tcp", d.cfg.Addr)
 	if err != nil {
 		return err
 	}
 	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(), "version", version)
+	// Event delivery runs beside the server and stops after it (defers run
+	// last-in first-out), recording attempts in flight.
+	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
+		Tunnel: tunnels, Logger: d.log}).Start(context.WithoutCancel(ctx))
+	defer stopEvents()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
 )
@@ -21,6 +22,9 @@ type Config struct {
 	Pages func(mux *http.ServeMux)
 	// Skills is the vendor catalogue; nil serves the embedded one.
 	Skills *skills.Catalogue
+	// Tunnel relays managed-tunnel deliveries; nil leaves the tunnel
+	// routes out.
+	Tunnel *events.Hub
 }
 
 // Server routes HTTP requests to the use cases.
@@ -51,6 +55,8 @@ func (s *Server) routes() {
 	s.foundationRoutes()
 	s.skillsRoutes()
 	s.earningRoutes()
+	s.messageRoutes()
+	s.tunnelRoutes()
 }
 
 func (s *Server) foundationRoutes() {

@@ -48,6 +48,9 @@ type Service struct {
 	log     *slog.Logger
 	baseURL string
 	limits  Limits
+	// allowPrivate lets callback URLs point at internal addresses
+	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
+	allowPrivate bool
 }
 
 // Config assembles a Service.
@@ -58,6 +61,9 @@ type Config struct {
 	Logger  *slog.Logger
 	BaseURL string // public URL, no trailing slash
 	Limits  Limits
+	// WebhookAllowPrivate turns off the up-front refusal of internal
+	// callback URLs.
+	WebhookAllowPrivate bool
 }
 
 // New builds the Service.
@@ -67,7 +73,7 @@ func New(c Config) *Service {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
-		baseURL: c.BaseURL, limits: c.Limits.withDefaults()}
+		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate}
 }
 
 // Store exposes the store for read-only views that need no use case.

@@ -93,6 +93,9 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	if err := in.validate(); err != nil {
 		return Registration{}, err
 	}
+	if err := s.refuseInternal("callback_url", in.CallbackURL); err != nil {
+		return Registration{}, err
+	}
 	in.PairingCode = strings.TrimSpace(in.PairingCode)
 	if in.PairingCode != "" && !pairingCodePattern.MatchString(in.PairingCode) {
 		return Registration{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidPairingCode, "the pairing code is invalid, expired or already used")

@@ -135,5 +135,8 @@ func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url str
 	if err := p.err(); err != nil {
 		return botpay.Bot{}, err
 	}
+	if err := s.refuseInternal("callback_url", url); err != nil {
+		return botpay.Bot{}, err
+	}
 	return s.store.SetCallbackURL(ctx, ownerID, botID, url)
 }

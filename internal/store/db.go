@@ -34,6 +34,9 @@ type Store struct {
 	write *sql.DB
 	read  *sql.DB
 	clock botpay.Clock
+	// onEvent, when set, runs after a transaction that emitted events commits
+	// (wakes the local dispatcher; other replicas poll).
+	onEvent func()
 }
 
 // Options configure Open.

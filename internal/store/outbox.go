@@ -17,6 +17,7 @@ func (t *Tx) emit(ctx context.Context, e botpay.Event) error {
 	}
 	_, err = t.exec(ctx, `INSERT INTO outbox (event_id, bot_id, event_type, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
 		e.ID, e.BotID, e.Type, string(data), ms(e.CreatedAt))
+	t.emitted = t.emitted || err == nil
 	return err
 }
 

@@ -9,8 +9,9 @@ import (
 // Tx is one database transaction; the small helpers of each aggregate file
 // take it so that a use case composes them into one atomic change.
 type Tx struct {
-	tx *sql.Tx
-	s  *Store
+	tx      *sql.Tx
+	s       *Store
+	emitted bool
 }
 
 func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -41,12 +42,16 @@ func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(&Tx{tx: tx, s: s}); err != nil {
+	t := &Tx{tx: tx, s: s}
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return classify(fmt.Errorf("commit: %w", err))
+	}
+	if t.emitted && s.onEvent != nil {
+		s.onEvent()
 	}
 	return nil
 }

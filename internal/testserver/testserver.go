@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -28,6 +29,9 @@ type Server struct {
 	Key    []byte
 	App    *app.Service
 	HTTP   *httptest.Server
+	// Dispatcher is set when Options.Deliver is.
+	Dispatcher *events.Dispatcher
+	Tunnels    *events.Hub
 }
 
 // Options tune a Server; the zero value is the service's defaults.
@@ -41,6 +45,14 @@ type Options struct {
 	// Mail replaces the in-memory sender (for example with an SMTP sender
 	// to a server the test runs); Server.Mail then stays empty.
 	Mail mail.Sender
+	// WebhookGuard refuses internal callback URLs as production does. Off
+	// by default, so tests can deliver to local receivers
+	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
+	WebhookGuard bool
+	// Deliver runs an event dispatcher beside the server, tuned by Events
+	// (fast polling unless set).
+	Deliver bool
+	Events  events.Config
 }
 
 // Start runs the service on dialect until the test ends.
@@ -71,10 +83,15 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	if opts.Mail != nil {
 		sender = opts.Mail
 	}
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits})
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
+		WebhookAllowPrivate: !opts.WebhookGuard})
 	pages := web.New(s.App, nil, api.ClientIP)
-	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
+	s.Tunnels = events.NewHub(st)
+	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount, Tunnel: s.Tunnels})
 	t.Cleanup(s.HTTP.Close)
+	if opts.Deliver {
+		s.startDispatcher(t, opts)
+	}
 	return s
 }
 

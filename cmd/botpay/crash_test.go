@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// buildBinary compiles this command once per test run.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "botpay-bin")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "botpay")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", &buildError{out: string(out), err: err}
+	}
+	return bin, nil
+})
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// process is a running botpay binary.
+type process struct {
+	cmd *exec.Cmd
+	url string
+}
+
+// startBinary runs `botpay serve` with env and waits for its address.
+func startBinary(t *testing.T, bin string, env []string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var line struct {
+				Msg  string `json:"msg"`
+				Addr string `json:"addr"`
+			}
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "botpay serving" {
+				addr <- line.Addr
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return &process{cmd: cmd, url: "http://" + a}
+	case <-time.After(30 * time.Second):
+		t.Fatal("botpay serve did not start")
+		return nil
+	}
+}
+
+// A real SIGKILL of the botpay binary while events stream out, then a
+// restart: every event written before or after the kill still reaches the
+// webhook (the dead process's leases run out and the new one takes them).
+func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the binary; skipped with -short")
+	}
+	t.Parallel()
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	for _, dialect := range storetest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			t.Parallel()
+			db := storetest.Open(t, dialect, nil)
+			env := []string{"BOTPAY_ADDR=127.0.0.1:0", "BOTPAY_WEBHOOK_ALLOW_PRIVATE=true", "BOTPAY_RATE_REGISTER_PER_HOUR=100",
+				"BOTPAY_SECRET_KEY=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", "DATABASE_URL="}
+			if dialect == store.Postgres {
+				env = append(env, "DATABASE_URL="+db.Options.DatabaseURL, "BOTPAY_DATA_DIR="+t.TempDir())
+			} else {
+				env = append(env, "BOTPAY_DATA_DIR="+db.Options.DataDir)
+			}
+			var mu sync.Mutex
+			received := map[string]bool{}
+			hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				time.Sleep(30 * time.Millisecond) // slow enough that attempts are in flight at the kill
+				mu.Lock()
+				received[r.Header.Get("X-Service-Delivery")] = true
+				mu.Unlock()
+			}))
+			defer hook.Close()
+			count := func() int { mu.Lock(); defer mu.Unlock(); return len(received) }
+
+			ctx := context.Background()
+			first := startBinary(t, bin, env)
+			reg, err := client.New(first.url, "").Register(ctx, client.RegisterRequest{BotName: "crash", OwnerEmail: "crash@example.com",
+				CallbackURL: hook.URL + "/hook"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sess, err := client.NewOwner(first.url, "").Signup(ctx, "crash-owner@example.com", "correct horse battery staple")
+			if err != nil {
+				t.Fatal(err)
+			}
+			owner := client.NewOwner(first.url, sess.Token)
+			if _, err := owner.Claim(ctx, *reg.ClaimToken); err != nil {
+				t.Fatal(err)
+			}
+			for count() < 20 { // mid-stream: deliveries are flowing
+				go owner.Fund(ctx, reg.BotID, 100, "")
+				time.Sleep(2 * time.Millisecond)
+			}
+			if err := first.cmd.Process.Kill(); err != nil { // SIGKILL
+				t.Fatal(err)
+			}
+			first.cmd.Wait()
+			pending, err := db.Store.UndeliveredCount(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("killed after %d deliveries with %d events not yet delivered (some leased by the dead process)", count(), pending)
+
+			second := startBinary(t, bin, env)
+			owner = client.NewOwner(second.url, sess.Token)
+			for range 20 {
+				if _, err := owner.Fund(ctx, reg.BotID, 100, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			deadline := time.Now().Add(90 * time.Second)
+			for {
+				evs, err := db.Store.Events(ctx, reg.BotID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				missing := 0
+				mu.Lock()
+				for _, e := range evs {
+					if !received[e.ID] {
+						missing++
+					}
+				}
+				mu.Unlock()
+				left, err := db.Store.UndeliveredCount(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Done only when every event arrived and every outbox row is
+				// finished — including those the dead process had leased,
+				// which the new one takes over when their lease runs out.
+				if missing == 0 && left == 0 {
+					t.Logf("all %d events delivered and recorded", len(evs))
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d events never delivered, %d outbox rows unfinished after the restart", missing, len(evs), left)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}

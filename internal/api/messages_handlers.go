@@ -1,0 +1,87 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// messageRoutes mounts the pending-message endpoints (INTERFACE.md 4.22,
+// DESIGN.md decision 10).
+func (s *Server) messageRoutes() {
+	s.mux.Handle("GET /api/v1/bot/messages", s.bot(s.listMessages))
+	s.mux.Handle("POST /api/v1/bot/messages/ack", s.bot(s.ackMessages))
+}
+
+type messageView struct {
+	MessageID int64            `json:"message_id"`
+	EventID   string           `json:"event_id"`
+	Event     string           `json:"event"`
+	Data      json.RawMessage  `json:"data"`
+	Timestamp botpay.Timestamp `json:"timestamp"`
+	StagedAt  botpay.Timestamp `json:"staged_at"`
+	ExpiresAt botpay.Timestamp `json:"expires_at"`
+}
+
+func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	limit, err := queryLimit(r, 100, 500)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	msgs, err := s.svc.PendingMessages(r.Context(), bot, limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]messageView, len(msgs))
+	for i, m := range msgs {
+		out[i] = messageView{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: botpay.Timestamp(m.EventAt),
+			StagedAt: botpay.Timestamp(m.StagedAt), ExpiresAt: botpay.Timestamp(m.ExpiresAt)}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"messages": out, "count": len(out)})
+}
+
+func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ids := body.ids("message_ids")
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	acked, notFound, err := s.svc.AckMessages(r.Context(), bot, ids)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"acknowledged": acked, "not_found": notFound})
+}
+
+// ids reads a required array of positive integer ids.
+func (o *object) ids(name string) []int64 {
+	v, ok := o.raw(name, true)
+	if !ok {
+		return nil
+	}
+	var raw []json.RawMessage
+	if v[0] != '[' || json.Unmarshal(v, &raw) != nil {
+		o.fail(name, "must be an array of integer ids")
+		return nil
+	}
+	out := make([]int64, 0, len(raw))
+	for _, item := range raw {
+		r, err := botpay.ParseDecimal(string(item))
+		if len(item) == 0 || (item[0] != '-' && (item[0] < '0' || item[0] > '9')) || err != nil ||
+			!r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < 1 {
+			o.fail(name, "must be an array of integer ids")
+			return nil
+		}
+		out = append(out, r.Num().Int64())
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// The managed-tunnel relay (DESIGN.md section 9). The tunnel client
+// (`botpay tunnel`) long-polls GET /api/v1/tunnel/next with its tunnel token
+// and a session id of its own choosing; each answer is one delivery, which it
+// posts to the bot's local gateway and whose outcome it reports to
+// POST /api/v1/tunnel/requests/{id}/result.
+func (s *Server) tunnelRoutes() {
+	if s.cfg.Tunnel == nil {
+		return
+	}
+	s.mux.HandleFunc("GET /api/v1/tunnel/next", s.tunnelNext)
+	s.mux.HandleFunc("POST /api/v1/tunnel/requests/{id}/result", s.tunnelResult)
+}
+
+// TunnelSessionHeader carries the client's session id.
+const TunnelSessionHeader = "X-Tunnel-Session"
+
+var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
+
+type tunnelRequestView struct {
+	RequestID int64               `json:"request_id"`
+	Path      string              `json:"path"`
+	Headers   map[string][]string `json:"headers"`
+	Body      string              `json:"body"`
+}
+
+func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
+	bot, err := s.svc.AuthenticateTunnel(r.Context(), bearer(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	session := r.Header.Get(TunnelSessionHeader)
+	if !sessionPattern.MatchString(session) {
+		writeError(w, r, botpay.ValidationError(map[string]string{TunnelSessionHeader: "must be 8-64 of A-Z a-z 0-9 _ -"}))
+		return
+	}
+	req, err := s.cfg.Tunnel.Next(r.Context(), bot.ID, session)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeJSON(w, http.StatusOK, tunnelRequestView{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
+}
+
+func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
+	bot, err := s.svc.AuthenticateTunnel(r.Context(), bearer(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		writeError(w, r, botpay.ErrNotFound("tunnel request"))
+		return
+	}
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	status := body.integer("status_code")
+	errText := body.str("error", false)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	code := 0
+	if status != nil {
+		code = *status
+	}
+	if code == 0 && errText == "" {
+		writeError(w, r, botpay.ValidationError(map[string]string{"status_code": "is required unless error is given"}))
+		return
+	}
+	if len(errText) > 500 {
+		errText = errText[:500]
+	}
+	if err := s.cfg.Tunnel.Answer(r.Context(), bot.ID, id, code, errText); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, json.RawMessage(`{"recorded":true}`))
+}

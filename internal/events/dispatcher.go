@@ -1,0 +1,214 @@
+package events
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout    = 10 * time.Second // per attempt (DESIGN.md section 8)
+	DefaultLease      = 20 * time.Second // > timeout + recording, so a live claim is never taken over
+	DefaultRetryBase  = 30 * time.Second
+	DefaultMaxRetries = 5
+	DefaultWorkers    = 64
+	DefaultPoll       = 500 * time.Millisecond
+)
+
+// Config assembles a Dispatcher. Zero values take the defaults.
+type Config struct {
+	Store  *store.Store
+	Sealer *seal.Sealer
+	// HTTP posts webhooks; egress.Client when nil (guard on unless
+	// AllowPrivate).
+	HTTP         *http.Client
+	AllowPrivate bool
+	// Tunnel carries managed-tunnel deliveries; nil fails them.
+	Tunnel     Relay
+	Logger     *slog.Logger
+	Timeout    time.Duration
+	Lease      time.Duration
+	RetryBase  time.Duration
+	MaxRetries int
+	Workers    int
+	// Poll is how often the outbox is read when nothing woke the
+	// dispatcher (events written by other replicas).
+	Poll time.Duration
+	// PurgeEvery is the interval of the pending-message purge.
+	PurgeEvery time.Duration
+	// ID names this dispatcher's leases; random when empty.
+	ID string
+}
+
+// Dispatcher delivers outbox events. Run it once per process; any number of
+// processes may share a database.
+type Dispatcher struct {
+	cfg  Config
+	log  *slog.Logger
+	wake chan struct{}
+}
+
+// New builds a Dispatcher and hooks it to the store's commits so that events
+// written in this process are picked up at once.
+func New(cfg Config) *Dispatcher {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&cfg.Timeout, DefaultTimeout)
+	def(&cfg.Lease, DefaultLease)
+	def(&cfg.RetryBase, DefaultRetryBase)
+	def(&cfg.Poll, DefaultPoll)
+	def(&cfg.PurgeEvery, DefaultPurgeEvery)
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = egress.Client(egress.Options{AllowPrivate: cfg.AllowPrivate, Timeout: cfg.Timeout})
+	}
+	if cfg.ID == "" {
+		cfg.ID = botpay.NewID("dsp_")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d := &Dispatcher{cfg: cfg, log: log, wake: make(chan struct{}, 1)}
+	cfg.Store.OnEvent(d.Wake)
+	return d
+}
+
+// Wake makes the dispatcher look at the outbox now. It never blocks.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Backoff is the wait before retry n (1-based): RetryBase·2^(n-1), plus up to
+// half of that again as jitter so that retries of many events spread out.
+func Backoff(base time.Duration, n int) time.Duration {
+	d := base << (n - 1)
+	return d + rand.N(d/2+1)
+}
+
+// Run delivers until ctx ends, then lets attempts in flight finish (each is
+// bounded by the timeout) and records them before returning.
+func (d *Dispatcher) Run(ctx context.Context) {
+	slots := make(chan struct{}, d.cfg.Workers)
+	freed := make(chan struct{}, 1)
+	results := make(chan store.Finished, d.cfg.Workers)
+	var inflight sync.WaitGroup
+	recorderDone := make(chan struct{})
+	go func() {
+		d.record(results, slots, freed)
+		close(recorderDone)
+	}()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for ctx.Err() == nil {
+		free := d.cfg.Workers - len(slots)
+		claimed := 0
+		if free > 0 {
+			batch, err := d.cfg.Store.ClaimDeliveries(ctx, d.cfg.ID, d.cfg.Lease, free)
+			if err != nil && ctx.Err() == nil {
+				d.log.Warn("claiming outbox rows failed", "err", err)
+			}
+			claimed = len(batch)
+			for _, dl := range batch {
+				slots <- struct{}{}
+				inflight.Add(1)
+				go func() {
+					defer inflight.Done()
+					results <- d.handle(context.WithoutCancel(ctx), dl)
+				}()
+			}
+		}
+		if claimed > 0 && claimed == free {
+			continue // there may be more due right now
+		}
+		timer.Reset(d.idleWait(ctx))
+		select {
+		case <-ctx.Done():
+		case <-d.wake:
+		case <-freed:
+		case <-timer.C:
+		}
+	}
+	inflight.Wait()
+	close(results)
+	<-recorderDone
+}
+
+// idleWait is how long to wait for a wake-up: the poll interval, or less
+// when a retry or an expired lease falls due sooner.
+func (d *Dispatcher) idleWait(ctx context.Context) time.Duration {
+	wait := d.cfg.Poll
+	at, ok, err := d.cfg.Store.NextDue(ctx)
+	if err != nil || !ok {
+		return wait
+	}
+	until := at.Sub(d.cfg.Store.Clock().Now())
+	floor := min(10*time.Millisecond, wait)
+	return max(min(wait, until), floor)
+}
+
+// record writes results in batches: whatever has arrived by the time the
+// previous batch committed goes in one transaction.
+func (d *Dispatcher) record(results <-chan store.Finished, slots chan struct{}, freed chan struct{}) {
+	for f := range results {
+		batch := []store.Finished{f}
+	drain:
+		for len(batch) < 256 {
+			select {
+			case more, ok := <-results:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, more)
+			default:
+				break drain
+			}
+		}
+		d.finish(batch)
+		for range batch {
+			<-slots
+		}
+		select {
+		case freed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// finish records a batch, retrying a few times: a result that is never
+// recorded only means the event is delivered again after its lease.
+func (d *Dispatcher) finish(batch []store.Finished) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for try := 0; ; try++ {
+		err := d.cfg.Store.FinishDeliveries(ctx, batch)
+		if err == nil {
+			return
+		}
+		if try == 3 || ctx.Err() != nil {
+			d.log.Error("recording delivery results failed; the events will be delivered again", "err", err, "count", len(batch))
+			return
+		}
+		time.Sleep(time.Duration(try+1) * 200 * time.Millisecond)
+	}
+}

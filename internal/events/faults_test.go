@@ -1,0 +1,130 @@
+package events_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// fastRetries keeps the real-time fault matrix short: 10 ms base backoff
+// (10..465 ms over five retries) and a 300 ms attempt time-out.
+var fastRetries = events.Config{RetryBase: 10 * time.Millisecond, Timeout: 300 * time.Millisecond, Poll: 5 * time.Millisecond, Lease: 5 * time.Second}
+
+func answer(status int) func(w http.ResponseWriter, r *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(status)
+		return status >= 200 && status < 300
+	}
+}
+
+func TestReceiverFaultMatrix(t *testing.T) {
+	faults := []struct {
+		name   string
+		behave func(w http.ResponseWriter, r *http.Request) bool
+		ok     bool
+	}{
+		{"500", answer(http.StatusInternalServerError), false},
+		{"404", answer(http.StatusNotFound), false},
+		{"410", answer(http.StatusGone), false},
+		{"hang past the time-out", func(w http.ResponseWriter, r *http.Request) bool {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return false
+		}, false},
+		{"reset connection", resetConnection, false},
+		{"302 redirect", func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == "/elsewhere" {
+				t.Errorf("the redirect was followed")
+				w.WriteHeader(http.StatusOK)
+				return true
+			}
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+			return false
+		}, false},
+		{"slow success", func(w http.ResponseWriter, r *http.Request) bool {
+			time.Sleep(150 * time.Millisecond)
+			w.WriteHeader(http.StatusOK)
+			return true
+		}, true},
+		{"202 accepted", answer(http.StatusAccepted), true},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+				w := newWorld(t, db.Store)
+				rc := newReceiver(t)
+				rc.setBehaviour(f.behave)
+				botID, secret := w.bot(rc.url()) // event 1: wallet.activated
+				rc.secret[botID] = secret
+				stop := w.dispatcher(fastRetries).Start(t.Context())
+				defer stop()
+
+				// Event 1 reaches an active webhook.
+				w.waitDone(db.Store, 10*time.Second)
+				afterOne, failsOne := w.health(botID)
+				if want := map[bool]string{true: botpay.WebhookActive, false: botpay.WebhookDegraded}[f.ok]; afterOne != want || failsOne != map[bool]int{true: 0, false: 1}[f.ok] {
+					t.Errorf("health after event 1: %s/%d, want %s", afterOne, failsOne, want)
+				}
+				w.fund(botID, 1) // event 2
+				w.waitDone(db.Store, 10*time.Second)
+				afterTwo, _ := w.health(botID)
+				w.fund(botID, 1) // event 3
+				w.waitDone(db.Store, 10*time.Second)
+
+				status, fails := w.health(botID)
+				states, err := db.Store.OutboxStates(ctx, botID)
+				if err != nil || len(states) != 3 {
+					t.Fatalf("outbox states %v, %v", states, err)
+				}
+				staged := w.staged(botID)
+				for i, s := range states {
+					hits, ok := rc.counts(s.EventID)
+					if s.Attempts > 1+5 || hits > 1+5 {
+						t.Errorf("event %d: %d attempts recorded, %d received; at most 6", i+1, s.Attempts, hits)
+					}
+					if ok == 0 && !staged[s.EventID] {
+						t.Errorf("event %d (%s) neither delivered nor staged: lost", i+1, s.Outcome)
+					}
+				}
+				if f.ok {
+					if status != botpay.WebhookActive || fails != 0 || len(staged) != 0 {
+						t.Errorf("health %s/%d, %d staged; want active/0 and nothing staged", status, fails, len(staged))
+					}
+					for i, s := range states {
+						if s.Attempts != 1 || s.Outcome != events.OutcomeDelivered {
+							t.Errorf("event %d: %d attempts, %s; want 1, delivered", i+1, s.Attempts, s.Outcome)
+						}
+					}
+					return
+				}
+				// 3.4: active → degraded/1 at the first failure (event 1
+				// retried five times without changing health) → unreachable/2
+				// at the next first attempt (event 2); then nothing is
+				// attempted (event 3) and events only go to pending messages.
+				want := []struct {
+					attempts int
+					outcome  string
+				}{{6, events.OutcomeFailed}, {1, events.OutcomeStaged}, {0, events.OutcomeStaged}}
+				for i, s := range states {
+					if s.Attempts != want[i].attempts || s.Outcome != want[i].outcome || !staged[s.EventID] {
+						t.Errorf("event %d: %d attempts, %s, staged %v; want %d, %s, staged", i+1, s.Attempts, s.Outcome,
+							staged[s.EventID], want[i].attempts, want[i].outcome)
+					}
+				}
+				if afterTwo != botpay.WebhookUnreachable || status != botpay.WebhookUnreachable || fails != 2 {
+					t.Errorf("health after event 2: %s; at the end %s/%d; want unreachable, unreachable/2", afterTwo, status, fails)
+				}
+				if hits, _ := rc.counts(states[2].EventID); hits != 0 {
+					t.Errorf("event 3 was attempted %d times while unreachable", hits)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,321 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Delivery is an outbox row claimed by one dispatcher until its lease ends.
+type Delivery struct {
+	OutboxID int64
+	EventID  string
+	BotID    string
+	Type     string
+	Data     json.RawMessage
+	EventAt  time.Time
+	Attempts int // HTTP attempts made before this claim
+	// Target is the bot's delivery settings and health as of the claim;
+	// nil when the bot is gone.
+	Target *Target
+}
+
+// ClaimDeliveries leases up to max due outbox rows to owner until now+lease.
+// On PostgreSQL, FOR UPDATE SKIP LOCKED lets replicas claim side by side
+// without waiting on or taking each other's rows; on SQLite the single
+// writer serialises claims. A row whose lease ran out (its dispatcher died)
+// is due again.
+func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Duration, max int) ([]Delivery, error) {
+	now := s.clock.Now()
+	skipLocked := ""
+	if s.dialect == Postgres {
+		skipLocked = " FOR UPDATE SKIP LOCKED"
+	}
+	var out []Delivery
+	err := s.inTx(ctx, func(tx *Tx) error {
+		out = out[:0]
+		rows, err := tx.query(ctx, `UPDATE outbox SET next_attempt_at = $1, lease_owner = $2
+			WHERE id IN (SELECT id FROM outbox WHERE done_at IS NULL AND next_attempt_at <= $3 ORDER BY next_attempt_at, id LIMIT $4`+skipLocked+`)
+			RETURNING id, event_id, bot_id, event_type, data, created_at, attempts`,
+			ms(now.Add(lease)), owner, ms(now), max)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d Delivery
+			var data string
+			var at int64
+			if err := rows.Scan(&d.OutboxID, &d.EventID, &d.BotID, &d.Type, &data, &at, &d.Attempts); err != nil {
+				return err
+			}
+			d.Data, d.EventAt = json.RawMessage(data), fromMS(at)
+			out = append(out, d)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		return tx.attachTargets(ctx, out)
+	})
+	return out, err
+}
+
+// attachTargets reads the delivery settings of the claimed rows' bots in
+// one query.
+func (t *Tx) attachTargets(ctx context.Context, ds []Delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	var ids []any
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if !seen[d.BotID] {
+			seen[d.BotID] = true
+			ids = append(ids, d.BotID)
+		}
+	}
+	rows, err := t.query(ctx, `SELECT `+targetColumns+` FROM bots WHERE id IN (`+placeholders(1, len(ids))+`)`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	targets := map[string]*Target{}
+	for rows.Next() {
+		tg, err := scanTarget(rows)
+		if err != nil {
+			return err
+		}
+		targets[tg.BotID] = &tg
+	}
+	for i := range ds {
+		ds[i].Target = targets[ds[i].BotID]
+	}
+	return rows.Err()
+}
+
+const targetColumns = `id, callback_url, webhook_status, webhook_fail_count, webhook_secret_sealed,
+	hooks_token_sealed, webhook_path, tunnel_token_hash`
+
+func scanTarget(row interface{ Scan(...any) error }) (Target, error) {
+	var t Target
+	var callback, path, tunnelHash sql.NullString
+	err := row.Scan(&t.BotID, &callback, &t.WebhookStatus, &t.WebhookFailCount, &t.SecretSealed, &t.HooksSealed, &path, &tunnelHash)
+	t.CallbackURL, t.WebhookPath = callback.String, path.String
+	t.Tunnel = t.CallbackURL == "" && tunnelHash.Valid
+	return t, err
+}
+
+// Target is where and how a bot's events are delivered.
+type Target struct {
+	BotID            string
+	CallbackURL      string // empty for a managed-tunnel bot
+	Tunnel           bool
+	WebhookStatus    string
+	WebhookFailCount int
+	SecretSealed     []byte
+	HooksSealed      []byte
+	WebhookPath      string
+}
+
+// DeliveryTarget reads a bot's delivery settings and current health.
+func (s *Store) DeliveryTarget(ctx context.Context, botID string) (Target, error) {
+	t, err := scanTarget(s.queryRow(ctx, `SELECT `+targetColumns+` FROM bots WHERE id = $1`, botID))
+	if isNoRows(err) {
+		return t, botpay.ErrNotFound("bot")
+	}
+	return t, err
+}
+
+// Health is what one attempt tells about a webhook's health.
+type Health int
+
+const (
+	HealthUnchanged Health = iota // no attempt, or a retry (retries never change health)
+	HealthSuccess                 // a first attempt succeeded
+	HealthFailure                 // a first attempt failed
+)
+
+// Finished is the result of handling one claimed delivery.
+type Finished struct {
+	Delivery   Delivery
+	LeaseOwner string
+	Attempted  bool   // an attempt was made (counts toward 1 + retries)
+	Health     Health // applied only while the bot's webhook is still URL
+	URL        string // the callback URL attempted; empty for a tunnel
+	Stage      *botpay.PendingMessage
+	RetryAt    time.Time // zero: the row is done
+	Outcome    string    // delivered, staged, failed
+}
+
+// FinishDeliveries records a batch of results in one transaction: the outbox
+// row (done, or due again at RetryAt), the health change as an atomic
+// increment or reset, and the staged message. A row whose lease passed to
+// another dispatcher is left to that one; its health and staging still
+// apply, since the attempt really happened.
+func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error {
+	now := ms(s.clock.Now())
+	return s.inTx(ctx, func(tx *Tx) error {
+		var plain []Finished
+		for _, f := range results {
+			if f.plainSuccess() {
+				plain = append(plain, f)
+				continue
+			}
+			if err := tx.finish(ctx, f, now); err != nil {
+				return err
+			}
+		}
+		return tx.finishDelivered(ctx, plain, now)
+	})
+}
+
+// plainSuccess is the common case: delivered at once, nothing to stage.
+func (f Finished) plainSuccess() bool {
+	return f.Outcome == "delivered" && f.Attempted && f.Stage == nil && f.RetryAt.IsZero()
+}
+
+// finishDelivered closes plain successes with one statement per chunk
+// instead of one per row, and applies each bot's success once.
+func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) error {
+	type target struct{ bot, url string }
+	healthy := map[target]bool{}
+	for len(done) > 0 {
+		chunk := done[:min(len(done), 200)]
+		done = done[len(chunk):]
+		byOwner := map[string][]any{}
+		for _, f := range chunk {
+			byOwner[f.LeaseOwner] = append(byOwner[f.LeaseOwner], f.Delivery.OutboxID)
+			if f.Health == HealthSuccess {
+				healthy[target{f.Delivery.BotID, f.URL}] = true
+			}
+		}
+		for owner, ids := range byOwner {
+			q := `UPDATE outbox SET attempts = attempts + 1, lease_owner = NULL, done_at = $1, outcome = 'delivered'
+				WHERE lease_owner = $2 AND id IN (` + placeholders(3, len(ids)) + `)`
+			if _, err := t.exec(ctx, q, append([]any{now, owner}, ids...)...); err != nil {
+				return err
+			}
+		}
+	}
+	for h := range healthy {
+		if err := t.applyHealth(ctx, h.bot, h.url, HealthSuccess); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placeholders renders "$from, $from+1, …" for n values.
+func placeholders(from, n int) string {
+	b := make([]byte, 0, n*5)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(from+i), 10)
+	}
+	return string(b)
+}
+
+func (t *Tx) finish(ctx context.Context, f Finished, now int64) error {
+	attempts := 0
+	if f.Attempted {
+		attempts = 1
+	}
+	var err error
+	if f.RetryAt.IsZero() {
+		_, err = t.exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, done_at = $2, outcome = $3
+			WHERE id = $4 AND lease_owner = $5`, attempts, now, f.Outcome, f.Delivery.OutboxID, f.LeaseOwner)
+	} else {
+		_, err = t.exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, next_attempt_at = $2
+			WHERE id = $3 AND lease_owner = $4`, attempts, ms(f.RetryAt), f.Delivery.OutboxID, f.LeaseOwner)
+	}
+	if err != nil {
+		return err
+	}
+	if err := t.applyHealth(ctx, f.Delivery.BotID, f.URL, f.Health); err != nil {
+		return err
+	}
+	if f.Stage != nil {
+		return t.stage(ctx, *f.Stage)
+	}
+	return nil
+}
+
+// applyHealth moves a webhook along INTERFACE.md 3.4 in one statement, so
+// concurrent results count every failure (atomic increment). It applies only
+// while the bot still points where the attempt went: a result from before a
+// callback update does not degrade the new URL.
+func (t *Tx) applyHealth(ctx context.Context, botID, url string, h Health) error {
+	var err error
+	switch h {
+	case HealthSuccess:
+		// Success recovers a degraded webhook; unreachable is left to the
+		// explicit recoveries (callback update), as 3.4 says.
+		_, err = t.exec(ctx, `UPDATE bots SET webhook_status = $1, webhook_fail_count = 0
+			WHERE id = $2 AND COALESCE(callback_url, '') = $3 AND webhook_status IN ($1, $4) AND webhook_fail_count > 0`,
+			botpay.WebhookActive, botID, url, botpay.WebhookDegraded)
+	case HealthFailure:
+		_, err = t.exec(ctx, `UPDATE bots SET webhook_fail_count = webhook_fail_count + 1,
+			webhook_status = CASE WHEN webhook_fail_count + 1 >= 2 THEN $1 ELSE $2 END
+			WHERE id = $3 AND COALESCE(callback_url, '') = $4 AND webhook_status IN ($5, $2)`,
+			botpay.WebhookUnreachable, botpay.WebhookDegraded, botID, url, botpay.WebhookActive)
+	}
+	return err
+}
+
+// OutboxState is one outbox row's delivery bookkeeping, for tests and
+// operators.
+type OutboxState struct {
+	EventID  string
+	Attempts int
+	Done     bool
+	Outcome  string
+}
+
+// OutboxStates lists every outbox row of a bot, oldest first.
+func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
+	rows, err := s.query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OutboxState
+	for rows.Next() {
+		var o OutboxState
+		var done sql.NullInt64
+		var outcome sql.NullString
+		if err := rows.Scan(&o.EventID, &o.Attempts, &done, &outcome); err != nil {
+			return nil, err
+		}
+		o.Done, o.Outcome = done.Valid, outcome.String
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// UndeliveredCount counts outbox rows not yet done (for tests and metrics).
+func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
+	return n, err
+}
+
+// OnEvent registers f to run after every commit that wrote an event, so an
+// in-process dispatcher delivers without waiting for its next poll. f must
+// not block. Set it before serving.
+func (s *Store) OnEvent(f func()) { s.onEvent = f }
+
+// NextDue is when the earliest unfinished outbox row falls due (a retry, or
+// the end of a lease); ok is false when nothing is left.
+func (s *Store) NextDue(ctx context.Context) (at time.Time, ok bool, err error) {
+	var v sql.NullInt64
+	err = s.queryRow(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE done_at IS NULL`).Scan(&v)
+	return fromMS(v.Int64), v.Valid, err
+}

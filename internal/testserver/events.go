@@ -1,0 +1,21 @@
+package testserver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/events"
+)
+
+// startDispatcher runs the event dispatcher until the test ends.
+func (s *Server) startDispatcher(t testing.TB, opts Options) {
+	cfg := opts.Events
+	cfg.Store, cfg.Sealer, cfg.AllowPrivate, cfg.Tunnel = s.Store, s.Sealer, !opts.WebhookGuard, s.Tunnels
+	if cfg.Poll == 0 {
+		cfg.Poll = 10 * time.Millisecond
+	}
+	s.Dispatcher = events.New(cfg)
+	stop := s.Dispatcher.Start(context.Background())
+	t.Cleanup(stop)
+}
