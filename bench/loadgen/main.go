@@ -9,7 +9,8 @@
 //
 //	wallet-check  sets up one claimed, funded bot through the public API
 //	              (register, owner signup, claim, fund), then hammers
-//	              GET /api/v1/bot/wallet/check with its API key.
+//	              GET /api/v1/bot/wallet/check with its API key (or with
+//	              the key given by -api-key, skipping the set-up).
 //	status        the same set-up, then GET /api/v1/bot/status.
 //	register      POST /api/v1/bots/register with a unique bot name per
 //	              request. The server must be started with a high
@@ -18,8 +19,10 @@
 // It only talks to loopback: a -url whose host is not in 127.0.0.0/8, ::1
 // or "localhost" is refused, and every dialled address is checked again.
 //
-// A second mode, -report FILE..., reads result files written with -out and
-// prints them as one Markdown table (bench/run.sh uses it for its summary).
+// Helper modes used by bench/run.sh, which needs nothing but Go:
+// -report FILE... prints result files written with -out as one Markdown
+// table; -free-port prints a free TCP port on 127.0.0.1; -wait-ready D waits
+// up to D until the server at -url answers GET /readyz with 200.
 //
 // Examples:
 //
@@ -54,6 +57,10 @@ type options struct {
 	outFile     string
 	label       string
 	report      bool
+	waitReady   time.Duration
+	freePort    bool
+	watch       cpuWatch
+	apiKey      string
 }
 
 func main() {
@@ -68,8 +75,13 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if opts.report {
+	switch {
+	case opts.report:
 		return printReport(stdout, rest)
+	case opts.freePort:
+		return printFreePort(stdout)
+	case opts.waitReady > 0:
+		return waitReady(opts.url, opts.waitReady)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -93,12 +105,21 @@ func parseFlags(args []string) (options, []string, error) {
 	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON instead of text")
 	fs.StringVar(&o.outFile, "out", "", "also write the JSON result to this file")
 	fs.StringVar(&o.label, "label", "", "free-form label stored in the result (e.g. the database engine)")
+	fs.StringVar(&o.apiKey, "api-key", "", "wallet-check/status: use this existing bot's API key instead of setting up a new bot")
+	fs.IntVar(&o.watch.serverPID, "watch-pid", 0, "server pid whose CPU time is reported (Linux /proc)")
+	fs.StringVar(&o.watch.dbMatch, "watch-cmdline", "", "report the CPU time of processes whose command line contains this (e.g. the PostgreSQL database name)")
 	fs.BoolVar(&o.report, "report", false, "print the result files named as arguments as a Markdown table")
+	fs.DurationVar(&o.waitReady, "wait-ready", 0, "only wait (at most this long) until -url answers GET /readyz with 200")
+	fs.BoolVar(&o.freePort, "free-port", false, "only print a currently free TCP port on 127.0.0.1")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
-	if o.report {
+	if o.report || o.freePort {
 		return o, fs.Args(), nil
+	}
+	if o.waitReady > 0 {
+		_, err := loopbackURL(o.url)
+		return o, fs.Args(), err
 	}
 	return o, fs.Args(), o.validate()
 }

@@ -44,9 +44,8 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 	}
 	client := newClient(o.concurrency, o.timeout)
 	defer closeIdle(client)
-	runID := newRunID()
 	setupCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	build, err := scenarios[o.scenario](setupCtx, client, base.String(), runID)
+	build, err := scenarios[o.scenario](setupCtx, client, base.String(), setupConfig{runID: newRunID(), apiKey: o.apiKey})
 	cancel()
 	if err != nil {
 		return Result{}, err
@@ -64,6 +63,7 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 		p.budget = new(atomic.Int64)
 		p.budget.Store(o.requests)
 	}
+	before, haveCPU := o.watch.sample()
 	started := time.Now()
 	if o.duration > 0 {
 		p.until = started.Add(o.duration)
@@ -71,6 +71,10 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 	tallies := p.run(ctx)
 	elapsed := time.Since(started)
 	res := summarize(tallies, elapsed)
+	if after, ok := o.watch.sample(); ok && haveCPU {
+		c := cpuBetween(before, after, res.Requests)
+		res.CPU = &c
+	}
 	res.Label, res.Scenario, res.URL = o.label, o.scenario, base.String()
 	res.Concurrency, res.Started, res.GoMaxProcs = o.concurrency, started.UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0)
 	return res, nil

@@ -18,7 +18,13 @@ type newRequest func(ctx context.Context, worker int, seq int64) (*http.Request,
 
 // setupFunc prepares the server state a scenario needs, through the API,
 // and returns the scenario's request builder.
-type setupFunc func(ctx context.Context, c *http.Client, base, runID string) (newRequest, error)
+type setupFunc func(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error)
+
+// setupConfig is what a set-up may use besides the client and base URL.
+type setupConfig struct {
+	runID  string // random tag that keeps names unique across runs
+	apiKey string // an existing bot's key; empty: set one up
+}
 
 var scenarios = map[string]setupFunc{
 	"wallet-check": botGET("/api/v1/bot/wallet/check"),
@@ -29,10 +35,13 @@ var scenarios = map[string]setupFunc{
 // botGET sets up one claimed, funded bot and then issues authenticated GETs
 // of path with its API key.
 func botGET(path string) setupFunc {
-	return func(ctx context.Context, c *http.Client, base, runID string) (newRequest, error) {
-		apiKey, err := fundedBot(ctx, c, base, runID)
-		if err != nil {
-			return nil, err
+	return func(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
+		apiKey := cfg.apiKey
+		if apiKey == "" {
+			var err error
+			if apiKey, err = fundedBot(ctx, c, base, cfg.runID); err != nil {
+				return nil, err
+			}
 		}
 		target := base + path
 		auth := "Bearer " + apiKey
@@ -48,7 +57,8 @@ func botGET(path string) setupFunc {
 
 // setupRegister needs no server state: every request registers a new bot
 // under one owner e-mail, with a name unique to the run, worker and sequence.
-func setupRegister(_ context.Context, _ *http.Client, base, runID string) (newRequest, error) {
+func setupRegister(_ context.Context, _ *http.Client, base string, cfg setupConfig) (newRequest, error) {
+	runID := cfg.runID
 	target := base + "/api/v1/bots/register"
 	email := "bench-" + runID + "@example.com"
 	return func(ctx context.Context, worker int, seq int64) (*http.Request, error) {

@@ -27,6 +27,7 @@ type Result struct {
 	ByStatus        map[string]int64 `json:"by_status"`
 	TransportErrors map[string]int64 `json:"transport_errors,omitempty"`
 	LatencyMS       Latency          `json:"latency_ms"`
+	CPU             *CPU             `json:"cpu,omitempty"`
 }
 
 // Latency summarises the answered requests, in milliseconds.
@@ -114,6 +115,11 @@ func printText(w io.Writer, r Result) {
 	l := r.LatencyMS
 	fmt.Fprintf(w, "latency (ms)  p50 %.3f  p90 %.3f  p99 %.3f  max %.3f  (min %.3f, mean %.3f)\n",
 		l.P50, l.P90, l.P99, l.Max, l.Min, l.Mean)
+	if c := r.CPU; c != nil {
+		fmt.Fprintf(w, "cpu (cores)   busy %.2f of %d: server %.2f, database %.2f, loadgen %.2f, other processes %.2f\n",
+			c.Busy, c.Cores, c.Server, c.Database, c.Loadgen, c.Other)
+		fmt.Fprintf(w, "cpu/request   server %.0f us, database %.0f us, loadgen %.0f us\n", c.ServerPerReqUS, c.DBPerReqUS, c.LoadgenPerReq)
+	}
 }
 
 func labelSuffix(label string) string {
@@ -155,16 +161,16 @@ func printReport(w io.Writer, files []string) error {
 	if len(files) == 0 {
 		return fmt.Errorf("-report needs result files as arguments")
 	}
-	fmt.Fprintln(w, "| engine | scenario | conc. | requests | requests/s | ok | failed | p50 ms | p90 ms | p99 ms | max ms |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| engine | scenario | conc. | requests | requests/s | ok | failed | p50 ms | p90 ms | p99 ms | max ms | CPU server/db/loadgen/other (cores) | server µs/req | db µs/req |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
 	for _, path := range files {
 		r, err := readResultFile(path)
 		if err != nil {
 			return err
 		}
 		l := r.LatencyMS
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %.0f | %d | %s | %.2f | %.2f | %.2f | %.2f |\n",
-			r.Label, r.Scenario, r.Concurrency, r.Requests, r.RPS, r.Success, failures(r), l.P50, l.P90, l.P99, l.Max)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %.0f | %d | %s | %.2f | %.2f | %.2f | %.2f | %s |\n",
+			r.Label, r.Scenario, r.Concurrency, r.Requests, r.RPS, r.Success, failures(r), l.P50, l.P90, l.P99, l.Max, cpuCells(r.CPU))
 	}
 	return nil
 }
@@ -196,4 +202,11 @@ func failures(r Result) string {
 		parts = append(parts, fmt.Sprintf("%s: %d", k, r.TransportErrors[k]))
 	}
 	return fmt.Sprintf("%d (%s)", r.Failed, strings.Join(parts, ", "))
+}
+
+func cpuCells(c *CPU) string {
+	if c == nil {
+		return "- | - | -"
+	}
+	return fmt.Sprintf("%.2f / %.2f / %.2f / %.2f | %.0f | %.0f", c.Server, c.Database, c.Loadgen, c.Other, c.ServerPerReqUS, c.DBPerReqUS)
 }

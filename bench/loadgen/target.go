@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -74,4 +75,53 @@ func closeIdle(c *http.Client) {
 	if tr, ok := c.Transport.(*http.Transport); ok {
 		tr.CloseIdleConnections()
 	}
+}
+
+// printFreePort asks the kernel for a free loopback port and prints it. The
+// port is released before the caller binds it, so a race is possible but
+// harmless: the server then fails to start and the caller reports it.
+func printFreePort(w io.Writer) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	if err := ln.Close(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, port)
+	return err
+}
+
+// waitReady polls GET /readyz every 100 ms until it answers 200 or limit
+// passes.
+func waitReady(rawURL string, limit time.Duration) error {
+	base, err := loopbackURL(rawURL)
+	if err != nil {
+		return err
+	}
+	c := newClient(1, time.Second)
+	defer closeIdle(c)
+	deadline := time.Now().Add(limit)
+	var last error
+	for time.Now().Before(deadline) {
+		status, err := roundTrip(c, mustGET(base.String()+"/readyz"))
+		if err == nil && status == http.StatusOK {
+			return nil
+		}
+		last = err
+		if err == nil {
+			last = fmt.Errorf("HTTP %d", status)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("%s/readyz not ready after %s: %v", base, limit, last)
+}
+
+func mustGET(url string) *http.Request {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		panic(err)
+	}
+	return req
 }
