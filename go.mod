@@ -4,7 +4,9 @@ go 1.26.8
 
 require (
 	github.com/jackc/pgx/v5 v5.7.2
+	golang.org/x/crypto v0.58.0
 	modernc.org/sqlite v1.60.1
+	pgregory.net/rapid v1.2.0
 )
 
 require (
@@ -16,7 +18,6 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
