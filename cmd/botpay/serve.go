@@ -60,7 +60,7 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		return nil, err
 	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}})
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour}})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 
@@ -109,6 +109,10 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(), "version", version)
+	workers, stopWorkers := context.WithCancel(ctx)
+	expiryDone := make(chan struct{})
+	go func() { defer close(expiryDone); d.svc.ExpireHeldPurchases(workers, 15*time.Second) }()
+	defer func() { stopWorkers(); <-expiryDone }() // before the store closes
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

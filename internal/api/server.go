@@ -46,6 +46,7 @@ func New(svc *app.Service, cfg Config) http.Handler {
 // its handlers.
 func (s *Server) routes() {
 	s.foundationRoutes()
+	s.spendingRoutes()
 }
 
 func (s *Server) foundationRoutes() {

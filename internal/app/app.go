@@ -19,6 +19,7 @@ type Limits struct {
 	LoginPerHour    int // per e-mail and per client IP
 	ClaimPerHour    int // per owner and per client IP
 	TopupPerHour    int // per bot, so a bot cannot flood its owner's inbox
+	CheckoutPerHour int // per bot (INTERFACE.md 8: 30)
 }
 
 func (l Limits) withDefaults() Limits {
@@ -32,6 +33,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.LoginPerHour, 20)
 	def(&l.ClaimPerHour, 20)
 	def(&l.TopupPerHour, 10)
+	def(&l.CheckoutPerHour, 30)
 	return l
 }
 
