@@ -17,4 +17,5 @@ func (s *Server) spendingRoutes() {
 	m.Handle("POST /api/v1/owner/purchases/{confirmation_id}/deny", s.owner(s.decidePurchase(false)))
 	m.Handle("GET /api/v1/owner/bots/{bot_id}/procurement", s.owner(s.getProcurement))
 	m.Handle("PUT /api/v1/owner/bots/{bot_id}/procurement", s.owner(s.putProcurement))
+	s.rail5Routes()
 }

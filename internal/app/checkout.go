@@ -31,30 +31,14 @@ type CheckoutOutcome struct {
 // Checkout validates a bot's purchase request and lets the store evaluate
 // and apply it in one transaction.
 func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput) (CheckoutOutcome, error) {
-	p := problems{}
-	if in.ProfileIndex == nil {
-		p.add("profile_index", "is required")
-	} else if *in.ProfileIndex < 1 {
-		p.add("profile_index", "must be 1 or more")
-	}
-	merchant := p.text("merchant_name", in.MerchantName, 1, 200, false)
-	merchantURL := p.text("merchant_url", in.MerchantURL, 1, 2048, false)
-	item := p.text("item_name", in.ItemName, 1, 500, false)
-	var amount botpay.Money
-	if in.AmountCents == nil {
-		p.add("amount_cents", "is required")
-	} else if amount = botpay.Money(*in.AmountCents); amount <= 0 || amount > MaxFunding {
-		p.add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
-	}
-	category := strings.ToLower(p.text("category", in.Category, 0, 50, false))
-	taskID := p.text("task_id", in.TaskID, 0, 64, false)
-	cardID := p.text("card_id", in.CardID, 0, 64, false)
-	if err := p.err(); err != nil {
+	req, item, cardID, err := s.validCheckout(in)
+	if err != nil {
 		return CheckoutOutcome{}, err
 	}
+	taskID := strings.TrimSpace(in.TaskID)
 	res, err := s.store.Checkout(ctx, store.CheckoutInput{
 		BotID: bot.ID, CardID: cardID, ProfileIndex: *in.ProfileIndex, ItemName: item, TaskID: taskID,
-		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: merchant, MerchantURL: merchantURL, Category: category},
+		Request: req,
 		Limit:   store.Limit{Bucket: "checkout:" + bot.ID, Max: s.limits.CheckoutPerHour, Window: time.Hour},
 	})
 	if err != nil {
@@ -69,6 +53,28 @@ func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput
 		out.Details = &d
 	}
 	return out, nil
+}
+
+// validCheckout checks the fields of a checkout request.
+func (s *Service) validCheckout(in CheckoutInput) (req botpay.CheckoutRequest, item, cardID string, err error) {
+	p := problems{}
+	if in.ProfileIndex == nil {
+		p.add("profile_index", "is required")
+	} else if *in.ProfileIndex < 1 {
+		p.add("profile_index", "must be 1 or more")
+	}
+	req.MerchantName = p.text("merchant_name", in.MerchantName, 1, 200, false)
+	req.MerchantURL = p.text("merchant_url", in.MerchantURL, 1, 2048, false)
+	item = p.text("item_name", in.ItemName, 1, 500, false)
+	if in.AmountCents == nil {
+		p.add("amount_cents", "is required")
+	} else if req.Amount = botpay.Money(*in.AmountCents); req.Amount <= 0 || req.Amount > MaxFunding {
+		p.add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
+	}
+	req.Category = strings.ToLower(p.text("category", in.Category, 0, 50, false))
+	p.text("task_id", in.TaskID, 0, 64, false)
+	cardID = p.text("card_id", in.CardID, 0, 64, false)
+	return req, item, cardID, p.err()
 }
 
 // CheckoutStatus reads one of the bot's purchases (INTERFACE.md 4.4); the

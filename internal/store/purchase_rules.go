@@ -44,6 +44,11 @@ func (t *Tx) usage(ctx context.Context, botID, ownerID, cardID string, p botpay.
 	if err != nil {
 		return u, err
 	}
+	r5Day, r5Month, err := t.rail5Usage(ctx, "bot_id", botID, day, month)
+	if err != nil {
+		return u, err
+	}
+	u.BotDay, u.BotMonth = u.BotDay+r5Day, u.BotMonth+r5Month
 	if err := t.queryRow(ctx, `SELECT COALESCE(SUM(amount_cents), 0) FROM purchases
 		WHERE card_id = $2 AND profile_index = $3 AND created_at >= $4 AND `+countedStatus,
 		ms(now), cardID, p.Index, ms(botpay.WindowStart(p.AllowanceDuration, now))).Scan(&u.Profile); err != nil {
@@ -61,5 +66,19 @@ func (t *Tx) usage(ctx context.Context, botID, ownerID, cardID string, p botpay.
 			COALESCE(SUM(amount_cents), 0)
 		FROM purchases WHERE owner_id = $3 AND decoy = $4 AND created_at >= $5 AND `+countedStatus,
 		ms(now), day, ownerID, false, month).Scan(&u.OwnerDay, &u.OwnerMonth)
+	if err != nil {
+		return u, err
+	}
+	r5Day, r5Month, err = t.rail5Usage(ctx, "owner_id", ownerID, day, month)
+	u.OwnerDay, u.OwnerMonth = u.OwnerDay+r5Day, u.OwnerMonth+r5Month
 	return u, err
+}
+
+// rail5Usage sums the rail5 spends of a bot or an owner (column) today and
+// this month; failed ones do not count.
+func (t *Tx) rail5Usage(ctx context.Context, column, id string, day, month int64) (botpay.Money, botpay.Money, error) {
+	var d, m botpay.Money
+	err := t.queryRow(ctx, `SELECT COALESCE(SUM(CASE WHEN created_at >= $1 THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(amount_cents), 0)
+		FROM rail5_checkouts WHERE `+column+` = $2 AND created_at >= $3 AND status <> 'failed'`, day, id, month).Scan(&d, &m)
+	return d, m, err
 }

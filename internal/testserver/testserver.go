@@ -5,6 +5,7 @@ package testserver
 
 import (
 	"crypto/rand"
+	"log/slog"
 	"net/http/httptest"
 	"testing"
 
@@ -38,6 +39,8 @@ type Options struct {
 	DB *storetest.DB
 	// Key is the sealing key; nil draws one. Replicas must share it.
 	Key []byte
+	// Logger receives the service's logs; nil discards them.
+	Logger *slog.Logger
 }
 
 // Start runs the service on dialect until the test ends.
@@ -64,9 +67,9 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	s.HTTP = httptest.NewUnstartedServer(nil)
 	s.HTTP.Start()
 	s.URL = s.HTTP.URL
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits})
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: s.Mail, BaseURL: s.URL, Limits: opts.Limits, Logger: opts.Logger})
 	pages := web.New(s.App, nil, api.ClientIP)
-	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
+	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount, Logger: opts.Logger})
 	t.Cleanup(s.HTTP.Close)
 	return s
 }

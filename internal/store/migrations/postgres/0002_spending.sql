@@ -78,34 +78,38 @@ CREATE TABLE procurement (
     updated_at        BIGINT NOT NULL
 );
 
--- A rail5 card's details exist only inside its encrypted card file; the
--- service keeps the file's key (sealed) and the file itself only until the
--- bot confirms delivery.
+-- A rail5 card's details exist only inside its encrypted card file, which
+-- travels to the bot in the rail5.card.delivered event; the service keeps
+-- the file's key (sealed) and scrubs the file from that event once the bot
+-- confirms delivery.
 CREATE TABLE rail5_cards (
-    id           TEXT PRIMARY KEY,
-    bot_id       TEXT NOT NULL REFERENCES bots(id),
-    name         TEXT NOT NULL,
-    last4        TEXT NOT NULL,
-    status       TEXT NOT NULL,
-    key_sealed   BYTEA NOT NULL,
-    file_content TEXT,
-    created_at   BIGINT NOT NULL,
-    confirmed_at BIGINT
+    id                TEXT PRIMARY KEY,
+    bot_id            TEXT NOT NULL REFERENCES bots(id),
+    owner_id          TEXT NOT NULL REFERENCES owners(id),
+    name              TEXT NOT NULL,
+    last4             TEXT NOT NULL,
+    status            TEXT NOT NULL,
+    key_sealed        BYTEA NOT NULL,
+    delivery_event_id TEXT NOT NULL,
+    created_at        BIGINT NOT NULL,
+    confirmed_at      BIGINT
 );
-CREATE INDEX rail5_cards_bot ON rail5_cards(bot_id, status);
+CREATE INDEX rail5_cards_bot ON rail5_cards(bot_id, status, created_at);
 
 CREATE TABLE rail5_checkouts (
     id              TEXT PRIMARY KEY,
     bot_id          TEXT NOT NULL REFERENCES bots(id),
+    owner_id        TEXT NOT NULL REFERENCES owners(id),
     card_id         TEXT NOT NULL REFERENCES rail5_cards(id),
-    amount_cents    BIGINT NOT NULL,
+    amount_cents    BIGINT NOT NULL CHECK (amount_cents > 0),
     merchant_name   TEXT NOT NULL,
     merchant_url    TEXT NOT NULL,
     item_name       TEXT NOT NULL,
     status          TEXT NOT NULL,
-    key_released_at BIGINT,
     reason          TEXT NOT NULL DEFAULT '',
     created_at      BIGINT NOT NULL,
+    key_released_at BIGINT,
     completed_at    BIGINT
 );
 CREATE INDEX rail5_checkouts_bot ON rail5_checkouts(bot_id, created_at);
+CREATE INDEX rail5_checkouts_owner ON rail5_checkouts(owner_id, created_at);
