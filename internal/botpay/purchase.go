@@ -14,6 +14,9 @@ const (
 	PurchaseApproved            = "approved"
 	PurchaseDenied              = "denied"
 	PurchaseExpired             = "expired"
+	// PurchaseDeclined records a checkout refused by a guardrail; it is
+	// never shown to the bot and counts only against the rate limit.
+	PurchaseDeclined = "declined"
 )
 
 // Purchase is a checkout confirmation (INTERFACE.md 2.4). Decoy purchases
@@ -35,6 +38,7 @@ type Purchase struct {
 	CreatedAt    time.Time
 	ExpiresAt    time.Time // zero unless it was held
 	DecidedAt    time.Time
+	LedgerID     int64 // the spend row once money moved
 }
 
 // StatusAt is the status as of now: a pending purchase whose window has

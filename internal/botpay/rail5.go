@@ -15,6 +15,7 @@ const (
 	Rail5CheckoutKeyReleased = "key_released"
 	Rail5CheckoutCompleted   = "completed"
 	Rail5CheckoutFailed      = "failed"
+	Rail5CheckoutDeclined    = "declined" // refused by a guardrail; counts only against the rate limit
 )
 
 // Error codes of rail5 (DESIGN.md decision 12 and docs/decisions.md).

@@ -165,10 +165,3 @@ func (t *Tx) checkoutCard(ctx context.Context, botID, cardID string) (botpay.Car
 }
 
 var errCardNotActive = botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no active card: the card is inactive or your owner has not added one")
-
-// ProfileDetails returns the sealed details a card profile hands out.
-func (t *Tx) profileDetails(ctx context.Context, cardID string, index int) ([]byte, error) {
-	var sealed []byte
-	err := t.queryRow(ctx, `SELECT details_sealed FROM card_profiles WHERE card_id = $1 AND profile_index = $2`, cardID, index).Scan(&sealed)
-	return sealed, err
-}

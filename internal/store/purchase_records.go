@@ -10,10 +10,11 @@ import (
 
 func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase) error {
 	_, err := t.exec(ctx, `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
-			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 		p.ID, p.BotID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, int64(p.Amount), p.MerchantName, p.MerchantURL, p.ItemName,
-		p.Category, nullString(p.TaskID), p.Status, ms(p.CreatedAt), nullTime(p.ExpiresAt), nullTime(p.DecidedAt))
+		p.Category, nullString(p.TaskID), p.Status, ms(p.CreatedAt), nullTime(p.ExpiresAt), nullTime(p.DecidedAt),
+		sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0})
 	return err
 }
 
@@ -89,8 +90,7 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 		if err != nil {
 			return err
 		}
-		w, _, err := tx.lockWallet(ctx, botID)
-		if err != nil {
+		if _, _, err := tx.lockWallet(ctx, botID); err != nil {
 			return err
 		}
 		if p, err = scanPurchase(tx.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1`, id)); err != nil {
@@ -128,7 +128,12 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 		}, now)); err != nil {
 			return err
 		}
-		return tx.capture(ctx, w, p, true, now)
+		ledgerID, err := tx.capture(ctx, p, true, now)
+		if err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE purchases SET ledger_id = $1 WHERE id = $2`, ledgerID, p.ID)
+		return err
 	})
 	if err == nil && gone {
 		return p, botpay.Errorf(botpay.KindGone, botpay.CodeExpired, "the approval window of this purchase has passed")

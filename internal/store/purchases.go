@@ -72,14 +72,19 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
 		}
-		if err := tx.take(ctx, in.Limit, now); err != nil {
+		if err := tx.checkoutRateLimit(ctx, in.BotID, in.Limit, now); err != nil {
 			return err
 		}
-		if _, err := tx.expireOverdueOf(ctx, in.BotID, now); err != nil {
-			return err
-		}
-		if w, _, err = tx.lockWallet(ctx, in.BotID); err != nil { // holds may have been released
-			return err
+		if w.held > 0 { // only a bot with holds can have overdue ones
+			n, err := tx.expireOverdueOf(ctx, in.BotID, now)
+			if err != nil {
+				return err
+			}
+			if n > 0 { // released holds changed the wallet
+				if w, _, err = tx.lockWallet(ctx, in.BotID); err != nil {
+					return err
+				}
+			}
 		}
 		card, err := tx.checkoutCard(ctx, in.BotID, in.CardID)
 		if err != nil {
@@ -94,7 +99,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 		}
-		rules, err := tx.spendingRules(ctx, in.BotID, w.ownerID, card, profile)
+		rules, details, err := tx.spendingRules(ctx, in.BotID, w.ownerID, card, profile)
 		if err != nil {
 			return err
 		}
@@ -104,25 +109,32 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		}
 		usage.Available = w.available()
 		verdict, refused := botpay.EvaluateCheckout(in.Request, rules, usage)
+		p := botpay.Purchase{ID: botpay.NewID("chk_"), BotID: in.BotID, OwnerID: w.ownerID, CardID: card.ID,
+			ProfileIndex: profile.Index, Decoy: rules.Decoy, Amount: in.Request.Amount, MerchantName: in.Request.MerchantName,
+			MerchantURL: in.Request.MerchantURL, ItemName: in.ItemName, Category: in.Request.Category,
+			Status: botpay.PurchaseApproved, CreatedAt: now}
 		if refused != nil {
+			// The declined request is kept (it counts against the rate
+			// limit, never against budgets) with its event.
 			refusal = refused
+			p.Status, p.DecidedAt = botpay.PurchaseDeclined, now
+			if err := tx.insertPurchase(ctx, p); err != nil {
+				return err
+			}
 			return tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
 				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
 			}, now))
 		}
-		p := botpay.Purchase{ID: botpay.NewID("chk_"), BotID: in.BotID, OwnerID: w.ownerID, CardID: card.ID,
-			ProfileIndex: profile.Index, Decoy: rules.Decoy, Amount: in.Request.Amount, MerchantName: in.Request.MerchantName,
-			MerchantURL: in.Request.MerchantURL, ItemName: in.ItemName, Category: in.Request.Category, TaskID: in.TaskID,
-			Status: botpay.PurchaseApproved, CreatedAt: now}
+		p.TaskID = in.TaskID
 		if verdict == botpay.Hold {
 			p.Status, p.ExpiresAt = botpay.PurchasePending, now.Add(botpay.HoldWindow)
 		} else {
 			p.DecidedAt = now
 		}
-		if err := tx.insertPurchase(ctx, p); err != nil {
+		if err := tx.applyNewPurchase(ctx, w, &p, now); err != nil {
 			return err
 		}
-		if err := tx.applyNewPurchase(ctx, w, p, now); err != nil {
+		if err := tx.insertPurchase(ctx, p); err != nil {
 			return err
 		}
 		if in.TaskID != "" {
@@ -132,9 +144,9 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		}
 		res.Purchase = p
 		if p.Status == botpay.PurchaseApproved {
-			res.SealedDetails, err = tx.profileDetails(ctx, card.ID, profile.Index)
+			res.SealedDetails = details
 		}
-		return err
+		return nil
 	})
 	if err == nil && refusal != nil {
 		return CheckoutResult{}, refusal
@@ -145,7 +157,9 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 // applyNewPurchase moves the money of a new purchase: a real approved one is
 // debited with its spend ledger row, a held one places a hold; a decoy moves
 // nothing and writes nothing.
-func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p botpay.Purchase, now time.Time) error {
+// It runs before the purchase row is written, so the row is inserted with
+// its ledger id.
+func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) error {
 	if p.Decoy {
 		return nil
 	}
@@ -157,15 +171,18 @@ func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p botpay.Purc
 		}
 		return t.lowBalance(ctx, w, before, before-p.Amount, now)
 	}
-	if err := t.capture(ctx, w, p, false, now); err != nil {
+	ledgerID, err := t.capture(ctx, *p, false, now)
+	if err != nil {
 		return err
 	}
+	p.LedgerID = ledgerID
 	return t.lowBalance(ctx, w, before, before-p.Amount, now)
 }
 
 // capture debits an approved purchase (from the hold when it was held) and
-// writes its spend ledger row and wallet.spend.authorized.
-func (t *Tx) capture(ctx context.Context, w lockedWallet, p botpay.Purchase, fromHold bool, now time.Time) error {
+// writes its spend ledger row and wallet.spend.authorized. It returns the
+// ledger row's id.
+func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now time.Time) (int64, error) {
 	held := int64(0)
 	if fromHold {
 		held = int64(p.Amount)
@@ -173,16 +190,13 @@ func (t *Tx) capture(ctx context.Context, w lockedWallet, p botpay.Purchase, fro
 	var balance, heldNow botpay.Money
 	if err := t.queryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents - $1, held_cents = held_cents - $2, updated_at = $3
 		WHERE bot_id = $4 RETURNING balance_cents, held_cents`, int64(p.Amount), held, ms(now), p.BotID).Scan(&balance, &heldNow); err != nil {
-		return err
+		return 0, err
 	}
 	tr, err := t.appendLedger(ctx, p.BotID, botpay.TxSpend, -p.Amount, &balance, purchaseDescription(p), now)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := t.exec(ctx, `UPDATE purchases SET ledger_id = $1 WHERE id = $2`, tr.ID, p.ID); err != nil {
-		return err
-	}
-	return t.emit(ctx, botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
+	return tr.ID, t.emit(ctx, botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
 		"remaining_balance": balance - heldNow,
 	}, now))
@@ -202,4 +216,36 @@ func (t *Tx) lowBalance(ctx context.Context, w lockedWallet, before, after botpa
 		"wallet_id": w.id, "current_balance": after, "currency": "USD",
 		"message": "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
 	}, now))
+}
+
+// checkoutRateLimit admits a checkout when the bot made fewer than l.Max
+// checkouts (card wallet and rail5, decided or declined) in the rolling
+// window. The checkouts themselves are the hits: no separate counter rows
+// are written, and the caller's wallet lock serialises the bot's checkouts.
+func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now time.Time) error {
+	if l.Max <= 0 {
+		return nil
+	}
+	since := ms(now.Add(-l.Window))
+	var n1, n2 int
+	var oldest1, oldest2 *int64
+	err := t.queryRow(ctx, `SELECT
+			(SELECT COUNT(*) FROM purchases WHERE bot_id = $1 AND created_at > $2),
+			(SELECT MIN(created_at) FROM purchases WHERE bot_id = $1 AND created_at > $2),
+			(SELECT COUNT(*) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2),
+			(SELECT MIN(created_at) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2)`, botID, since).
+		Scan(&n1, &oldest1, &n2, &oldest2)
+	if err != nil || n1+n2 < l.Max {
+		return err
+	}
+	oldest := oldest1
+	if oldest == nil || (oldest2 != nil && *oldest2 < *oldest) {
+		oldest = oldest2
+	}
+	secs := 1
+	if oldest != nil {
+		secs = max(1, int((fromMS(*oldest).Add(l.Window).Sub(now)+time.Second-1)/time.Second))
+	}
+	return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
+		Message: "too many checkout requests; try again later", RetryAfterSeconds: secs}
 }

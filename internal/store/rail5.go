@@ -132,7 +132,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
 		}
-		if err := tx.take(ctx, in.Limit, now); err != nil {
+		if err := tx.checkoutRateLimit(ctx, in.BotID, in.Limit, now); err != nil {
 			return err
 		}
 		cardID, err := tx.confirmedRail5Card(ctx, in.BotID, in.CardID)
@@ -159,15 +159,18 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 			refused = botpay.Errorf(botpay.KindForbidden, botpay.CodeApprovalRequired,
 				"your guardrails require your owner's approval for this amount; rail5 spends cannot wait for approval, use the card wallet checkout")
 		}
-		if refused != nil {
-			refusal = refused
-			return tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
-				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
-			}, now))
-		}
 		out = botpay.Rail5Checkout{ID: botpay.NewID("r5chk_"), BotID: in.BotID, OwnerID: w.ownerID, CardID: cardID,
 			Amount: in.Request.Amount, MerchantName: in.Request.MerchantName, MerchantURL: in.Request.MerchantURL,
 			ItemName: in.Item, Status: botpay.Rail5CheckoutApproved, CreatedAt: now}
+		if refused != nil {
+			// Kept as declined: it counts against the rate limit only.
+			refusal, out.Status = refused, botpay.Rail5CheckoutDeclined
+			if err := tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
+				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
+			}, now)); err != nil {
+				return err
+			}
+		}
 		_, err = tx.exec(ctx, `INSERT INTO rail5_checkouts (id, bot_id, owner_id, card_id, amount_cents, merchant_name, merchant_url,
 				item_name, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now))
