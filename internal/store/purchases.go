@@ -72,9 +72,6 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
 		}
-		if err := tx.checkoutRateLimit(ctx, in.BotID, in.Limit, now); err != nil {
-			return err
-		}
 		if w.held > 0 { // only a bot with holds can have overdue ones
 			n, err := tx.expireOverdueOf(ctx, in.BotID, now)
 			if err != nil {
@@ -99,11 +96,15 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 		}
-		rules, details, err := tx.spendingRules(ctx, in.BotID, w.ownerID, card, profile)
+		facts, err := tx.checkoutFacts(ctx, in.BotID, w.ownerID, card, profile, in.Limit.Window, now)
 		if err != nil {
 			return err
 		}
-		usage, err := tx.usage(ctx, in.BotID, w.ownerID, card.ID, profile, rules, now)
+		if err := rateLimited(in.Limit, facts.recent, facts.oldest, now); err != nil {
+			return err
+		}
+		rules, details := facts.rules, facts.details
+		usage, err := tx.ownerUsage(ctx, w.ownerID, rules, facts.usage, now)
 		if err != nil {
 			return err
 		}
@@ -235,12 +236,21 @@ func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now t
 			(SELECT COUNT(*) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2),
 			(SELECT MIN(created_at) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2)`, botID, since).
 		Scan(&n1, &oldest1, &n2, &oldest2)
-	if err != nil || n1+n2 < l.Max {
+	if err != nil {
 		return err
 	}
 	oldest := oldest1
 	if oldest == nil || (oldest2 != nil && *oldest2 < *oldest) {
 		oldest = oldest2
+	}
+	return rateLimited(l, n1+n2, oldest, now)
+}
+
+// rateLimited refuses a checkout once recent checkouts reach l.Max; the
+// wait is until the oldest of them leaves the window.
+func rateLimited(l Limit, recent int, oldest *int64, now time.Time) error {
+	if l.Max <= 0 || recent < l.Max {
+		return nil
 	}
 	secs := 1
 	if oldest != nil {
