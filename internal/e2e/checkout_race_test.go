@@ -163,3 +163,39 @@ func TestRacingOwnerDecisionsOnOneHeldPurchaseLetOneWin(t *testing.T) {
 		wantError(t, err, http.StatusConflict, client.CodeAlreadyDecided)
 	})
 }
+
+func TestRacingTaskRequestsHandEachTaskOutOnce(t *testing.T) {
+	forEachEngine(t, racing, func(t *testing.T, h *harness) {
+		s := h.shopper("busy", 0, nil)
+		for i := range 5 {
+			if _, err := s.owner.CreateTask(h.ctx, s.reg.BotID, client.NewTask{MerchantName: "Acme", MerchantURL: "acme.com",
+				ItemName: "Item", AmountCents: int64(100 + i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var mu sync.Mutex
+		seen := map[string]int{}
+		var wg sync.WaitGroup
+		for range 10 {
+			wg.Go(func() {
+				task, err := s.bot.NextTask(h.ctx)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				seen[task.TaskID]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if len(seen) != 6 || seen[""] != 5 {
+			t.Fatalf("tasks handed out = %v, want 5 distinct tasks once each and 5 empty answers", seen)
+		}
+		for id, n := range seen {
+			if id != "" && n != 1 {
+				t.Errorf("task %s handed out %d times", id, n)
+			}
+		}
+	})
+}

@@ -34,7 +34,7 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 		var profile sql.NullInt64
 		var created int64
 		err := tx.queryRow(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, created_at
-			FROM tasks WHERE bot_id = $1 AND status = $2 ORDER BY created_at, id LIMIT 1`+tx.forUpdate(), botID, botpay.TaskQueued).
+			FROM tasks WHERE bot_id = $1 AND status = $2 ORDER BY created_at, id LIMIT 1`+tx.skipLocked(), botID, botpay.TaskQueued).
 			Scan(&t.ID, &t.MerchantName, &t.MerchantURL, &t.ItemName, &t.Amount, &t.Category, &profile, &created)
 		if isNoRows(err) {
 			return nil
@@ -76,4 +76,14 @@ func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now in
 	_, err := t.exec(ctx, `UPDATE tasks SET status = $1, purchase_id = $2, completed_at = $3 WHERE id = $4`,
 		botpay.TaskCompleted, purchaseID, now, taskID)
 	return err
+}
+
+// skipLocked locks the row read for update and, on PostgreSQL, skips rows
+// another transaction holds, so concurrent callers each get the next free
+// row instead of all waiting for the same one.
+func (t *Tx) skipLocked() string {
+	if t.s.dialect == Postgres {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return ""
 }
