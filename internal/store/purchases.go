@@ -132,11 +132,17 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		} else {
 			p.DecidedAt = now
 		}
-		if err := tx.applyNewPurchase(ctx, w, &p, now); err != nil {
-			return err
-		}
-		if err := tx.insertPurchase(ctx, p); err != nil {
-			return err
+		if tx.s.dialect == Postgres && !p.Decoy && p.Status == botpay.PurchaseApproved {
+			if err := tx.debitAndRecordPG(ctx, w, p, now); err != nil {
+				return err
+			}
+		} else {
+			if err := tx.applyNewPurchase(ctx, w, &p, now); err != nil {
+				return err
+			}
+			if err := tx.insertPurchase(ctx, p); err != nil {
+				return err
+			}
 		}
 		if in.TaskID != "" {
 			if err := tx.completeTask(ctx, in.TaskID, p.ID, ms(now)); err != nil {
