@@ -10,6 +10,7 @@ require (
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.58.0
 	modernc.org/sqlite v1.60.1
+	pgregory.net/rapid v1.2.0
 )
 
 require (

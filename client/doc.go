@@ -2,7 +2,8 @@
 //
 // It owns the wire contract seen from the caller's side: typed requests and
 // answers for every bot endpoint of INTERFACE.md (registration, status,
-// wallet, top-up requests, spending rules, webhook profile) and for the owner
+// wallet, top-up requests, spending rules, webhook profile, merchant checkout
+// and its status, tasks, rail5 cards with DecryptCardFile) and for the owner
 // API of DESIGN.md section 5 (OwnerClient), exact money handling (USD keeps
 // integer cents, never float64), the error shape of INTERFACE.md section 7
 // (*Error, IsCode), and Idempotency-Key headers for safe retries

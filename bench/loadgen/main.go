@@ -12,6 +12,10 @@
 //	              GET /api/v1/bot/wallet/check with its API key (or with
 //	              the key given by -api-key, skipping the set-up).
 //	status        the same set-up, then GET /api/v1/bot/status.
+//	checkout      sets up 32 claimed, funded bots with a card under one
+//	              owner, then POSTs $1.00 auto-approved checkouts
+//	              (bench/checkout-vs-pgbench.sh starts the server with the
+//	              rate limits it needs).
 //	register      POST /api/v1/bots/register with a unique bot name per
 //	              request. The server must be started with a high
 //	              BOTPAY_RATE_REGISTER_PER_HOUR, or most answers are 429.
@@ -96,7 +100,7 @@ func parseFlags(args []string) (options, []string, error) {
 	var o options
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080", "base URL of the botpay server (loopback only)")
-	fs.StringVar(&o.scenario, "scenario", "wallet-check", "wallet-check, status or register")
+	fs.StringVar(&o.scenario, "scenario", "wallet-check", "wallet-check, status, register or checkout")
 	fs.IntVar(&o.concurrency, "c", 32, "concurrent workers (one keep-alive connection each)")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration; 0 = bounded by -n only")
 	fs.Int64Var(&o.requests, "n", 0, "stop after this many measured requests; 0 = bounded by -d only")
@@ -136,7 +140,7 @@ func (o options) validate() error {
 		return errors.New("-timeout must be positive")
 	}
 	if _, ok := scenarios[o.scenario]; !ok {
-		return fmt.Errorf("unknown -scenario %q (want wallet-check, status or register)", o.scenario)
+		return fmt.Errorf("unknown -scenario %q (want wallet-check, status, register or checkout)", o.scenario)
 	}
 	_, err := loopbackURL(o.url)
 	return err

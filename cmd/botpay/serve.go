@@ -62,7 +62,8 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		return nil, err
 	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}, WebhookAllowPrivate: cfg.WebhookAllowPriv})
+		Limits:              app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour},
+		WebhookAllowPrivate: cfg.WebhookAllowPriv})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 
@@ -123,6 +124,10 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
 		Tunnel: tunnels, Logger: d.log}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
+	workers, stopWorkers := context.WithCancel(ctx)
+	expiryDone := make(chan struct{})
+	go func() { defer close(expiryDone); d.svc.ExpireHeldPurchases(workers, 15*time.Second) }()
+	defer func() { stopWorkers(); <-expiryDone }() // before the store closes
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -57,6 +57,7 @@ func (s *Server) routes() {
 	s.earningRoutes()
 	s.messageRoutes()
 	s.tunnelRoutes()
+	s.spendingRoutes()
 }
 
 func (s *Server) foundationRoutes() {

@@ -22,6 +22,7 @@ type Limits struct {
 	// RefMissesPerHour bounds unknown invoice references per client IP on
 	// the buyer side (reference numbers are sequential).
 	RefMissesPerHour int
+	CheckoutPerHour  int // per bot (INTERFACE.md 8: 30)
 }
 
 func (l Limits) withDefaults() Limits {
@@ -36,6 +37,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.ClaimPerHour, 20)
 	def(&l.TopupPerHour, 10)
 	def(&l.RefMissesPerHour, 30)
+	def(&l.CheckoutPerHour, 30)
 	return l
 }
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -46,6 +47,9 @@ type Options struct {
 	// DataDir holds botpay.db when DatabaseURL is empty.
 	DataDir string
 	Clock   botpay.Clock
+	// MaxConns bounds PostgreSQL connections (0: 32). Tests use few, so
+	// that many test servers fit under the server's connection limit.
+	MaxConns int
 }
 
 // Open connects to the configured engine. It does not migrate.
@@ -55,7 +59,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		clock = botpay.SystemClock{}
 	}
 	if opts.DatabaseURL != "" {
-		return openPostgres(ctx, opts.DatabaseURL, clock)
+		return openPostgres(ctx, opts.DatabaseURL, clock, cmp.Or(opts.MaxConns, 32))
 	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data folder: %w", err)
@@ -63,13 +67,13 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	return openSQLite(ctx, filepath.Join(opts.DataDir, "botpay.db"), clock)
 }
 
-func openPostgres(ctx context.Context, dsn string, clock botpay.Clock) (*Store, error) {
+func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns int) (*Store, error) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(32)
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

@@ -26,13 +26,19 @@ func (t *Tx) putGuardrails(ctx context.Context, botID string, g botpay.Guardrail
 
 // Guardrails reads a claimed bot's spending guardrails.
 func (s *Store) Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error) {
+	return scanGuardrails(s.queryRow(ctx, guardrailsQuery, botID))
+}
+
+const guardrailsQuery = `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
+			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
+		FROM guardrails WHERE bot_id = $1`
+
+func scanGuardrails(row interface{ Scan(...any) error }) (botpay.Guardrails, error) {
 	var g botpay.Guardrails
 	var above *int64
 	var approved, blocked string
 	var updated int64
-	err := s.queryRow(ctx, `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
-			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
-		FROM guardrails WHERE bot_id = $1`, botID).
+	err := row.
 		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked, &updated)
 	if isNoRows(err) {
 		return g, botpay.ErrWalletNotActive

@@ -106,11 +106,17 @@ func (s *Store) CreatePairingCode(ctx context.Context, ownerID, codeHash string,
 // MasterGuardrails returns the owner's master guardrails, or nil when the
 // owner never set them.
 func (s *Store) MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error) {
+	return scanMasterGuardrails(s.queryRow(ctx, masterGuardrailsQuery, ownerID))
+}
+
+const masterGuardrailsQuery = `SELECT per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at
+		FROM master_guardrails WHERE owner_id = $1`
+
+func scanMasterGuardrails(row interface{ Scan(...any) error }) (*botpay.MasterGuardrails, error) {
 	var m botpay.MasterGuardrails
 	var per, daily, monthly *int64
 	var updated int64
-	err := s.queryRow(ctx, `SELECT per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at
-		FROM master_guardrails WHERE owner_id = $1`, ownerID).Scan(&per, &daily, &monthly, &updated)
+	err := row.Scan(&per, &daily, &monthly, &updated)
 	if isNoRows(err) {
 		return nil, nil
 	}

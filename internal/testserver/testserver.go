@@ -5,6 +5,7 @@ package testserver
 
 import (
 	"crypto/rand"
+	"log/slog"
 	"net/http/httptest"
 	"testing"
 
@@ -53,6 +54,8 @@ type Options struct {
 	// (fast polling unless set).
 	Deliver bool
 	Events  events.Config
+	// Logger receives the service's logs; nil discards them.
+	Logger *slog.Logger
 }
 
 // Start runs the service on dialect until the test ends.
@@ -84,10 +87,11 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		sender = opts.Mail
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
-		WebhookAllowPrivate: !opts.WebhookGuard})
+		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
-	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount, Tunnel: s.Tunnels})
+	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
+		Tunnel: s.Tunnels, Logger: opts.Logger})
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {
 		s.startDispatcher(t, opts)

@@ -60,7 +60,7 @@ func Open(t testing.TB, dialect store.Dialect, clock botpay.Clock) *DB {
 	case store.SQLite:
 		opts = store.Options{DataDir: t.TempDir()}
 	case store.Postgres:
-		opts = store.Options{DatabaseURL: postgresSchema(t)}
+		opts = store.Options{DatabaseURL: postgresSchema(t), MaxConns: 8}
 	}
 	opts.Clock = clock
 	st, err := store.Open(context.Background(), opts)

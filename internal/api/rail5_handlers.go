@@ -1,0 +1,152 @@
+package api
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// rail5Routes mounts rail5 cards: owner registration, delivery
+// confirmation, and the checkout → key → completion sequence.
+func (s *Server) rail5Routes() {
+	m := s.mux
+	m.Handle("POST /api/v1/owner/bots/{bot_id}/rail5-cards", s.owner(s.createRail5Card))
+	m.Handle("POST /api/v1/bot/rail5/confirm-delivery", s.bot(s.confirmRail5Delivery))
+	m.Handle("POST /api/v1/bot/rail5/checkout", s.bot(s.rail5Checkout))
+	m.Handle("POST /api/v1/bot/rail5/key", s.bot(s.rail5Key))
+	m.Handle("POST /api/v1/bot/rail5/complete", s.bot(s.rail5Complete))
+}
+
+func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.str("card_name", true),
+		Number: body.digitsOrString("number"), CVV: body.digitsOrString("cvv"),
+		ExpiryMonth: body.digitsOrString("expiry_month"), ExpiryYear: body.digitsOrString("expiry_year"),
+		HolderName: body.str("holder_name", true)}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := s.svc.CreateRail5Card(r.Context(), o, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"card_id": c.ID, "card_name": c.Name, "card_last4": c.Last4,
+		"status": c.Status, "created_at": botpay.Timestamp(c.CreatedAt)})
+}
+
+// confirmRail5Delivery takes no body (DESIGN.md decision 12); a JSON body
+// may name the card with card_id when several await delivery.
+func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	data, err := readBody(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var cardID string
+	if len(bytes.TrimSpace(data)) > 0 {
+		body, err := decodeObject(data)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		cardID = body.str("card_id", false)
+		if err := body.err(); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
+	c, err := s.svc.ConfirmRail5Delivery(r.Context(), bot, cardID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": c.Status, "card_id": c.ID, "card_name": c.Name,
+		"card_last4": c.Last4, "test_checkout_url": s.svc.Rail5TestCheckoutURL(),
+		"message": "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
+}
+
+type rail5CheckoutView struct {
+	CheckoutID   string       `json:"checkout_id"`
+	Status       string       `json:"status"`
+	CardID       string       `json:"card_id"`
+	MerchantName string       `json:"merchant_name"`
+	ItemName     string       `json:"item_name"`
+	AmountUSD    botpay.Money `json:"amount_usd"`
+	Key          string       `json:"key,omitempty"`
+	Alg          string       `json:"alg,omitempty"`
+	Message      string       `json:"message"`
+}
+
+func viewRail5Checkout(c botpay.Rail5Checkout, msg string) rail5CheckoutView {
+	return rail5CheckoutView{CheckoutID: c.ID, Status: c.Status, CardID: c.CardID, MerchantName: c.MerchantName,
+		ItemName: c.ItemName, AmountUSD: c.Amount, Message: msg}
+}
+
+func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.Rail5CheckoutInput{CardID: body.str("card_id", false), MerchantName: body.str("merchant_name", true),
+		MerchantURL: body.str("merchant_url", true), ItemName: body.str("item_name", true),
+		AmountCents: body.integer("amount_cents"), Category: body.str("category", false)}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := s.svc.Rail5Checkout(r.Context(), bot, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewRail5Checkout(c, "Approved. Get the card key once with POST /api/v1/bot/rail5/key {\"checkout_id\": \""+c.ID+"\"}."))
+}
+
+func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	id := body.str("checkout_id", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, key, err := s.svc.ReleaseRail5Key(r.Context(), bot, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	v := viewRail5Checkout(c, "Decrypt your card file with this key, pay, then forget both and report with POST /api/v1/bot/rail5/complete.")
+	v.Key, v.Alg = key, "AES-256-GCM"
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) rail5Complete(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	id, success, reason := body.str("checkout_id", true), body.boolean("success"), body.str("reason", false)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := s.svc.CompleteRail5Checkout(r.Context(), bot, id, success, reason)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewRail5Checkout(c, "Recorded."))
+}

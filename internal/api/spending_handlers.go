@@ -1,0 +1,271 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.CheckoutInput{
+		ProfileIndex: body.integer("profile_index"),
+		MerchantName: body.str("merchant_name", true),
+		MerchantURL:  body.str("merchant_url", true),
+		ItemName:     body.str("item_name", true),
+		AmountCents:  body.integer("amount_cents"),
+		Category:     body.str("category", false),
+		TaskID:       body.str("task_id", false),
+		CardID:       body.str("card_id", false),
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out, err := s.svc.Checkout(r.Context(), bot, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	status, v := viewCheckout(out)
+	writeJSON(w, status, v)
+}
+
+func (s *Server) checkoutStatus(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	out, err := s.svc.CheckoutStatus(r.Context(), bot, r.URL.Query().Get("confirmation_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewPurchase(out))
+}
+
+func (s *Server) nextTask(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	t, ok, err := s.svc.NextTask(r.Context(), bot)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewTask(t, ok))
+}
+
+// --- owner -----------------------------------------------------------------
+
+func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.NewCardInput{
+		BotID:         pathID(r, "bot_id"),
+		CardName:      body.str("card_name", true),
+		MissingDigits: body.str("missing_digits", true),
+		ExpiryMonth:   body.digitsOrString("expiry_month"),
+		ExpiryYear:    body.digitsOrString("expiry_year"),
+		Profiles:      body.profiles("profiles"),
+	}
+	if real := body.integer("real_profile_index"); real != nil {
+		in.RealProfileIndex = *real
+	} else {
+		body.fail("real_profile_index", "is required")
+	}
+	if l := body.child("limits"); l != nil {
+		in.Limits.PerTransaction = l.optUSD("per_transaction_usd")
+		in.Limits.Daily = l.optUSD("daily_usd")
+		in.Limits.Monthly = l.optUSD("monthly_usd")
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := s.svc.CreateCard(r.Context(), o, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewCard(c))
+}
+
+func (s *Server) listCards(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	cards, err := s.svc.Cards(r.Context(), o, pathID(r, "bot_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]cardView, len(cards))
+	for i, c := range cards {
+		out[i] = viewCard(c)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"cards": out})
+}
+
+func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	status := body.str("status", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c, err := s.svc.SetCardStatus(r.Context(), o, pathID(r, "bot_id"), pathID(r, "card_id"), status)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewCard(c))
+}
+
+func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.NewTaskInput{
+		BotID:        pathID(r, "bot_id"),
+		MerchantName: body.str("merchant_name", true),
+		MerchantURL:  body.str("merchant_url", true),
+		ItemName:     body.str("item_name", true),
+		AmountCents:  body.integer("amount_cents"),
+		Category:     body.str("category", false),
+		ProfileIndex: body.integer("profile_index"),
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	t, err := s.svc.CreateTask(r.Context(), o, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"task_id": t.ID, "status": t.Status})
+}
+
+func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	list, err := s.svc.Approvals(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]approvalView, len(list))
+	for i, a := range list {
+		out[i] = viewApproval(a)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": out})
+}
+
+func (s *Server) decidePurchase(approve bool) ownerHandler {
+	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), approve)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"confirmation_id": p.ID, "status": p.Status})
+	}
+}
+
+func (s *Server) getProcurement(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	p, err := s.svc.Procurement(r.Context(), o, pathID(r, "bot_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewProcurement(p))
+}
+
+func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	c := app.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
+		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants")}
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p, err := s.svc.SetProcurement(r.Context(), o, pathID(r, "bot_id"), c)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, viewProcurement(p))
+}
+
+// --- decoding helpers of this capability -----------------------------------
+
+// digitsOrString reads a field sent either as a string ("07") or as an
+// integer (7), as card expiry fields commonly are.
+func (o *object) digitsOrString(name string) string {
+	v, ok := o.raw(name, true)
+	if !ok {
+		return ""
+	}
+	if v[0] == '"' {
+		return o.str(name, true)
+	}
+	if n := o.integer(name); n != nil {
+		return strconv.Itoa(*n)
+	}
+	return ""
+}
+
+// optUSD reads an optional dollar amount; absent and null are nil.
+func (o *object) optUSD(name string) *botpay.Money {
+	if _, ok := o.raw(name, false); !ok {
+		return nil
+	}
+	m, ok := o.usd(name, true)
+	if !ok {
+		return nil
+	}
+	return &m
+}
+
+// profiles reads the payment profiles of a new card.
+func (o *object) profiles(name string) []botpay.PaymentProfile {
+	v, ok := o.raw(name, true)
+	if !ok {
+		return nil
+	}
+	var items []json.RawMessage
+	if v[0] != '[' || json.Unmarshal(v, &items) != nil {
+		o.fail(name, "must be an array of objects")
+		return nil
+	}
+	out := make([]botpay.PaymentProfile, 0, len(items))
+	for i, raw := range items {
+		wrapper := &object{prefix: o.prefix, fields: map[string]json.RawMessage{name + "[" + strconv.Itoa(i) + "]": raw}, problems: o.problems}
+		item := wrapper.child(name + "[" + strconv.Itoa(i) + "]")
+		if item == nil {
+			continue
+		}
+		var p botpay.PaymentProfile
+		if idx := item.integer("profile_index"); idx != nil {
+			p.Index = *idx
+		} else {
+			item.fail("profile_index", "is required")
+		}
+		p.AllowanceDuration = item.str("allowance_duration", true)
+		p.Allowance, _ = item.usd("allowance_usd", true)
+		if h := item.boolean("human_permission_required"); h != nil {
+			p.HumanPermissionRequired = *h
+		}
+		out = append(out, p)
+	}
+	return out
+}

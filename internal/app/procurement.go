@@ -1,0 +1,76 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Procurement reads an owned bot's procurement controls.
+func (s *Service) Procurement(ctx context.Context, owner botpay.Owner, botID string) (botpay.Procurement, error) {
+	return s.store.Procurement(ctx, owner.ID, botID)
+}
+
+// ProcurementChange is a PUT of procurement controls; nil lists keep their
+// value.
+type ProcurementChange struct {
+	AllowedDomains, BlockedDomains, AllowedMerchants, BlockedMerchants *[]string
+}
+
+// SetProcurement merges a change into an owned bot's procurement controls.
+func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID string, c ProcurementChange) (botpay.Procurement, error) {
+	cur, err := s.store.Procurement(ctx, owner.ID, botID)
+	if err != nil {
+		return cur, err
+	}
+	p := problems{}
+	if c.AllowedDomains != nil {
+		cur.AllowedDomains = domainList(p, "allowed_domains", *c.AllowedDomains)
+	}
+	if c.BlockedDomains != nil {
+		cur.BlockedDomains = domainList(p, "blocked_domains", *c.BlockedDomains)
+	}
+	if c.AllowedMerchants != nil {
+		cur.AllowedMerchants = merchantList(p, "allowed_merchants", *c.AllowedMerchants)
+	}
+	if c.BlockedMerchants != nil {
+		cur.BlockedMerchants = merchantList(p, "blocked_merchants", *c.BlockedMerchants)
+	}
+	if err := p.err(); err != nil {
+		return cur, err
+	}
+	cur.UpdatedAt = s.clock.Now()
+	return cur, s.store.SetProcurement(ctx, owner.ID, botID, cur)
+}
+
+// domainList normalises domains to lower-case hosts; a URL is reduced to
+// its host.
+func domainList(p problems, field string, in []string) []string {
+	if len(in) > 200 {
+		p.add(field, "must have at most 200 entries")
+	}
+	out := []string{}
+	for _, d := range in {
+		host := botpay.MerchantHost(strings.TrimPrefix(strings.TrimSpace(d), "*."))
+		if host == "" || len(host) > 253 || strings.ContainsAny(host, " /") {
+			p.add(field, "entries must be domain names such as example.com")
+			continue
+		}
+		out = append(out, host)
+	}
+	return out
+}
+
+func merchantList(p problems, field string, in []string) []string {
+	if len(in) > 200 {
+		p.add(field, "must have at most 200 entries")
+	}
+	out := []string{}
+	for i, m := range in {
+		if v := p.text(field+"["+itoa(i)+"]", m, 1, 200, false); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/cardfile"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Rail5CardInput is the body of POST /api/v1/owner/bots/{bot_id}/rail5-cards.
+type Rail5CardInput struct {
+	BotID       string
+	CardName    string
+	Number      string
+	CVV         string
+	ExpiryMonth string
+	ExpiryYear  string
+	HolderName  string
+}
+
+// Rail5Instructions tell the bot what to do with its card file.
+const Rail5Instructions = "Save file_content to suggested_path (mode 0600), acknowledge this message if you polled it, " +
+	"then call POST /api/v1/bot/rail5/confirm-delivery. The file is encrypted (AES-256-GCM); to spend, call " +
+	"POST /api/v1/bot/rail5/checkout, then POST /api/v1/bot/rail5/key for that checkout's one-time key, decrypt the file, " +
+	"pay, forget the key and the card details, and report with POST /api/v1/bot/rail5/complete."
+
+// CreateRail5Card encrypts the owner's card into a card file under a fresh
+// per-card key, keeps only the key (sealed) and the last four digits, and
+// sends the file to the bot in rail5.card.delivered. The full number is
+// never stored, logged or answered; validation messages never repeat it.
+func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Rail5CardInput) (botpay.Rail5Card, error) {
+	p := problems{}
+	name := p.text("card_name", in.CardName, 1, 100, false)
+	number := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' {
+			return -1
+		}
+		return r
+	}, in.Number)
+	if len(number) < 12 || len(number) > 19 || !cardfile.Luhn(number) {
+		p.add("number", "must be a valid card number of 12 to 19 digits")
+	}
+	cvv := strings.TrimSpace(in.CVV)
+	if len(cvv) < 3 || len(cvv) > 4 || !allDigits(cvv) {
+		p.add("cvv", "must be 3 or 4 digits")
+	}
+	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
+	holder := p.text("holder_name", in.HolderName, 1, 100, false)
+	if err := p.err(); err != nil {
+		return botpay.Rail5Card{}, err
+	}
+	now := s.clock.Now()
+	c := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: in.BotID, OwnerID: owner.ID, Name: name,
+		Last4: number[len(number)-4:], Status: botpay.Rail5PendingDelivery, CreatedAt: now}
+	key := cardfile.NewKey()
+	file, err := cardfile.Encrypt(key, c.ID, cardfile.Details{Number: number, CVV: cvv, ExpiryMonth: month, ExpiryYear: year, HolderName: holder})
+	if err != nil {
+		return c, err
+	}
+	delivered := botpay.NewEvent(c.BotID, botpay.EventRail5Delivered, map[string]any{
+		"card_id": c.ID, "card_name": c.Name, "card_last4": c.Last4, "file_content": file,
+		"suggested_path": ".botpay/cards/" + c.ID + ".card.json", "instructions": Rail5Instructions,
+	}, now)
+	return c, s.store.CreateRail5Card(ctx, c, s.sealer.Seal(key, rail5KeyAAD(c.ID)), delivered)
+}
+
+func rail5KeyAAD(cardID string) []byte { return []byte("rail5-key:" + cardID) }
+
+// ConfirmRail5Delivery records that the bot saved its card file
+// (INTERFACE.md 4.21).
+func (s *Service) ConfirmRail5Delivery(ctx context.Context, bot botpay.Bot, cardID string) (botpay.Rail5Card, error) {
+	if !bot.Claimed() {
+		return botpay.Rail5Card{}, botpay.ErrWalletNotActive
+	}
+	return s.store.ConfirmRail5Delivery(ctx, bot.ID, strings.TrimSpace(cardID))
+}
+
+// Rail5TestCheckoutURL is where a bot tries its confirmed card.
+func (s *Service) Rail5TestCheckoutURL() string { return s.baseURL + "/api/v1/bot/rail5/checkout" }
+
+// Rail5CheckoutInput is the body of POST /api/v1/bot/rail5/checkout.
+type Rail5CheckoutInput struct {
+	CardID       string
+	MerchantName string
+	MerchantURL  string
+	ItemName     string
+	AmountCents  *int
+	Category     string
+}
+
+// Rail5Checkout asks to spend with a confirmed rail5 card.
+func (s *Service) Rail5Checkout(ctx context.Context, bot botpay.Bot, in Rail5CheckoutInput) (botpay.Rail5Checkout, error) {
+	one := 1
+	req, item, cardID, err := s.validCheckout(CheckoutInput{ProfileIndex: &one, MerchantName: in.MerchantName, MerchantURL: in.MerchantURL,
+		ItemName: in.ItemName, AmountCents: in.AmountCents, Category: in.Category, CardID: in.CardID})
+	if err != nil {
+		return botpay.Rail5Checkout{}, err
+	}
+	return s.store.Rail5Checkout(ctx, store.Rail5CheckoutInput{BotID: bot.ID, CardID: cardID, Request: req, Item: item,
+		Limit: store.Limit{Bucket: "checkout:" + bot.ID, Max: s.limits.CheckoutPerHour, Window: time.Hour}})
+}
+
+// ReleaseRail5Key returns the card key for an approved rail5 checkout,
+// base64-encoded, exactly once.
+func (s *Service) ReleaseRail5Key(ctx context.Context, bot botpay.Bot, checkoutID string) (botpay.Rail5Checkout, string, error) {
+	if strings.TrimSpace(checkoutID) == "" {
+		return botpay.Rail5Checkout{}, "", botpay.ValidationError(map[string]string{"checkout_id": "is required"})
+	}
+	c, sealed, err := s.store.ReleaseRail5Key(ctx, bot.ID, checkoutID)
+	if err != nil {
+		return c, "", err
+	}
+	key, err := s.sealer.Open(sealed, rail5KeyAAD(c.CardID))
+	if err != nil {
+		return c, "", err
+	}
+	return c, base64.StdEncoding.EncodeToString(key), nil
+}
+
+// CompleteRail5Checkout records whether the bot's payment went through.
+func (s *Service) CompleteRail5Checkout(ctx context.Context, bot botpay.Bot, checkoutID string, success *bool, reason string) (botpay.Rail5Checkout, error) {
+	p := problems{}
+	if strings.TrimSpace(checkoutID) == "" {
+		p.add("checkout_id", "is required")
+	}
+	if success == nil {
+		p.add("success", "is required")
+	}
+	reason = p.text("reason", reason, 0, 500, false)
+	if success != nil && !*success && reason == "" {
+		p.add("reason", "is required when success is false")
+	}
+	if err := p.err(); err != nil {
+		return botpay.Rail5Checkout{}, err
+	}
+	return s.store.CompleteRail5Checkout(ctx, bot.ID, checkoutID, *success, reason)
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// CreateCard registers a card with its payment profiles on an owned,
+// claimed bot and emits rails.updated (card_created). sealedDetails holds,
+// per profile index, the sealed {missing_digits, expiry} the profile hands
+// out: the real card's for the real profile, decoy values for the others.
+func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, sealedDetails map[int][]byte) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		if err := tx.ownedClaimedBot(ctx, ownerID, c.BotID); err != nil {
+			return err
+		}
+		l := c.Limits
+		if _, err := tx.exec(ctx, `INSERT INTO cards (id, bot_id, name, status, real_profile_index, per_transaction_cents,
+				daily_cents, monthly_cents, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+			c.ID, c.BotID, c.Name, c.Status, c.RealProfileIndex, centsPtr(l.PerTransaction), centsPtr(l.Daily),
+			centsPtr(l.Monthly), ms(c.CreatedAt)); err != nil {
+			return err
+		}
+		for _, p := range c.Profiles {
+			if _, err := tx.exec(ctx, `INSERT INTO card_profiles (card_id, profile_index, allowance_duration, allowance_cents,
+					human_permission_required, details_sealed) VALUES ($1, $2, $3, $4, $5, $6)`,
+				c.ID, p.Index, p.AllowanceDuration, int64(p.Allowance), p.HumanPermissionRequired, sealedDetails[p.Index]); err != nil {
+				return err
+			}
+		}
+		return tx.emit(ctx, railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
+	})
+}
+
+// ownedClaimedBot fails with 404 unless ownerID owns the bot (which is then
+// claimed: only claims set owner_id).
+func (t *Tx) ownedClaimedBot(ctx context.Context, ownerID, botID string) error {
+	var n int
+	if err := t.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return botpay.ErrNotFound("bot")
+	}
+	return nil
+}
+
+// SetCardStatus activates or deactivates an owned bot's card and emits
+// rails.updated (card_unfrozen / card_frozen) when the status changes.
+func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, status string) (botpay.Card, error) {
+	now := s.clock.Now()
+	err := s.inTx(ctx, func(tx *Tx) error {
+		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
+			return err
+		}
+		var current string
+		err := tx.queryRow(ctx, `SELECT status FROM cards WHERE id = $1 AND bot_id = $2`+tx.forUpdate(), cardID, botID).Scan(&current)
+		if isNoRows(err) {
+			return errCardNotFound
+		}
+		if err != nil || current == status {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE cards SET status = $1, updated_at = $2 WHERE id = $3`, status, ms(now), cardID); err != nil {
+			return err
+		}
+		action, msg := botpay.ActionCardUnfrozen, "Your owner reactivated a card."
+		if status == botpay.CardInactive {
+			action, msg = botpay.ActionCardFrozen, "Your owner deactivated a card."
+		}
+		return tx.emit(ctx, railsUpdated(botID, action, msg, now))
+	})
+	if err != nil {
+		return botpay.Card{}, err
+	}
+	cards, err := s.cards(ctx, s.read, `c.id = $1`, cardID)
+	if err != nil || len(cards) == 0 {
+		return botpay.Card{}, err
+	}
+	return cards[0], nil
+}
+
+var errCardNotFound = botpay.Errorf(botpay.KindNotFound, botpay.CodeCardNotFound, "no card with this card_id is linked to this bot")
+
+// Cards lists an owned bot's cards, oldest first.
+func (s *Store) Cards(ctx context.Context, ownerID, botID string) ([]botpay.Card, error) {
+	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
+		return nil, err
+	}
+	return s.cards(ctx, s.read, `c.bot_id = $1`, botID)
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// cards loads cards matching where (over alias c) with their profiles.
+func (s *Store) cards(ctx context.Context, q querier, where string, args ...any) ([]botpay.Card, error) {
+	rows, err := q.QueryContext(ctx, s.rebind(`SELECT c.id, c.bot_id, c.name, c.status, c.real_profile_index, c.per_transaction_cents,
+			c.daily_cents, c.monthly_cents, c.created_at, p.profile_index, p.allowance_duration, p.allowance_cents,
+			p.human_permission_required
+		FROM cards c JOIN card_profiles p ON p.card_id = c.id WHERE `+where+` ORDER BY c.created_at, c.id, p.profile_index`), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []botpay.Card
+	for rows.Next() {
+		var c botpay.Card
+		var per, daily, monthly *int64
+		var created int64
+		var p botpay.PaymentProfile
+		if err := rows.Scan(&c.ID, &c.BotID, &c.Name, &c.Status, &c.RealProfileIndex, &per, &daily, &monthly, &created,
+			&p.Index, &p.AllowanceDuration, &p.Allowance, &p.HumanPermissionRequired); err != nil {
+			return nil, err
+		}
+		if n := len(out); n > 0 && out[n-1].ID == c.ID {
+			out[n-1].Profiles = append(out[n-1].Profiles, p)
+			continue
+		}
+		c.Limits = botpay.CardLimits{PerTransaction: moneyPtr(per), Daily: moneyPtr(daily), Monthly: moneyPtr(monthly)}
+		c.CreatedAt = fromMS(created)
+		c.Profiles = []botpay.PaymentProfile{p}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// txQuerier adapts a Tx to querier; the SQL it receives is already rebound.
+type txQuerier struct{ t *Tx }
+
+func (q txQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return q.t.tx.QueryContext(ctx, query, args...)
+}
+
+// checkoutCard resolves the card of a checkout (INTERFACE.md 7.2): the named
+// card, which must be the bot's and active; or else the bot's only active
+// card.
+func (t *Tx) checkoutCard(ctx context.Context, botID, cardID string) (botpay.Card, error) {
+	if cardID != "" {
+		cards, err := t.s.cards(ctx, txQuerier{t}, `c.id = $1 AND c.bot_id = $2`, cardID, botID)
+		switch {
+		case err != nil:
+			return botpay.Card{}, err
+		case len(cards) == 0:
+			return botpay.Card{}, errCardNotFound
+		case cards[0].Status != botpay.CardActive:
+			return botpay.Card{}, errCardNotActive
+		}
+		return cards[0], nil
+	}
+	cards, err := t.s.cards(ctx, txQuerier{t}, `c.bot_id = $1 AND c.status = $2`, botID, botpay.CardActive)
+	switch {
+	case err != nil:
+		return botpay.Card{}, err
+	case len(cards) == 0:
+		return botpay.Card{}, errCardNotActive
+	case len(cards) > 1:
+		return botpay.Card{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeCardIDRequired,
+			"this bot has %d active cards; say which one with card_id", len(cards))
+	}
+	return cards[0], nil
+}
+
+var errCardNotActive = botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no active card: the card is inactive or your owner has not added one")

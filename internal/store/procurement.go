@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Procurement reads a claimed bot's procurement controls (empty lists when
+// the owner never set them).
+func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.Procurement, error) {
+	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
+		return botpay.Procurement{}, err
+	}
+	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
+}
+
+const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at
+	FROM procurement WHERE bot_id = $1`
+
+func scanProcurement(row interface{ Scan(...any) error }) (botpay.Procurement, error) {
+	p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedMerchants: []string{}, BlockedMerchants: []string{}}
+	var lists [4]string
+	var updated int64
+	err := row.Scan(&lists[0], &lists[1], &lists[2], &lists[3], &updated)
+	if isNoRows(err) {
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	for i, dst := range []*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants} {
+		if err := json.Unmarshal([]byte(lists[i]), dst); err != nil {
+			return p, err
+		}
+	}
+	p.UpdatedAt = fromMS(updated)
+	return p, nil
+}
+
+// SetProcurement replaces an owned bot's procurement controls and emits
+// rails.updated (limits_updated).
+func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p botpay.Procurement) error {
+	enc := func(l []string) string { b, _ := json.Marshal(nonNil(l)); return string(b) }
+	return s.inTx(ctx, func(tx *Tx) error {
+		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO procurement (bot_id, allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (bot_id) DO UPDATE SET allowed_domains = excluded.allowed_domains, blocked_domains = excluded.blocked_domains,
+				allowed_merchants = excluded.allowed_merchants, blocked_merchants = excluded.blocked_merchants, updated_at = excluded.updated_at`,
+			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants), ms(p.UpdatedAt)); err != nil {
+			return err
+		}
+		return tx.emit(ctx, railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))
+	})
+}

@@ -1,0 +1,243 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase) error {
+	_, err := t.exec(ctx, `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
+			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		p.ID, p.BotID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, int64(p.Amount), p.MerchantName, p.MerchantURL, p.ItemName,
+		p.Category, nullString(p.TaskID), p.Status, ms(p.CreatedAt), nullTime(p.ExpiresAt), nullTime(p.DecidedAt),
+		sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0})
+	return err
+}
+
+func nullTime(t time.Time) sql.NullInt64 {
+	return sql.NullInt64{Int64: ms(t), Valid: !t.IsZero()}
+}
+
+const purchaseColumns = `id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name, merchant_url,
+	item_name, category, task_id, status, created_at, expires_at, decided_at`
+
+func scanPurchase(row interface{ Scan(...any) error }) (botpay.Purchase, error) {
+	var p botpay.Purchase
+	var task sql.NullString
+	var created int64
+	var expires, decided sql.NullInt64
+	err := row.Scan(&p.ID, &p.BotID, &p.OwnerID, &p.CardID, &p.ProfileIndex, &p.Decoy, &p.Amount, &p.MerchantName, &p.MerchantURL,
+		&p.ItemName, &p.Category, &task, &p.Status, &created, &expires, &decided)
+	p.TaskID, p.CreatedAt, p.ExpiresAt, p.DecidedAt = task.String, fromMS(created), fromNullMS(expires), fromNullMS(decided)
+	return p, err
+}
+
+// BotPurchase reads one of the bot's purchases with the sealed card details
+// when it is approved. Another bot's purchase is the same 404 as a missing
+// one. The caller reports StatusAt(now), so an overdue hold reads expired.
+func (s *Store) BotPurchase(ctx context.Context, botID, id string) (botpay.Purchase, []byte, error) {
+	p, err := scanPurchase(s.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1 AND bot_id = $2`, id, botID))
+	if isNoRows(err) {
+		return p, nil, botpay.ErrNotFound("confirmation")
+	}
+	if err != nil || p.Status != botpay.PurchaseApproved {
+		return p, nil, err
+	}
+	var sealed []byte
+	err = s.queryRow(ctx, `SELECT details_sealed FROM card_profiles WHERE card_id = $1 AND profile_index = $2`, p.CardID, p.ProfileIndex).Scan(&sealed)
+	return p, sealed, err
+}
+
+// PendingPurchases lists the held purchases of an owner's bots that still
+// await a decision (overdue ones are left out even before the expiry worker
+// reaches them), oldest first.
+func (s *Store) PendingPurchases(ctx context.Context, ownerID string) ([]botpay.Purchase, error) {
+	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2 ORDER BY created_at, id`, ownerID, ms(s.clock.Now()))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []botpay.Purchase{}
+	for rows.Next() {
+		p, err := scanPurchase(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// DecidePurchase approves (capturing the hold with a spend ledger row) or
+// denies (releasing it) an owner's held purchase. A decided purchase is
+// 409 already_decided; an overdue one is expired on the spot (its hold
+// released, purchase.expired written, committed) and answered 410 expired.
+func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve bool) (botpay.Purchase, error) {
+	now := s.clock.Now()
+	var p botpay.Purchase
+	var gone bool
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var botID string
+		err := tx.queryRow(ctx, `SELECT bot_id FROM purchases WHERE id = $1 AND owner_id = $2`, id, ownerID).Scan(&botID)
+		if isNoRows(err) {
+			return botpay.ErrNotFound("confirmation")
+		}
+		if err != nil {
+			return err
+		}
+		if _, _, err := tx.lockWallet(ctx, botID); err != nil {
+			return err
+		}
+		if p, err = scanPurchase(tx.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1`, id)); err != nil {
+			return err
+		}
+		switch p.StatusAt(now) {
+		case botpay.PurchaseExpired:
+			gone = true
+			_, err := tx.expirePurchase(ctx, id, now)
+			return err
+		case botpay.PurchasePending:
+		default:
+			return botpay.Errorf(botpay.KindConflict, botpay.CodeAlreadyDecided, "this purchase was already %s", p.Status)
+		}
+		status := botpay.PurchaseDenied
+		if approve {
+			status = botpay.PurchaseApproved
+		}
+		if _, err := tx.exec(ctx, `UPDATE purchases SET status = $1, decided_at = $2 WHERE id = $3`, status, ms(now), id); err != nil {
+			return err
+		}
+		p.Status, p.DecidedAt = status, now
+		if !approve {
+			if _, err := tx.exec(ctx, `UPDATE wallets SET held_cents = held_cents - $1, updated_at = $2 WHERE bot_id = $3`,
+				int64(p.Amount), ms(now), botID); err != nil {
+				return err
+			}
+			return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseRejected, map[string]any{
+				"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "reason": "denied by owner",
+			}, now))
+		}
+		if err := tx.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseApproved, map[string]any{
+			"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName,
+			"description": purchaseDescription(p), "approval_mode": "owner",
+		}, now)); err != nil {
+			return err
+		}
+		ledgerID, err := tx.capture(ctx, p, true, now)
+		if err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE purchases SET ledger_id = $1 WHERE id = $2`, ledgerID, p.ID)
+		return err
+	})
+	if err == nil && gone {
+		return p, botpay.Errorf(botpay.KindGone, botpay.CodeExpired, "the approval window of this purchase has passed")
+	}
+	return p, err
+}
+
+// expirePurchase expires one overdue held purchase, releases its hold and
+// writes purchase.expired. The conditional update claims the row: of two
+// replicas racing on it, only one sees it still pending, so the event is
+// written exactly once. The caller holds the bot's wallet lock.
+func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool, error) {
+	var botID, merchant, item string
+	var amount botpay.Money
+	err := t.queryRow(ctx, `UPDATE purchases SET status = 'expired', decided_at = $1
+		WHERE id = $2 AND status = 'pending' AND expires_at <= $1 RETURNING bot_id, amount_cents, merchant_name, item_name`,
+		ms(now), id).Scan(&botID, &amount, &merchant, &item)
+	if isNoRows(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents - $1, updated_at = $2 WHERE bot_id = $3`,
+		int64(amount), ms(now), botID); err != nil {
+		return false, err
+	}
+	return true, t.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseExpired, map[string]any{
+		"checkout_id": id, "amount": amount, "currency": "USD", "vendor": merchant,
+		"message": "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",
+	}, now))
+}
+
+// expireOverdueOf expires every overdue held purchase of one bot; the
+// caller holds the bot's wallet lock.
+func (t *Tx) expireOverdueOf(ctx context.Context, botID string, now time.Time) (int, error) {
+	rows, err := t.query(ctx, `SELECT id FROM purchases WHERE bot_id = $1 AND status = 'pending' AND expires_at <= $2`, botID, ms(now))
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		ok, err := t.expirePurchase(ctx, id, now)
+		if err != nil {
+			return n, err
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ExpireOverdue expires up to batch overdue held purchases, one bot per
+// transaction, and reports how many it expired. Safe to run on every replica
+// at once: each purchase is claimed by a conditional update under its bot's
+// wallet lock.
+func (s *Store) ExpireOverdue(ctx context.Context, batch int) (int, error) {
+	now := s.clock.Now()
+	rows, err := s.query(ctx, `SELECT DISTINCT bot_id FROM purchases WHERE status = 'pending' AND expires_at <= $1 LIMIT $2`, ms(now), batch)
+	if err != nil {
+		return 0, err
+	}
+	var bots []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		bots = append(bots, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, botID := range bots {
+		var n int
+		err := s.inTx(ctx, func(tx *Tx) error {
+			if _, _, err := tx.lockWallet(ctx, botID); err != nil {
+				return err
+			}
+			var err error
+			n, err = tx.expireOverdueOf(ctx, botID, now)
+			return err
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+	}
+	return total, nil
+}

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// CheckoutInput is one bot checkout request (INTERFACE.md 4.3), already
+// validated.
+type CheckoutInput struct {
+	BotID        string
+	CardID       string // optional
+	ProfileIndex int
+	Request      botpay.CheckoutRequest
+	ItemName     string
+	TaskID       string // optional
+	Limit        Limit  // checkouts per bot
+}
+
+// CheckoutResult is an admitted checkout. SealedDetails are the profile's
+// sealed card details when the purchase was approved at once.
+type CheckoutResult struct {
+	Purchase      botpay.Purchase
+	SealedDetails []byte
+}
+
+// lockedWallet is a claimed bot's wallet row, locked for this transaction.
+type lockedWallet struct {
+	id        string
+	botID     string
+	ownerID   string
+	frozen    bool
+	balance   botpay.Money
+	held      botpay.Money
+	threshold botpay.Money
+}
+
+func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
+
+// lockWallet locks the bot's wallet (and bot row) for the rest of the
+// transaction: every change to a bot's money or purchases takes this lock
+// first, so concurrent checkouts, decisions and expiries of one bot run one
+// after another and budgets and balances are read exactly. ok is false when
+// the bot has no wallet (not claimed).
+func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok bool, err error) {
+	err = t.queryRow(ctx, `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
+		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1`+t.forUpdate(), botID).
+		Scan(&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold)
+	if isNoRows(err) {
+		return w, false, nil
+	}
+	w.botID = botID
+	return w, err == nil, err
+}
+
+// Checkout evaluates and applies a checkout in one transaction: wallet
+// checks, rate limit, card and profile, usage, the pure guardrail
+// evaluation, then the purchase with its debit or hold, ledger row, events
+// and task completion. A guardrail refusal commits its
+// wallet.spend.declined event and rate-limit hit, then returns the refusal.
+func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult, error) {
+	now := s.clock.Now()
+	var res CheckoutResult
+	var refusal *botpay.Error
+	err := s.inTx(ctx, func(tx *Tx) error {
+		w, claimed, err := tx.lockWallet(ctx, in.BotID)
+		if err != nil {
+			return err
+		}
+		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
+			return err
+		}
+		if w.held > 0 { // only a bot with holds can have overdue ones
+			n, err := tx.expireOverdueOf(ctx, in.BotID, now)
+			if err != nil {
+				return err
+			}
+			if n > 0 { // released holds changed the wallet
+				if w, _, err = tx.lockWallet(ctx, in.BotID); err != nil {
+					return err
+				}
+			}
+		}
+		card, err := tx.checkoutCard(ctx, in.BotID, in.CardID)
+		if err != nil {
+			return err
+		}
+		profile, ok := card.Profile(in.ProfileIndex)
+		if !ok {
+			return botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidProfile, "card %s has no payment profile %d", card.ID, in.ProfileIndex)
+		}
+		if in.TaskID != "" {
+			if err := tx.claimTaskForCheckout(ctx, in.BotID, in.TaskID); err != nil {
+				return err
+			}
+		}
+		facts, err := tx.checkoutFacts(ctx, in.BotID, w.ownerID, card, profile, in.Limit.Window, now)
+		if err != nil {
+			return err
+		}
+		if err := rateLimited(in.Limit, facts.recent, facts.oldest, now); err != nil {
+			return err
+		}
+		rules, details := facts.rules, facts.details
+		usage, err := tx.ownerUsage(ctx, w.ownerID, rules, facts.usage, now)
+		if err != nil {
+			return err
+		}
+		usage.Available = w.available()
+		verdict, refused := botpay.EvaluateCheckout(in.Request, rules, usage)
+		p := botpay.Purchase{ID: botpay.NewID("chk_"), BotID: in.BotID, OwnerID: w.ownerID, CardID: card.ID,
+			ProfileIndex: profile.Index, Decoy: rules.Decoy, Amount: in.Request.Amount, MerchantName: in.Request.MerchantName,
+			MerchantURL: in.Request.MerchantURL, ItemName: in.ItemName, Category: in.Request.Category,
+			Status: botpay.PurchaseApproved, CreatedAt: now}
+		if refused != nil {
+			// The declined request is kept (it counts against the rate
+			// limit, never against budgets) with its event.
+			refusal = refused
+			p.Status, p.DecidedAt = botpay.PurchaseDeclined, now
+			if err := tx.insertPurchase(ctx, p); err != nil {
+				return err
+			}
+			return tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
+				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
+			}, now))
+		}
+		p.TaskID = in.TaskID
+		if verdict == botpay.Hold {
+			p.Status, p.ExpiresAt = botpay.PurchasePending, now.Add(botpay.HoldWindow)
+		} else {
+			p.DecidedAt = now
+		}
+		if tx.s.dialect == Postgres && !p.Decoy && p.Status == botpay.PurchaseApproved {
+			if err := tx.debitAndRecordPG(ctx, w, p, now); err != nil {
+				return err
+			}
+		} else {
+			if err := tx.applyNewPurchase(ctx, w, &p, now); err != nil {
+				return err
+			}
+			if err := tx.insertPurchase(ctx, p); err != nil {
+				return err
+			}
+		}
+		if in.TaskID != "" {
+			if err := tx.completeTask(ctx, in.TaskID, p.ID, ms(now)); err != nil {
+				return err
+			}
+		}
+		res.Purchase = p
+		if p.Status == botpay.PurchaseApproved {
+			res.SealedDetails = details
+		}
+		return nil
+	})
+	if err == nil && refusal != nil {
+		return CheckoutResult{}, refusal
+	}
+	return res, err
+}
+
+// applyNewPurchase moves the money of a new purchase: a real approved one is
+// debited with its spend ledger row, a held one places a hold; a decoy moves
+// nothing and writes nothing.
+// It runs before the purchase row is written, so the row is inserted with
+// its ledger id.
+func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) error {
+	if p.Decoy {
+		return nil
+	}
+	before := w.available()
+	if p.Status == botpay.PurchasePending {
+		if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
+			int64(p.Amount), ms(now), p.BotID); err != nil {
+			return err
+		}
+		return t.lowBalance(ctx, w, before, before-p.Amount, now)
+	}
+	ledgerID, err := t.capture(ctx, *p, false, now)
+	if err != nil {
+		return err
+	}
+	p.LedgerID = ledgerID
+	return t.lowBalance(ctx, w, before, before-p.Amount, now)
+}
+
+// capture debits an approved purchase (from the hold when it was held) and
+// writes its spend ledger row and wallet.spend.authorized. It returns the
+// ledger row's id.
+func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now time.Time) (int64, error) {
+	held := int64(0)
+	if fromHold {
+		held = int64(p.Amount)
+	}
+	var balance, heldNow botpay.Money
+	if err := t.queryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents - $1, held_cents = held_cents - $2, updated_at = $3
+		WHERE bot_id = $4 RETURNING balance_cents, held_cents`, int64(p.Amount), held, ms(now), p.BotID).Scan(&balance, &heldNow); err != nil {
+		return 0, err
+	}
+	tr, err := t.appendLedger(ctx, p.BotID, botpay.TxSpend, -p.Amount, &balance, purchaseDescription(p), now)
+	if err != nil {
+		return 0, err
+	}
+	return tr.ID, t.emit(ctx, botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
+		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
+		"remaining_balance": balance - heldNow,
+	}, now))
+}
+
+func purchaseDescription(p botpay.Purchase) string {
+	return p.ItemName + " at " + p.MerchantName + " (" + p.ID + ")"
+}
+
+// lowBalance emits wallet.balance.low when the available balance falls
+// below the bot's threshold: once per crossing, not on every later debit.
+func (t *Tx) lowBalance(ctx context.Context, w lockedWallet, before, after botpay.Money, now time.Time) error {
+	if before < w.threshold || after >= w.threshold {
+		return nil
+	}
+	return t.emit(ctx, botpay.NewEvent(w.botID, botpay.EventBalanceLow, map[string]any{
+		"wallet_id": w.id, "current_balance": after, "currency": "USD",
+		"message": "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
+	}, now))
+}
+
+// checkoutRateLimit admits a checkout when the bot made fewer than l.Max
+// checkouts (card wallet and rail5, decided or declined) in the rolling
+// window. The checkouts themselves are the hits: no separate counter rows
+// are written, and the caller's wallet lock serialises the bot's checkouts.
+func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now time.Time) error {
+	if l.Max <= 0 {
+		return nil
+	}
+	since := ms(now.Add(-l.Window))
+	var n1, n2 int
+	var oldest1, oldest2 *int64
+	err := t.queryRow(ctx, `SELECT
+			(SELECT COUNT(*) FROM purchases WHERE bot_id = $1 AND created_at > $2),
+			(SELECT MIN(created_at) FROM purchases WHERE bot_id = $1 AND created_at > $2),
+			(SELECT COUNT(*) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2),
+			(SELECT MIN(created_at) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2)`, botID, since).
+		Scan(&n1, &oldest1, &n2, &oldest2)
+	if err != nil {
+		return err
+	}
+	oldest := oldest1
+	if oldest == nil || (oldest2 != nil && *oldest2 < *oldest) {
+		oldest = oldest2
+	}
+	return rateLimited(l, n1+n2, oldest, now)
+}
+
+// rateLimited refuses a checkout once recent checkouts reach l.Max; the
+// wait is until the oldest of them leaves the window.
+func rateLimited(l Limit, recent int, oldest *int64, now time.Time) error {
+	if l.Max <= 0 || recent < l.Max {
+		return nil
+	}
+	secs := 1
+	if oldest != nil {
+		secs = max(1, int((fromMS(*oldest).Add(l.Window).Sub(now)+time.Second-1)/time.Second))
+	}
+	return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
+		Message: "too many checkout requests; try again later", RetryAfterSeconds: secs}
+}
