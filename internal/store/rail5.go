@@ -68,8 +68,12 @@ func (s *Store) ConfirmRail5Delivery(ctx context.Context, botID, cardID string) 
 var errInvalidCardStatus = botpay.Errorf(botpay.KindConflict, botpay.CodeInvalidCardStatus, "the rail5 card is not awaiting delivery")
 
 // scrubCardFile removes file_content from the delivery event and its staged
-// pending messages.
+// pending messages, and drops any managed-tunnel relay of it (whose stored
+// body is the signed delivery itself).
 func (t *Tx) scrubCardFile(ctx context.Context, eventID string) error {
+	if _, err := t.exec(ctx, `DELETE FROM tunnel_requests WHERE headers LIKE $1`, "%"+eventID+"%"); err != nil {
+		return err
+	}
 	for _, table := range []string{"outbox", "pending_messages"} {
 		rows, err := t.query(ctx, `SELECT id, data FROM `+table+` WHERE event_id = $1`, eventID)
 		if err != nil {
