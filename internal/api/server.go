@@ -51,6 +51,7 @@ func (s *Server) routes() {
 	s.foundationRoutes()
 	s.skillsRoutes()
 	s.earningRoutes()
+	s.x402Routes()
 }
 
 func (s *Server) foundationRoutes() {

@@ -48,6 +48,10 @@ type Service struct {
 	log     *slog.Logger
 	baseURL string
 	limits  Limits
+	// procurement and settler belong to x402 (issue 6); see signing.go and
+	// settlement.go.
+	procurement ProcurementSource
+	settler     Settler
 }
 
 // Config assembles a Service.
@@ -58,6 +62,10 @@ type Config struct {
 	Logger  *slog.Logger
 	BaseURL string // public URL, no trailing slash
 	Limits  Limits
+	// Procurement supplies procurement controls (nil: none); Settler settles
+	// x402 payments (nil: the sandbox settler).
+	Procurement ProcurementSource
+	Settler     Settler
 }
 
 // New builds the Service.
@@ -66,8 +74,10 @@ func New(c Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
-		baseURL: c.BaseURL, limits: c.Limits.withDefaults()}
+	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
+		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), procurement: c.Procurement, settler: c.Settler}
+	svc.x402Defaults()
+	return svc
 }
 
 // Store exposes the store for read-only views that need no use case.

@@ -41,6 +41,8 @@ type Options struct {
 	// Mail replaces the in-memory sender (for example with an SMTP sender
 	// to a server the test runs); Server.Mail then stays empty.
 	Mail mail.Sender
+	// Settler replaces the sandbox x402 settler.
+	Settler app.Settler
 }
 
 // Start runs the service on dialect until the test ends.
@@ -71,7 +73,8 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	if opts.Mail != nil {
 		sender = opts.Mail
 	}
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits})
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
+		Settler: opts.Settler})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
 	t.Cleanup(s.HTTP.Close)
