@@ -60,8 +60,13 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		st.Close()
 		return nil, err
 	}
+	settler, err := x402Settler(cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}})
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour}, Settler: settler})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 
