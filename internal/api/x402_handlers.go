@@ -92,17 +92,9 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
 	default:
 		writeJSON(w, http.StatusOK, map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
-			"from": fromOf(res.Header), "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
+			"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
 			"amount_usdc": int64(res.Request.Amount)})
 	}
-}
-
-func fromOf(header string) string {
-	p, err := x402.Decode(header)
-	if err != nil {
-		return ""
-	}
-	return p.Authorization.From.Hex()
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
@@ -34,21 +35,34 @@ func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner,
 func keyAAD(botID string) []byte { return []byte("processor-wallet-key:" + botID) }
 
 // walletKey unseals a processor wallet's key and checks it still belongs
-// to the stored address.
-func (s *Service) walletKey(w store.ProcessorWallet) (x402.Key, error) {
+// to the stored address, which it returns.
+func (s *Service) walletKey(w store.ProcessorWallet) (x402.Key, x402.Address, error) {
 	raw, err := s.sealer.Open(w.SealedKey, keyAAD(w.BotID))
 	if err != nil {
-		return x402.Key{}, err
+		return x402.Key{}, x402.Address{}, err
 	}
 	key, err := x402.KeyFromBytes(raw)
 	if err != nil {
-		return key, err
+		return key, x402.Address{}, err
 	}
-	if addr, _ := x402.ParseAddress(w.Address); key.Address() != addr {
-		return x402.Key{}, errors.New("processor wallet key does not match its address")
+	addr, err := x402.ParseAddress(w.Address)
+	if err != nil {
+		return x402.Key{}, x402.Address{}, err
 	}
-	return key, nil
+	// Deriving the address costs a scalar multiplication; a pair checked
+	// once is remembered (a cache of a pure fact, not needed for
+	// correctness).
+	pair := w.BotID + w.Address + string(w.SealedKey) // never the plaintext key
+	if _, seen := verifiedKeys.Load(pair); !seen {
+		if key.Address() != addr {
+			return x402.Key{}, x402.Address{}, errors.New("processor wallet key does not match its address")
+		}
+		verifiedKeys.Store(pair, struct{}{})
+	}
+	return key, addr, nil
 }
+
+var verifiedKeys sync.Map
 
 // processorWallet reads a bot's processor wallet with the address in its
 // checksummed form; nil without one.

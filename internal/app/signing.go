@@ -39,6 +39,7 @@ type SignRequest struct {
 type SignResult struct {
 	Request   store.SigningRequest
 	Pending   bool
+	From      string // the wallet's address, EIP-55
 	Header    string
 	Signature string
 }
@@ -106,38 +107,31 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	if !bot.Claimed() {
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
-	w, err := s.processorWallet(ctx, bot.ID)
+	signer, ok, err := s.store.SignerOf(ctx, bot.ID, bot.OwnerID)
 	if err != nil {
 		return SignResult{}, err
 	}
-	if w == nil {
+	if !ok {
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
 	if bot.Frozen {
 		return SignResult{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
 	}
-	g, err := s.store.Guardrails(ctx, bot.ID)
-	if err != nil {
-		return SignResult{}, err
-	}
-	master, err := s.store.MasterGuardrails(ctx, bot.OwnerID)
-	if err != nil {
-		return SignResult{}, err
-	}
+	g, master := signer.Guardrails, signer.Master
 	proc, err := s.procurement.Procurement(ctx, bot.ID)
 	if err != nil {
 		return SignResult{}, err
 	}
-	key, err := s.walletKey(*w)
+	key, from, err := s.walletKey(signer.Wallet)
 	if err != nil {
 		return SignResult{}, err
 	}
-	auth := x402.Authorization{From: key.Address(), To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()}
+	auth := x402.Authorization{From: from, To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()}
 	signed := sign(key, auth)
 	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: auth.Nonce.Hex(), ValidBefore: validBefore,
 		Signature: signed.Signature.Hex(), Header: x402.Encode(signed, x402.BaseUSDC), ApprovalMode: g.ApprovalMode}
-	req, verdict, err := s.store.ReserveSigning(ctx, req, func(spent store.SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error) {
+	req, verdict, err := s.store.ReserveSigning(ctx, req, master != nil, func(spent store.SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error) {
 		if botpay.Micro(in.Amount) > available {
 			return botpay.SigningVerdict{}, errInsufficientTokens
 		}
@@ -153,7 +147,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	case verdict.NeedsApproval:
 		return SignResult{Request: req, Pending: true}, nil
 	}
-	return SignResult{Request: req, Header: req.Header, Signature: req.Signature}, nil
+	return SignResult{Request: req, From: from.Hex(), Header: req.Header, Signature: req.Signature}, nil
 }
 
 func newNonce() x402.Nonce {
@@ -220,13 +214,13 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 		if err != nil || w == nil {
 			return "", firstErr(err, store.ErrNoProcessorWallet)
 		}
-		key, err := s.walletKey(*w)
+		key, from, err := s.walletKey(*w)
 		if err != nil {
 			return "", err
 		}
 		to, _ := x402.ParseAddress(r.Recipient)
 		validBefore := s.clock.Now().Add(botpay.SignatureDefaultValidity).Unix()
-		signed := sign(key, x402.Authorization{From: key.Address(), To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
+		signed := sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
 		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, x402.BaseUSDC)
 		data["description"], data["approval_mode"] = "Signed payment for "+r.ResourceURL, "owner"
 		data["x_payment_header"], data["signature"], data["valid_before"] = d.Header, d.Signature, validBefore

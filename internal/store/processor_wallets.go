@@ -133,3 +133,40 @@ func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Mi
 	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM processor_ledger WHERE bot_id = $1`, botID).Scan(&sum)
 	return sum, err
 }
+
+// Signer is what a signing request needs before its transaction, read in
+// one statement: the wallet's address and sealed key, the bot's limits and
+// approval settings, and the owner's master guardrails (nil when unset).
+// Categories are not read: a signing request names none.
+type Signer struct {
+	Wallet     ProcessorWallet
+	Guardrails botpay.Guardrails
+	Master     *botpay.MasterGuardrails
+}
+
+// SignerOf reads a claimed bot's Signer; ok is false without a processor
+// wallet.
+func (s *Store) SignerOf(ctx context.Context, botID, ownerID string) (sg Signer, ok bool, err error) {
+	var above, mPer, mDay, mMonth *int64
+	var hasMaster bool
+	g := &sg.Guardrails
+	err = s.queryRow(ctx, `SELECT w.bot_id, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
+			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
+			m.owner_id IS NOT NULL
+		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id
+		LEFT JOIN master_guardrails m ON m.owner_id = $2
+		WHERE w.bot_id = $1`, botID, ownerID).
+		Scan(&sg.Wallet.BotID, &sg.Wallet.Address, &sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction, &g.Daily,
+			&g.Monthly, &above, &mPer, &mDay, &mMonth, &hasMaster)
+	if isNoRows(err) {
+		return sg, false, nil
+	}
+	if err != nil {
+		return sg, false, err
+	}
+	g.AskApprovalAbove = moneyPtr(above)
+	if hasMaster {
+		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(mPer), DailyBudget: moneyPtr(mDay), MonthlyBudget: moneyPtr(mMonth)}
+	}
+	return sg, true, nil
+}

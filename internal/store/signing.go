@@ -48,27 +48,19 @@ type SigningDecider func(spent SpentTotals, available botpay.Micro) (botpay.Sign
 // reserved until the authorization expires) or pending (reserved until the
 // approval window closes). Concurrent requests queue on the wallet's row,
 // so signatures can never promise more than the balance.
-func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, withOwner bool, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
 	err := s.inTx(ctx, func(tx *Tx) error {
-		var balance botpay.Micro
-		err := tx.queryRow(ctx, `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), r.BotID).Scan(&balance)
-		if isNoRows(err) {
-			return ErrNoProcessorWallet
-		}
+		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now)
 		if err != nil {
 			return err
 		}
-		var reserved botpay.Micro
-		if err := tx.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests
-			WHERE bot_id = $1 AND status IN ('signed', 'pending') AND reserved_until > $2`, r.BotID, ms(now)).Scan(&reserved); err != nil {
-			return err
-		}
-		spent, err := tx.spentTotals(ctx, r.BotID, r.OwnerID, now)
-		if err != nil {
-			return err
+		if withOwner {
+			if spent.OwnerDay, spent.OwnerMonth, err = tx.ownerSpent(ctx, r.OwnerID, now); err != nil {
+				return err
+			}
 		}
 		if verdict, err = decide(spent, balance-reserved); err != nil || verdict.Blocked {
 			return err
@@ -96,31 +88,56 @@ func msPtr(t *time.Time) any {
 	return ms(*t)
 }
 
-// spentTotals adds up commitments of the current UTC day and month. The
-// owner's totals are summed over all of the owner's bots.
-func (t *Tx) spentTotals(ctx context.Context, botID, ownerID string, now time.Time) (SpentTotals, error) {
-	day, month := ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))
-	var out SpentTotals
-	read := func(scope string, arg string, dayDst, monthDst *botpay.Money) error {
-		var cardDay, cardMonth, held, signDay, signMonth int64
-		err := t.queryRow(ctx, `SELECT
-			(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (`+scope+`) AND type = 'spend' AND created_at >= $2),
-			(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (`+scope+`) AND type = 'spend' AND created_at >= $3),
-			(SELECT COALESCE(SUM(held_cents), 0) FROM wallets WHERE bot_id IN (`+scope+`)),
-			(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (`+scope+`)
-				AND status IN ('signed', 'pending', 'settled') AND created_at >= $2),
-			(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (`+scope+`)
-				AND status IN ('signed', 'pending', 'settled') AND created_at >= $3)`, arg, day, month).
-			Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
-		*dayDst = botpay.Money(cardDay+held) + botpay.Micro(signDay).CentsCeil()
-		*monthDst = botpay.Money(cardMonth+held) + botpay.Micro(signMonth).CentsCeil()
-		return err
+// committed sums, for the bots chosen by scope ($1), card spends of the
+// day ($2) and month ($3), current card holds, and signing requests of the
+// day and month that still count (signed, held or settled).
+func committed(scope string) string {
+	return `(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $2),
+		(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $3),
+		(SELECT COALESCE(SUM(held_cents), 0) FROM wallets WHERE bot_id IN (` + scope + `)),
+		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
+			AND status IN ('signed', 'pending', 'settled') AND created_at >= $2),
+		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
+			AND status IN ('signed', 'pending', 'settled') AND created_at >= $3)`
+}
+
+func totals(cardDay, cardMonth, held, signDay, signMonth int64) (day, month botpay.Money) {
+	return botpay.Money(cardDay+held) + botpay.Micro(signDay).CentsCeil(), botpay.Money(cardMonth+held) + botpay.Micro(signMonth).CentsCeil()
+}
+
+// lockProcessorWallet locks the bot's processor wallet row, then reads its
+// live reservations and the bot's commitments of the UTC day and month.
+// The sums must be a second statement: under READ COMMITTED a statement
+// that waited for the row lock still sees the snapshot taken before it
+// waited, so sums in the locking statement would miss the reservation that
+// the previous lock holder just committed.
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
+	err = tx.queryRow(ctx, `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), botID).Scan(&balance)
+	if isNoRows(err) {
+		return 0, 0, spent, ErrNoProcessorWallet
 	}
-	if err := read(`$1`, botID, &out.BotDay, &out.BotMonth); err != nil {
-		return out, err
+	if err != nil {
+		return 0, 0, spent, err
 	}
-	err := read(`SELECT id FROM bots WHERE owner_id = $1`, ownerID, &out.OwnerDay, &out.OwnerMonth)
-	return out, err
+	var cardDay, cardMonth, held, signDay, signMonth int64
+	err = tx.queryRow(ctx, `SELECT
+			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
+				WHERE r.bot_id = $1 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
+			`+committed(`$1`),
+		botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)).
+		Scan(&reserved, &cardDay, &cardMonth, &held, &signDay, &signMonth)
+	spent.BotDay, spent.BotMonth = totals(cardDay, cardMonth, held, signDay, signMonth)
+	return balance, reserved, spent, err
+}
+
+// ownerSpent sums the commitments of all of the owner's bots (for master
+// budgets).
+func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
+	var cardDay, cardMonth, held, signDay, signMonth int64
+	err = tx.queryRow(ctx, `SELECT `+committed(`SELECT id FROM bots WHERE owner_id = $1`),
+		ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))).Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
+	day, month = totals(cardDay, cardMonth, held, signDay, signMonth)
+	return day, month, err
 }
 
 const signingColumns = `id, bot_id, owner_id, status, resource_url, resource_host, recipient, amount_micro, nonce, valid_before,
