@@ -40,7 +40,11 @@ CREATE TABLE signing_requests (
     decided_at     INTEGER,
     created_at     INTEGER NOT NULL
 );
-CREATE INDEX signing_requests_bot ON signing_requests(bot_id, status, reserved_until);
+-- Covering indexes: the signing transaction sums live reservations and the
+-- day's and month's commitments without touching table rows.
+CREATE INDEX signing_requests_bot ON signing_requests(bot_id, status, reserved_until, amount_micro);
+CREATE INDEX signing_requests_bot_created ON signing_requests(bot_id, created_at, status, amount_micro);
+CREATE INDEX ledger_bot_type_created ON ledger(bot_id, type, created_at, amount_cents);
 CREATE INDEX signing_requests_owner ON signing_requests(owner_id, status);
 
 CREATE TABLE x402_payments (
