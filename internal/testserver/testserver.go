@@ -41,8 +41,10 @@ type Options struct {
 	// Mail replaces the in-memory sender (for example with an SMTP sender
 	// to a server the test runs); Server.Mail then stays empty.
 	Mail mail.Sender
-	// Settler replaces the sandbox x402 settler.
-	Settler app.Settler
+	// Settler replaces the sandbox x402 settler; Procurement supplies
+	// procurement controls to the signing endpoint.
+	Settler     app.Settler
+	Procurement app.ProcurementSource
 }
 
 // Start runs the service on dialect until the test ends.
@@ -74,7 +76,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		sender = opts.Mail
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
-		Settler: opts.Settler})
+		Settler: opts.Settler, Procurement: opts.Procurement})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount})
 	t.Cleanup(s.HTTP.Close)
