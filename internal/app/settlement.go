@@ -114,7 +114,7 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 		// seen before answers with its original result.
 		if res, ok, err := s.x402Original(ctx, a); err != nil || ok {
 			out.Sale, out.Replay = res, true
-			return out, err
+			return out, samePage(res, o, err)
 		}
 	}
 	err = x402.Verify(p, x402.BaseUSDC, x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true,
@@ -138,9 +138,22 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 		res, ok, err := s.awaitOriginal(ctx, a)
 		if err != nil || ok {
 			out.Sale, out.Replay = res, true
-			return out, err
+			return out, samePage(res, o, err)
 		}
 	}
+}
+
+// samePage lets a replay answer with its original result only where it
+// was paid: an authorization spent on another page (or invoice) is used up.
+func samePage(res store.SaleResult, o X402Offer, err error) error {
+	if err != nil || res.Page == nil {
+		return err
+	}
+	sameInvoice := (res.Invoice == nil && o.Invoice == nil) || (res.Invoice != nil && o.Invoice != nil && res.Invoice.ID == o.Invoice.ID)
+	if res.Page.ID != o.Page.ID || !sameInvoice {
+		return &X402Rejected{Reason: "authorization_already_used"}
+	}
+	return nil
 }
 
 func signedBy(p x402.Payment) bool {

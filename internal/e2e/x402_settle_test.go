@@ -127,6 +127,11 @@ func TestBotPaysCheckoutPageWithSignedHeaderOnce(t *testing.T) {
 				t.Fatalf("%s: %d %s, want the original %s", name, again.Status, again.Body, a.Body)
 			}
 		}
+		// The same authorization at another page of the seller is used up.
+		other := "/api/v1/checkout/" + r.page(seller, nil)["checkout_page_id"].(string) + "/x402"
+		if a := r.do("GET", other, "", nil, "X-PAYMENT", header); a.Status != 402 || a.json(t)["error"] != "authorization_already_used" {
+			t.Fatalf("replay at another page: %d %s", a.Status, a.Body)
+		}
 		if n := len(r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)); n != 1 {
 			t.Fatalf("%d sales after replays", n)
 		}
