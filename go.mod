@@ -3,6 +3,7 @@ module github.com/botpay/botpay
 go 1.26.8
 
 require (
+	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.3.0
 	github.com/emersion/go-smtp v0.25.1
 	github.com/go-pdf/fpdf v0.9.0
 	github.com/jackc/pgx/v5 v5.7.2

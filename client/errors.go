@@ -50,6 +50,8 @@ type Error struct {
 	// RequestID identifies the request in the service's logs; quote it when
 	// reporting a 500.
 	RequestID string
+	// Reason explains a 403 guardrail_blocked of the signing endpoint.
+	Reason string
 }
 
 func (e *Error) Error() string {
@@ -84,6 +86,7 @@ type errorBody struct {
 	Details           map[string]json.RawMessage `json:"details"`
 	RetryAfterSeconds int                        `json:"retry_after_seconds"`
 	RequestID         string                     `json:"request_id"`
+	Reason            string                     `json:"reason"`
 }
 
 // decodeError builds an *Error from a non-2xx answer. It never fails: a body
@@ -97,7 +100,7 @@ func decodeError(resp *http.Response, body []byte) *Error {
 			e.Message = http.StatusText(resp.StatusCode)
 		}
 	} else {
-		e.Code, e.Message, e.RetryAfterSeconds = wire.Error, wire.Message, wire.RetryAfterSeconds
+		e.Code, e.Message, e.RetryAfterSeconds, e.Reason = wire.Error, wire.Message, wire.RetryAfterSeconds, wire.Reason
 		if wire.RequestID != "" {
 			e.RequestID = wire.RequestID
 		}

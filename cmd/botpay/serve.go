@@ -61,9 +61,14 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		st.Close()
 		return nil, err
 	}
+	settler, err := x402Settler(cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
 		Limits:              app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour},
-		WebhookAllowPrivate: cfg.WebhookAllowPriv})
+		WebhookAllowPrivate: cfg.WebhookAllowPriv, Settler: settler})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 

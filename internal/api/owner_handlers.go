@@ -136,7 +136,11 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"transaction": viewTransaction(f.Transaction), "balance_usd": f.Wallet.Available()})
+	var balance any = f.Wallet.Available()
+	if f.Processor != nil {
+		balance = f.Processor.Available()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"transaction": viewTransaction(f.Transaction), "balance_usd": balance})
 }
 
 func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

@@ -58,6 +58,7 @@ func (s *Server) routes() {
 	s.messageRoutes()
 	s.tunnelRoutes()
 	s.spendingRoutes()
+	s.x402Routes()
 }
 
 func (s *Server) foundationRoutes() {

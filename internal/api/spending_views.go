@@ -70,9 +70,9 @@ func timestamp(t time.Time) *botpay.Timestamp {
 
 type approvalView struct {
 	Kind         string            `json:"kind"`
-	ID           string            `json:"id"`
+	ID           any               `json:"id"` // chk_… for purchases, an integer for signing requests
 	BotID        string            `json:"bot_id"`
-	AmountUSD    botpay.Money      `json:"amount_usd"`
+	AmountUSD    any               `json:"amount_usd"` // botpay.Money or botpay.Micro
 	MerchantName string            `json:"merchant_name"`
 	ItemName     string            `json:"item_name"`
 	Status       string            `json:"status"`
@@ -81,6 +81,12 @@ type approvalView struct {
 }
 
 func viewApproval(a app.Approval) approvalView {
+	if a.Kind == "signing" {
+		g := a.Signing
+		at := g.ExpiresAt
+		return approvalView{Kind: g.Kind, ID: g.ID, BotID: g.BotID, AmountUSD: g.AmountUSD, MerchantName: g.MerchantName,
+			ItemName: g.ItemName, Status: g.Status, ExpiresAt: &at, CreatedAt: g.CreatedAt}
+	}
 	p := a.Purchase
 	return approvalView{Kind: a.Kind, ID: p.ID, BotID: p.BotID, AmountUSD: p.Amount, MerchantName: p.MerchantName,
 		ItemName: p.ItemName, Status: p.Status, ExpiresAt: timestamp(p.ExpiresAt), CreatedAt: botpay.Timestamp(p.CreatedAt)}

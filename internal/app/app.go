@@ -53,6 +53,10 @@ type Service struct {
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
+	// procurement and settler belong to x402 (issue 6); see signing.go and
+	// settlement.go.
+	procurement ProcurementSource
+	settler     Settler
 }
 
 // Config assembles a Service.
@@ -66,6 +70,10 @@ type Config struct {
 	// WebhookAllowPrivate turns off the up-front refusal of internal
 	// callback URLs.
 	WebhookAllowPrivate bool
+	// Procurement supplies procurement controls (nil: none); Settler settles
+	// x402 payments (nil: the sandbox settler).
+	Procurement ProcurementSource
+	Settler     Settler
 }
 
 // New builds the Service.
@@ -74,8 +82,11 @@ func New(c Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
-		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate}
+	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
+		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
+		procurement: c.Procurement, settler: c.Settler}
+	svc.x402Defaults()
+	return svc
 }
 
 // Store exposes the store for read-only views that need no use case.

@@ -103,11 +103,12 @@ func (s *Service) CheckoutStatus(ctx context.Context, bot botpay.Bot, confirmati
 	return out, nil
 }
 
-// Approval is one entry of GET /api/v1/owner/approvals. Kind is "purchase"
-// here; the signing flow adds "signing".
+// Approval is one entry of GET /api/v1/owner/approvals: a held purchase
+// (Kind "purchase") or a held x402 signing request (Kind "signing").
 type Approval struct {
 	Kind     string
-	Purchase botpay.Purchase
+	Purchase botpay.Purchase // when Kind is "purchase"
+	Signing  SigningApproval // when Kind is "signing"
 }
 
 // Approvals lists what awaits the owner's decision.
@@ -116,9 +117,16 @@ func (s *Service) Approvals(ctx context.Context, owner botpay.Owner) ([]Approval
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Approval, 0, len(ps))
+	signing, err := s.PendingSigningApprovals(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Approval, 0, len(ps)+len(signing))
 	for _, p := range ps {
 		out = append(out, Approval{Kind: "purchase", Purchase: p})
+	}
+	for _, sa := range signing {
+		out = append(out, Approval{Kind: "signing", Signing: sa})
 	}
 	return out, nil
 }

@@ -91,9 +91,10 @@ func (s *Service) CheckoutPages(ctx context.Context, bot botpay.Bot) ([]botpay.C
 }
 
 // WalletAddress is the chain address buyers of the bot's pages pay to: the
-// bot's processor wallet. Processor wallets arrive with the x402 issue;
-// until then there is none and pages report wallet_address null.
-func (s *Service) WalletAddress(ctx context.Context, botID string) string { return "" }
+// bot's processor wallet, or "" (wallet_address null) while it has none.
+func (s *Service) WalletAddress(ctx context.Context, botID string) string {
+	return s.processorAddress(ctx, botID)
+}
 
 // methods checks a list of payment methods: at least one, each known, no
 // repeats (repeats are dropped).

@@ -46,10 +46,7 @@ func (s *Service) Fund(ctx context.Context, owner botpay.Owner, botID string, am
 		if err := p.err(); err != nil {
 			return store.Funding{}, err
 		}
-		if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
-			return store.Funding{}, err
-		}
-		return store.Funding{}, botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the bot has no processor wallet yet")
+		return s.fundProcessorWallet(ctx, owner, botID, amount)
 	default:
 		p.add("rail", "must be card_wallet or processor_wallet")
 	}

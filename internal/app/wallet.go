@@ -21,12 +21,16 @@ type BotOverview struct {
 	Guardrails      *botpay.Guardrails
 	Master          *botpay.MasterGuardrails
 	PendingMessages int
+	Processor       *store.ProcessorWallet // nil until the owner creates one
 }
 
 // ActiveRails lists the rails the bot can spend from now.
 func (o BotOverview) ActiveRails() []string {
 	if o.Wallet == nil || o.Bot.Frozen {
 		return []string{}
+	}
+	if o.Processor != nil {
+		return []string{botpay.RailCardWallet, botpay.RailProcessorWallet}
 	}
 	return []string{botpay.RailCardWallet}
 }
@@ -48,6 +52,9 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool)
 		return o, err
 	}
 	o.Guardrails = &g
+	if o.Processor, err = s.processorWallet(ctx, bot.ID); err != nil {
+		return o, err
+	}
 	if withMaster {
 		if o.Master, err = s.store.MasterGuardrails(ctx, bot.OwnerID); err != nil {
 			return o, err

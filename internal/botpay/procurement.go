@@ -33,8 +33,10 @@ func MerchantHost(merchantURL string) string {
 }
 
 // domainMatches reports whether host is domain or a subdomain of it.
+// Entries may be written "example.com", "*.example.com" or ".example.com".
 func domainMatches(host, domain string) bool {
-	domain = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(domain)), "*.")
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	domain = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(domain, "*."), "."), ".")
 	return host != "" && domain != "" && (host == domain || strings.HasSuffix(host, "."+domain))
 }
 

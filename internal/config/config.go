@@ -26,6 +26,15 @@ type Config struct {
 	CheckoutPerHour  int
 	SMTP             SMTP
 	SkillsDir        string
+	X402             X402
+}
+
+// X402 selects the settler of x402 payments: the sandbox when RPCURL is
+// empty, else transferWithAuthorization submitted through that EVM node by
+// the Relayer account it holds.
+type X402 struct {
+	RPCURL  string
+	Relayer string
 }
 
 // SMTP configures the SMTP mail sender; Host empty means the file sender.
@@ -58,6 +67,8 @@ var Vars = []Var{
 	{"BOTPAY_SMTP_PASSWORD", "smtp-password", "", "SMTP password"},
 	{"BOTPAY_SMTP_FROM", "smtp-from", "botpay <noreply@botpay.local>", "sender address"},
 	{"BOTPAY_SKILLS_DIR", "skills-dir", "", "folder of vendor skill files that add to or override the built-in catalogue"},
+	{"BOTPAY_X402_RPC_URL", "x402-rpc-url", "", "EVM JSON-RPC URL; set, x402 payments settle on chain (transferWithAuthorization) instead of the sandbox"},
+	{"BOTPAY_X402_RELAYER", "x402-relayer", "", "0x address of the node-held account that submits and pays gas for x402 settlements"},
 }
 
 // Load parses flags over environment variables over defaults. extra, when
@@ -89,7 +100,7 @@ func Load(name string, args []string, getenv func(string) string, extra func(*fl
 	c := Config{
 		Addr: get("BOTPAY_ADDR"), BaseURL: strings.TrimRight(get("BOTPAY_BASE_URL"), "/"), DataDir: get("BOTPAY_DATA_DIR"),
 		DatabaseURL: get("DATABASE_URL"), SecretKey: get("BOTPAY_SECRET_KEY"), LogLevel: get("BOTPAY_LOG_LEVEL"),
-		SkillsDir: get("BOTPAY_SKILLS_DIR"),
+		SkillsDir: get("BOTPAY_SKILLS_DIR"), X402: X402{RPCURL: get("BOTPAY_X402_RPC_URL"), Relayer: get("BOTPAY_X402_RELAYER")},
 		SMTP: SMTP{Host: get("BOTPAY_SMTP_HOST"), Username: get("BOTPAY_SMTP_USERNAME"),
 			Password: get("BOTPAY_SMTP_PASSWORD"), From: get("BOTPAY_SMTP_FROM")},
 	}

@@ -16,6 +16,12 @@ func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.
 	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
 }
 
+// BotProcurement reads a bot's procurement controls for its own spending
+// decisions (no owner check: the caller is the bot itself).
+func (s *Store) BotProcurement(ctx context.Context, botID string) (botpay.Procurement, error) {
+	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
+}
+
 const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at
 	FROM procurement WHERE bot_id = $1`
 

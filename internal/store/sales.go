@@ -45,9 +45,21 @@ type SaleResult struct {
 // wallet.payment.received (payment links). A TxHash already recorded is
 // ErrUnique, so a replayed on-chain payment never credits twice.
 func (s *Store) RecordSale(ctx context.Context, in SaleInput) (SaleResult, error) {
-	now := s.clock.Now()
 	var res SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
+		var err error
+		res, err = tx.recordSale(ctx, in)
+		return err
+	})
+	return res, err
+}
+
+// recordSale is RecordSale inside a caller's transaction (x402 settlement
+// records the sale together with its claim on the authorization).
+func (tx *Tx) recordSale(ctx context.Context, in SaleInput) (SaleResult, error) {
+	now := tx.s.clock.Now()
+	var res SaleResult
+	err := func() error {
 		sale := botpay.Sale{ID: botpay.NewID("sale_"), Method: in.Method, Status: botpay.SaleConfirmed,
 			BuyerType: in.BuyerType, BuyerIdentifier: in.BuyerIdentifier, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName,
 			TxHash: in.TxHash, ExternalRef: in.ExternalRef, ConfirmedAt: now, CreatedAt: now}
@@ -87,7 +99,7 @@ func (s *Store) RecordSale(ctx context.Context, in SaleInput) (SaleResult, error
 		}
 		res.Sale = sale
 		return tx.emit(ctx, saleEvent(sale, now))
-	})
+	}()
 	return res, err
 }
 

@@ -38,6 +38,7 @@ type Funding struct {
 	Transaction botpay.Transaction
 	Wallet      botpay.Wallet
 	Fulfilled   []botpay.TopupRequest
+	Processor   *ProcessorWallet // set when the processor_wallet rail was funded
 }
 
 // Fund credits an owned, claimed bot's card wallet. The balance change, its

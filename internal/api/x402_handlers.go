@@ -1,0 +1,169 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// x402Routes mounts processor wallets, the signing endpoint, owner
+// decisions on held signing requests and the x402 endpoint of checkout
+// pages (INTERFACE.md 4.20, DESIGN.md sections 5 and 6).
+func (s *Server) x402Routes() {
+	m := s.mux
+	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
+	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure))
+	m.Handle("GET /api/v1/owner/signing-requests", s.owner(s.pendingSigningRequests))
+	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/approve", s.owner(s.decideSigning(true)))
+	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/deny", s.owner(s.decideSigning(false)))
+	m.HandleFunc("GET /api/v1/checkout/{id}/x402", s.checkoutX402)
+	m.HandleFunc("POST /api/v1/checkout/{id}/x402", s.checkoutX402)
+}
+
+// signingAuthFailure: the signing endpoint's 401 body is exactly
+// {"error":"Invalid or missing API key"} (DESIGN.md decision 1).
+func signingAuthFailure(r *botRoute) {
+	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
+}
+
+func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	addr, err := s.svc.CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"address": addr})
+}
+
+// invalidSignRequest turns any decoding problem into 4.20's 400 body.
+func invalidSignRequest(err error) error {
+	e := botpay.AsError(err)
+	if e == nil || e.Kind != botpay.KindInvalid {
+		return err
+	}
+	details := e.Details
+	if details == nil {
+		details = map[string]string{"body": e.Message}
+	}
+	return &botpay.Error{Kind: botpay.KindInvalid, Code: app.CodeInvalidSignRequest, Details: details}
+}
+
+func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, invalidSignRequest(err))
+		return
+	}
+	in := app.SignRequest{ResourceURL: body.str("resource_url", true), Recipient: body.str("recipient_address", true)}
+	if n, ok := body.number("amount_usdc", true); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail("amount_usdc", "must be a whole number of micro-units")
+		} else {
+			in.Amount = n.Num().Int64()
+		}
+	}
+	if n, ok := body.number("valid_before", false); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail("valid_before", "must be a Unix time in whole seconds")
+		} else {
+			v := n.Num().Int64()
+			in.ValidBefore = &v
+		}
+	}
+	if err := body.err(); err != nil {
+		writeError(w, r, invalidSignRequest(err))
+		return
+	}
+	res, err := s.svc.Sign(r.Context(), bot, in)
+	var blocked *app.GuardrailBlocked
+	switch {
+	case errors.As(err, &blocked):
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": app.CodeGuardrailBlocked, "reason": blocked.Reason,
+			"message": "the request was refused by the owner's guardrails or procurement controls"})
+	case err != nil:
+		writeError(w, r, invalidSignRequest(err))
+	case res.Pending:
+		writeJSON(w, http.StatusAccepted, map[string]any{"status": "awaiting_approval", "approval_id": res.Request.ID,
+			"expires_at": botpay.Timestamp(*res.Request.ExpiresAt),
+			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
+			"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
+			"amount_usdc": int64(res.Request.Amount)})
+	}
+}
+
+func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	list, err := s.svc.PendingSigningApprovals(r.Context(), o)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": list})
+}
+
+func (s *Server) decideSigning(approve bool) ownerHandler {
+	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+		id, err := strconv.ParseInt(r.PathValue("approval_id"), 10, 64)
+		if err != nil || id <= 0 {
+			writeError(w, r, botpay.ErrNotFound("signing request"))
+			return
+		}
+		status, err := s.svc.DecideSigning(r.Context(), o, id, approve)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"approval_id": id, "status": status})
+	}
+}
+
+// checkoutX402 is a checkout page's x402 endpoint: 402 with the
+// requirements without X-PAYMENT, the settlement body with it.
+func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var requested *botpay.Money
+	if v := q.Get("amount_usd"); v != "" {
+		m, err := botpay.ParseUSD(v)
+		if err != nil {
+			writeError(w, r, botpay.ValidationError(map[string]string{"amount_usd": "must be a dollar amount"}))
+			return
+		}
+		requested = &m
+	}
+	offer, err := s.svc.X402Offer(r.Context(), pathID(r, "id"), q.Get("ref"), requested, clientIP(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	description := offer.Page.Title
+	if offer.Invoice != nil {
+		description = "Invoice " + offer.Invoice.ReferenceNumber
+	}
+	need := x402.ExactUSDC(s.svc.BaseURL()+r.URL.RequestURI(), description, uint64(offer.Micro()), offer.PayTo, app.X402Timeout)
+	header := r.Header.Get("X-PAYMENT")
+	if header == "" {
+		writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: "X-PAYMENT header is required",
+			Accepts: []x402.Requirement{need}})
+		return
+	}
+	res, err := s.svc.SettleX402(r.Context(), offer, header)
+	var rejected *app.X402Rejected
+	if errors.As(err, &rejected) {
+		writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: rejected.Reason,
+			Accepts: []x402.Requirement{need}})
+		return
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("X-PAYMENT-RESPONSE", x402.EncodeSettleResponse(x402.SettleResponse{Success: true,
+		Transaction: res.Sale.Sale.TxHash, Network: x402.Network, Payer: res.Payer.Hex()}))
+	w.Header().Set("Access-Control-Expose-Headers", "X-PAYMENT-RESPONSE")
+	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
+}

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// CreateProcessorWallet draws a secp256k1 key for an owned bot, seals it
+// and stores it; the owner sees only the EIP-55 address. A bot has at most
+// one processor wallet: a second request is 409 processor_wallet_exists.
+func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner, botID string) (string, error) {
+	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
+		return "", err
+	}
+	key, err := x402.GenerateKey()
+	if err != nil {
+		return "", err
+	}
+	addr := key.Address().Hex()
+	sealed := s.sealer.Seal(key.Bytes(), keyAAD(botID))
+	err = s.store.CreateProcessorWallet(ctx, owner.ID, botID, addr, sealed)
+	if errors.Is(err, store.ErrUnique) {
+		return "", botpay.Errorf(botpay.KindConflict, "processor_wallet_exists", "the bot already has a processor wallet")
+	}
+	return addr, err
+}
+
+// keyAAD binds a sealed key to its bot, so sealed keys cannot be swapped
+// between rows.
+func keyAAD(botID string) []byte { return []byte("processor-wallet-key:" + botID) }
+
+// walletKey unseals a processor wallet's key and checks it still belongs
+// to the stored address, which it returns.
+func (s *Service) walletKey(w store.ProcessorWallet) (x402.Key, x402.Address, error) {
+	raw, err := s.sealer.Open(w.SealedKey, keyAAD(w.BotID))
+	if err != nil {
+		return x402.Key{}, x402.Address{}, err
+	}
+	key, err := x402.KeyFromBytes(raw)
+	if err != nil {
+		return key, x402.Address{}, err
+	}
+	addr, err := x402.ParseAddress(w.Address)
+	if err != nil {
+		return x402.Key{}, x402.Address{}, err
+	}
+	// Deriving the address costs a scalar multiplication; a pair checked
+	// once is remembered (a cache of a pure fact, not needed for
+	// correctness).
+	pair := w.BotID + w.Address + string(w.SealedKey) // never the plaintext key
+	if _, seen := verifiedKeys.Load(pair); !seen {
+		if key.Address() != addr {
+			return x402.Key{}, x402.Address{}, errors.New("processor wallet key does not match its address")
+		}
+		verifiedKeys.Store(pair, struct{}{})
+	}
+	return key, addr, nil
+}
+
+var verifiedKeys sync.Map
+
+// processorWallet reads a bot's processor wallet with the address in its
+// checksummed form; nil without one.
+func (s *Service) processorWallet(ctx context.Context, botID string) (*store.ProcessorWallet, error) {
+	w, ok, err := s.store.ProcessorWallet(ctx, botID)
+	if err != nil || !ok {
+		return nil, err
+	}
+	w.Address = checksummed(w.Address)
+	return &w, nil
+}
+
+func checksummed(addr string) string {
+	a, err := x402.ParseAddress(addr)
+	if err != nil {
+		return addr
+	}
+	return a.Hex()
+}
+
+func (s *Service) processorAddress(ctx context.Context, botID string) string {
+	w, err := s.processorWallet(ctx, botID)
+	if err != nil {
+		s.log.WarnContext(ctx, "processor wallet unreadable", "bot_id", botID, "err", err)
+	}
+	if w == nil {
+		return ""
+	}
+	return w.Address
+}
+
+// fundProcessorWallet credits the processor_wallet rail. Owners fund in
+// USD; one USD buys one USDC, so amount cents become amount × 10,000
+// micro-USDC exactly.
+func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (store.Funding, error) {
+	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
+		return store.Funding{}, err
+	}
+	pf, err := s.store.FundProcessorWallet(ctx, owner.ID, botID, botpay.MicroOf(amount), "Funded by owner (USDC)")
+	if err != nil {
+		return store.Funding{}, err
+	}
+	w, err := s.processorWallet(ctx, botID)
+	if err != nil || w == nil {
+		w = &pf.Wallet
+	}
+	return store.Funding{Transaction: pf.Transaction, Processor: w}, nil
+}

@@ -1,0 +1,246 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// Settler settles verified x402 authorizations (package settle).
+type Settler = settle.Settler
+
+// X402Tolerance is the clock skew allowed at both ends of an
+// authorization's validity window.
+const X402Tolerance = 5 // seconds
+
+// X402Timeout is the maxTimeoutSeconds of the requirements: how long a
+// payer's authorization should stay valid.
+const X402Timeout = 300
+
+func (s *Service) x402Defaults() {
+	if s.procurement == nil {
+		s.procurement = storedProcurement{store: s.store}
+	}
+	if s.settler == nil {
+		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
+			_, ok, err := s.store.ProcessorWalletByAddress(ctx, a.Hex())
+			return ok, err
+		}}
+	}
+}
+
+// X402Offer is what a checkout page (or an invoice on it) asks an x402
+// payer: an exact amount to the seller's processor wallet.
+type X402Offer struct {
+	Page    botpay.CheckoutPage
+	Invoice *botpay.Invoice
+	Amount  botpay.Money
+	PayTo   x402.Address
+}
+
+// Micro is the offer's amount in micro-USDC.
+func (o X402Offer) Micro() botpay.Micro { return botpay.MicroOf(o.Amount) }
+
+// X402Offer works out the price of a page for an x402 payer. ref names an
+// invoice on the page; requested is the buyer's amount on pages that let
+// the buyer choose (nil: the page's own price).
+func (s *Service) X402Offer(ctx context.Context, pageID, ref string, requested *botpay.Money, clientIP string) (X402Offer, error) {
+	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	if err != nil {
+		return X402Offer{}, err
+	}
+	o := X402Offer{Page: page}
+	if !page.Allows(botpay.MethodX402) {
+		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page does not accept x402")
+	}
+	if ref = strings.TrimSpace(ref); ref != "" {
+		inv, err := s.invoiceForBuyer(ctx, page.ID, ref, clientIP)
+		if err != nil {
+			return o, err
+		}
+		if !inv.Payable() {
+			return o, botpay.Errorf(botpay.KindConflict, botpay.CodeInvoiceNotPayable, "invoice %s is %s and cannot be paid", inv.ReferenceNumber, inv.Status)
+		}
+		o.Invoice = &inv
+	} else if page.Status(s.clock.Now()) == botpay.PageExpired {
+		return o, botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
+	}
+	if o.Amount, err = botpay.SaleAmount(&page, o.Invoice, requested); err != nil {
+		return o, err
+	}
+	w, err := s.processorWallet(ctx, page.BotID)
+	if err != nil {
+		return o, err
+	}
+	if w == nil {
+		return o, botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the seller has no processor wallet to receive x402 payments")
+	}
+	o.PayTo, _ = x402.ParseAddress(w.Address)
+	return o, nil
+}
+
+// X402Rejected is a payment the endpoint refuses: it answers 402 with the
+// requirements again and Reason as their error.
+type X402Rejected struct{ Reason string }
+
+func (e *X402Rejected) Error() string { return "x402 payment rejected: " + e.Reason }
+
+// X402Settlement is a settled (or replayed) x402 payment.
+type X402Settlement struct {
+	Sale   store.SaleResult
+	Payer  x402.Address
+	Replay bool
+}
+
+// SettleX402 verifies an X-PAYMENT header against the offer and settles it
+// once. The same authorization again — from any replica, even with its
+// signature malleated — returns the original result and moves no money:
+// (payer, nonce) is unique in the database.
+func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X402Settlement, error) {
+	p, err := x402.Decode(header)
+	if err != nil {
+		return X402Settlement{}, &X402Rejected{Reason: "invalid_payment_header: " + strings.TrimPrefix(err.Error(), "x402: ")}
+	}
+	a := p.Authorization
+	out := X402Settlement{Payer: a.From}
+	if signedBy(p) {
+		// A valid signature, perhaps in its malleated form: an authorization
+		// seen before answers with its original result.
+		if res, ok, err := s.x402Original(ctx, a); err != nil || ok {
+			out.Sale, out.Replay = res, true
+			return out, samePage(res, o, err)
+		}
+	}
+	err = x402.Verify(p, x402.BaseUSDC, x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true,
+		Now: s.clock.Now().Unix(), Tolerance: X402Tolerance})
+	if err != nil {
+		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
+	}
+	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro()}
+	if o.Invoice != nil {
+		claim.InvoiceRef = o.Invoice.ReferenceNumber
+	}
+	for attempt := 0; ; attempt++ {
+		id, err := s.store.ClaimX402Payment(ctx, claim)
+		if err == nil {
+			out.Sale, err = s.settleClaim(ctx, id, o, p)
+			return out, err
+		}
+		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
+			return out, err
+		}
+		res, ok, err := s.awaitOriginal(ctx, a)
+		if err != nil || ok {
+			out.Sale, out.Replay = res, true
+			return out, samePage(res, o, err)
+		}
+	}
+}
+
+// samePage lets a replay answer with its original result only where it
+// was paid: an authorization spent on another page (or invoice) is used up.
+func samePage(res store.SaleResult, o X402Offer, err error) error {
+	if err != nil || res.Page == nil {
+		return err
+	}
+	sameInvoice := (res.Invoice == nil && o.Invoice == nil) || (res.Invoice != nil && o.Invoice != nil && res.Invoice.ID == o.Invoice.ID)
+	if res.Page.ID != o.Page.ID || !sameInvoice {
+		return &X402Rejected{Reason: "authorization_already_used"}
+	}
+	return nil
+}
+
+func signedBy(p x402.Payment) bool {
+	d := x402.BaseUSDC.Digest(p.Authorization)
+	from, err := x402.Recover(d, p.Signature)
+	if errors.Is(err, x402.ErrHighS) {
+		from, err = x402.Recover(d, x402.Malleate(p.Signature))
+	}
+	return err == nil && from == p.Authorization.From
+}
+
+// settleClaim runs the settler for a claimed authorization and records the
+// sale; on failure the claim is dropped so the payer may try again.
+func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402.Payment) (store.SaleResult, error) {
+	release := func(err error) (store.SaleResult, error) {
+		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
+			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
+		}
+		return store.SaleResult{}, err
+	}
+	r, err := s.settler.Settle(ctx, p)
+	if err != nil {
+		s.log.WarnContext(ctx, "x402 settlement failed", "payer", p.Authorization.From.Hex(), "err", err)
+		return release(&X402Rejected{Reason: "settlement_failed"})
+	}
+	in := store.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount}
+	if o.Invoice != nil {
+		in.InvoiceRef = o.Invoice.ReferenceNumber
+	}
+	var debit *store.InternalDebit
+	if r.Internal {
+		debit = &store.InternalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
+	}
+	res, err := s.store.CompleteX402Payment(ctx, id, in, debit)
+	if err != nil {
+		if errors.Is(err, store.ErrPayerBalance) {
+			return release(&X402Rejected{Reason: "insufficient_funds"})
+		}
+		return release(err)
+	}
+	return res, nil
+}
+
+// x402Original is the result of an authorization settled before.
+func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (store.SaleResult, bool, error) {
+	pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
+	if err != nil || !ok || pay.Status != store.X402Confirmed {
+		return store.SaleResult{}, false, err
+	}
+	var res store.SaleResult
+	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
+		return res, false, err
+	}
+	page, err := s.store.CheckoutPage(ctx, pay.PageID, "")
+	if err != nil {
+		return res, false, err
+	}
+	res.Page = &page
+	if pay.InvoiceRef != "" {
+		if inv, err := s.store.InvoiceByRef(ctx, pay.PageID, pay.InvoiceRef); err == nil {
+			res.Invoice = &inv
+		}
+	}
+	return res, true, nil
+}
+
+// awaitOriginal waits for a concurrent settlement of the same
+// authorization (claimed by another request or replica) to finish.
+func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (store.SaleResult, bool, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
+		if err != nil {
+			return store.SaleResult{}, false, err
+		}
+		if !ok {
+			return store.SaleResult{}, false, nil // released: the caller claims again
+		}
+		if pay.Status == store.X402Confirmed {
+			return s.x402Original(ctx, a)
+		}
+		select {
+		case <-ctx.Done():
+			return store.SaleResult{}, false, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return store.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, "payment_in_progress", "this authorization is being settled; retry shortly")
+}

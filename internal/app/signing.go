@@ -1,0 +1,253 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// ProcurementSource supplies an owner's procurement controls for a bot
+// (DESIGN.md section 5). The default reads the controls the owner set
+// through PUT /api/v1/owner/bots/{bot_id}/procurement; tests may inject
+// their own.
+type ProcurementSource interface {
+	Procurement(ctx context.Context, botID string) (botpay.Procurement, error)
+}
+
+// NoProcurement is the ProcurementSource with no controls.
+type NoProcurement struct{}
+
+// Procurement returns empty lists.
+func (NoProcurement) Procurement(context.Context, string) (botpay.Procurement, error) {
+	return botpay.Procurement{}, nil
+}
+
+// storedProcurement reads the controls from the database.
+type storedProcurement struct{ store *store.Store }
+
+func (p storedProcurement) Procurement(ctx context.Context, botID string) (botpay.Procurement, error) {
+	return p.store.BotProcurement(ctx, botID)
+}
+
+// SignRequest is the body of POST /api/v1/processor-wallet/bot/sign.
+type SignRequest struct {
+	ResourceURL string
+	Amount      int64 // micro-USDC
+	Recipient   string
+	ValidBefore *int64 // Unix seconds
+}
+
+// SignResult is a signature made at once, or a request held for the owner.
+type SignResult struct {
+	Request   store.SigningRequest
+	Pending   bool
+	From      string // the wallet's address, EIP-55
+	Header    string
+	Signature string
+}
+
+// Signing error codes (INTERFACE.md 4.20, DESIGN.md decision 16).
+const (
+	CodeInvalidSignRequest       = "Invalid request"
+	CodeInsufficientTokenBalance = "insufficient_token_balance"
+	CodeGuardrailBlocked         = "guardrail_blocked"
+)
+
+// GuardrailBlocked is the 403 of a refused signing request; Reason is the
+// body's reason field.
+type GuardrailBlocked struct{ Reason string }
+
+func (e *GuardrailBlocked) Error() string { return CodeGuardrailBlocked + ": " + e.Reason }
+
+var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, CodeInsufficientTokenBalance,
+	"the processor wallet's available balance does not cover the amount")
+
+// validSign checks a signing request; problems become 400 Invalid request
+// with details.
+func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string, int64, error) {
+	p := problems{}
+	host := ""
+	u, err := url.Parse(in.ResourceURL)
+	switch {
+	case strings.TrimSpace(in.ResourceURL) == "":
+		p.add("resource_url", "is required")
+	case len(in.ResourceURL) > 2048 || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "":
+		p.add("resource_url", "must be an absolute http(s) URL of at most 2048 characters")
+	default:
+		host = strings.ToLower(u.Hostname())
+	}
+	if in.Amount <= 0 || botpay.Micro(in.Amount) > botpay.MaxSigningAmount {
+		p.add("amount_usdc", "must be a whole number of micro-units between 1 and "+botpay.MaxSigningAmount.USD()+" USDC")
+	}
+	to, err := x402.ParseAddress(in.Recipient)
+	if err != nil {
+		p.add("recipient_address", "must be a 0x address of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
+	}
+	validBefore := now.Add(botpay.SignatureDefaultValidity).Unix()
+	if in.ValidBefore != nil {
+		validBefore = *in.ValidBefore
+		if validBefore <= now.Unix()+10 || validBefore > now.Add(botpay.SignatureMaxValidity).Unix() {
+			p.add("valid_before", "must be a Unix time more than 10 seconds and at most one hour ahead")
+		}
+	}
+	if err := p.err(); err != nil {
+		e := botpay.AsError(err)
+		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: CodeInvalidSignRequest, Details: e.Details}
+	}
+	return to, host, validBefore, nil
+}
+
+// Sign runs the signing endpoint: validation, the guardrail chain of 4.20
+// and the reservation, then a signature at once or a request held for the
+// owner.
+func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (SignResult, error) {
+	now := s.clock.Now()
+	to, host, validBefore, err := s.validSign(in, now)
+	if err != nil {
+		return SignResult{}, err
+	}
+	if !bot.Claimed() {
+		return SignResult{}, store.ErrNoProcessorWallet
+	}
+	signer, ok, err := s.store.SignerOf(ctx, bot.ID, bot.OwnerID)
+	if err != nil {
+		return SignResult{}, err
+	}
+	if !ok {
+		return SignResult{}, store.ErrNoProcessorWallet
+	}
+	if bot.Frozen {
+		return SignResult{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
+	}
+	g, master := signer.Guardrails, signer.Master
+	proc, err := s.procurement.Procurement(ctx, bot.ID)
+	if err != nil {
+		return SignResult{}, err
+	}
+	key, from, err := s.walletKey(signer.Wallet)
+	if err != nil {
+		return SignResult{}, err
+	}
+	auth := x402.Authorization{From: from, To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()}
+	signed := sign(key, auth)
+	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
+		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: auth.Nonce.Hex(), ValidBefore: validBefore,
+		Signature: signed.Signature.Hex(), Header: x402.Encode(signed, x402.BaseUSDC), ApprovalMode: g.ApprovalMode}
+	req, verdict, err := s.store.ReserveSigning(ctx, req, master != nil, func(spent store.SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error) {
+		if botpay.Micro(in.Amount) > available {
+			return botpay.SigningVerdict{}, errInsufficientTokens
+		}
+		return botpay.EvaluateSigning(botpay.SigningCheck{Amount: botpay.Micro(in.Amount), Guardrails: g, Master: master,
+			BotSpentDay: spent.BotDay, BotSpentMonth: spent.BotMonth, OwnerSpentDay: spent.OwnerDay, OwnerSpentMonth: spent.OwnerMonth,
+			Host: host, Recipient: to.Hex(), Procurement: proc}), nil
+	})
+	switch {
+	case err != nil:
+		return SignResult{}, err
+	case verdict.Blocked:
+		return SignResult{}, &GuardrailBlocked{Reason: verdict.Reason}
+	case verdict.NeedsApproval:
+		return SignResult{Request: req, Pending: true}, nil
+	}
+	return SignResult{Request: req, From: from.Hex(), Header: req.Header, Signature: req.Signature}, nil
+}
+
+func newNonce() x402.Nonce {
+	var n x402.Nonce
+	if _, err := rand.Read(n[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return n
+}
+
+func sign(key x402.Key, auth x402.Authorization) x402.Payment {
+	return x402.Payment{Authorization: auth, Signature: key.Sign(x402.BaseUSDC.Digest(auth)),
+		ChainID: x402.BaseUSDC.ChainID, Token: x402.BaseUSDC.Contract}
+}
+
+// SigningApproval is one entry of the owner's approvals list, shaped like
+// DESIGN.md section 5's entries with kind "signing".
+type SigningApproval struct {
+	Kind         string           `json:"kind"`
+	ID           int64            `json:"id"`
+	BotID        string           `json:"bot_id"`
+	AmountUSD    botpay.Micro     `json:"amount_usd"`
+	MerchantName string           `json:"merchant_name"`
+	ItemName     string           `json:"item_name"`
+	Status       string           `json:"status"`
+	ExpiresAt    botpay.Timestamp `json:"expires_at"`
+	CreatedAt    botpay.Timestamp `json:"created_at"`
+}
+
+// PendingSigningApprovals lists the owner's signing requests that wait for
+// a decision (the approvals list of the spending issue merges them in).
+func (s *Service) PendingSigningApprovals(ctx context.Context, owner botpay.Owner) ([]SigningApproval, error) {
+	reqs, err := s.store.PendingSigningRequests(ctx, owner.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SigningApproval, 0, len(reqs))
+	for _, r := range reqs {
+		out = append(out, SigningApproval{Kind: "signing", ID: r.ID, BotID: r.BotID, AmountUSD: r.Amount,
+			MerchantName: r.ResourceHost, ItemName: r.ResourceURL, Status: r.Status, ExpiresAt: botpay.Timestamp(*r.ExpiresAt),
+			CreatedAt: botpay.Timestamp(r.CreatedAt)})
+	}
+	return out, nil
+}
+
+// DecideSigning approves (signing now, valid for the default five
+// minutes from the decision) or denies a held signing request, announcing
+// it with purchase.approved (carrying the signed header) or
+// purchase.rejected. It answers the request's new status: approved or
+// denied.
+func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int64, approve bool) (string, error) {
+	r, err := s.store.OwnedSigningRequest(ctx, owner.ID, id)
+	if err != nil {
+		return "", err
+	}
+	if r.Status != botpay.SigningPending {
+		return "", store.ErrAlreadyDecided
+	}
+	data := map[string]any{"checkout_id": r.ID, "approval_id": r.ID, "amount": r.Amount, "currency": "USDC",
+		"vendor": r.ResourceHost, "resource_url": r.ResourceURL}
+	d := store.SigningDecision{Approve: approve, Event: data}
+	status := botpay.SigningDenied
+	if approve {
+		status = botpay.SigningApproved
+		w, err := s.processorWallet(ctx, r.BotID)
+		if err != nil || w == nil {
+			return "", firstErr(err, store.ErrNoProcessorWallet)
+		}
+		key, from, err := s.walletKey(*w)
+		if err != nil {
+			return "", err
+		}
+		to, _ := x402.ParseAddress(r.Recipient)
+		validBefore := s.clock.Now().Add(botpay.SignatureDefaultValidity).Unix()
+		signed := sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
+		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, x402.BaseUSDC)
+		data["description"], data["approval_mode"] = "Signed payment for "+r.ResourceURL, "owner"
+		data["x_payment_header"], data["signature"], data["valid_before"] = d.Header, d.Signature, validBefore
+	} else {
+		data["reason"] = "denied by owner"
+	}
+	if _, err := s.store.DecideSigning(ctx, owner.ID, id, d); err != nil {
+		return "", err
+	}
+	return status, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+func lastEvent(t *testing.T, r raw, botID string) botpay.Event {
+	t.Helper()
+	events, err := r.srv.Store.Events(t.Context(), botID)
+	if err != nil || len(events) == 0 {
+		t.Fatalf("events: %v %v", events, err)
+	}
+	return events[len(events)-1]
+}
+
+func TestHeldSigningRequestApprovedSignsAndAnnounces(t *testing.T) {
+	forEachX402Engine(t, func(t *testing.T, r raw) {
+		b := r.walletBot("held", 5)
+		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
+		held := func() string {
+			a := r.sign(b, signBody(2_000_000))
+			if a.Status != 202 {
+				t.Fatalf("sign: %d %s", a.Status, a.Body)
+			}
+			return fmt.Sprint(int64(a.json(t)["approval_id"].(float64)))
+		}
+		first, second := held(), held()
+		// Both holds reserve: 5 - 2 - 2 leaves 1 available.
+		if a := r.sign(b, signBody(1_000_001)); a.Status != 403 || a.json(t)["error"] != "insufficient_token_balance" {
+			t.Fatalf("third: %d %s", a.Status, a.Body)
+		}
+		list := r.must(200, "GET", "/api/v1/owner/signing-requests", b.OwnerToken, nil)["approvals"].([]any)
+		if len(list) != 2 {
+			t.Fatalf("approvals = %v", list)
+		}
+		e := list[0].(map[string]any)
+		if e["kind"] != "signing" || fmt.Sprint(e["id"]) != first || e["bot_id"] != b.ID || e["amount_usd"] != 2.0 ||
+			e["merchant_name"] != "api.vendor.example" || e["item_name"] != "https://api.vendor.example/report?q=1" || e["status"] != "pending" || e["expires_at"] == nil {
+			t.Fatalf("entry = %v", e)
+		}
+		other := r.claimedBot("stranger")
+		if a := r.do("POST", "/api/v1/owner/signing-requests/"+first+"/approve", other.OwnerToken, nil); a.Status != 404 {
+			t.Fatalf("foreign approve: %d %s", a.Status, a.Body)
+		}
+		for _, bad := range []string{"0", "-1", "x", "99999999999999999999"} {
+			if a := r.do("POST", "/api/v1/owner/signing-requests/"+bad+"/approve", b.OwnerToken, nil); a.Status != 404 {
+				t.Fatalf("approve %s: %d %s", bad, a.Status, a.Body)
+			}
+		}
+
+		got := r.must(200, "POST", "/api/v1/owner/signing-requests/"+first+"/approve", b.OwnerToken, nil)
+		if fmt.Sprint(got["approval_id"]) != first || got["status"] != "approved" || len(got) != 2 {
+			t.Fatalf("approve = %v", got)
+		}
+		ev := lastEvent(t, r, b.ID)
+		if ev.Type != "purchase.approved" || ev.Data["currency"] != "USDC" || ev.Data["amount"] != 2.0 || ev.Data["vendor"] != "api.vendor.example" {
+			t.Fatalf("event = %+v", ev)
+		}
+		p, err := x402.Decode(ev.Data["x_payment_header"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from, err := x402.Recover(x402.BaseUSDC.Digest(p.Authorization), p.Signature); err != nil || from.Hex() != b.Address || p.Authorization.Value != 2_000_000 {
+			t.Fatalf("approved header recovers to %s (%v)", from, err)
+		}
+		if a := r.do("POST", "/api/v1/owner/signing-requests/"+first+"/deny", b.OwnerToken, nil); a.Status != 409 || a.json(t)["error"] != "already_decided" {
+			t.Fatalf("decide twice: %d %s", a.Status, a.Body)
+		}
+
+		got = r.must(200, "POST", "/api/v1/owner/signing-requests/"+second+"/deny", b.OwnerToken, nil)
+		if got["status"] != "denied" {
+			t.Fatalf("deny = %v", got)
+		}
+		if ev := lastEvent(t, r, b.ID); ev.Type != "purchase.rejected" || ev.Data["reason"] != "denied by owner" || ev.Data["amount"] != 2.0 {
+			t.Fatalf("event = %+v", ev)
+		}
+		// The denial released its reservation; the approval keeps its own.
+		checkSigned(t, r.sign2(b, 3_000_000), b.Address, 3_000_000)
+		if list := r.must(200, "GET", "/api/v1/owner/signing-requests", b.OwnerToken, nil)["approvals"].([]any); len(list) != 0 {
+			t.Fatalf("approvals after decisions = %v", list)
+		}
+	})
+}
+
+// sign2 signs after loosening the approval mode.
+func (r raw) sign2(b x402Bot, amount int64) answer {
+	r.guardrails(b, map[string]any{"approval_mode": "auto_approve_under_threshold", "limits": map[string]any{"ask_approval_above_usd": nil}})
+	return r.sign(b, signBody(amount))
+}
+
+func TestHeldSigningRequestExpiresAfterFifteenMinutes(t *testing.T) {
+	t.Parallel()
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			clock := botpay.NewManualClock(time.Now())
+			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+			b := r.walletBot("late", 5)
+			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
+			a := r.sign(b, signBody(5_000_000))
+			id := fmt.Sprint(int64(a.json(t)["approval_id"].(float64)))
+			clock.Advance(15 * time.Minute)
+			if a := r.do("POST", "/api/v1/owner/signing-requests/"+id+"/approve", b.OwnerToken, nil); a.Status != 410 || a.json(t)["error"] != "expired" {
+				t.Fatalf("late approve: %d %s", a.Status, a.Body)
+			}
+			// Its reservation ended with the window: the full balance signs.
+			checkSigned(t, r.sign2(b, 5_000_000), b.Address, 5_000_000)
+		})
+	}
+}

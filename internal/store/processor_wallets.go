@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// ProcessorWallet is a bot's token wallet: its address (EIP-55), its key
+// sealed by the app, and its micro-USDC balance. Reserved is the part of
+// the balance promised to signatures that may still be settled.
+type ProcessorWallet struct {
+	BotID     string
+	Address   string
+	SealedKey []byte
+	Balance   botpay.Micro
+	Reserved  botpay.Micro
+}
+
+// Available is what new signatures may still promise.
+func (w ProcessorWallet) Available() botpay.Micro { return w.Balance - w.Reserved }
+
+// CreateProcessorWallet gives an owned bot its processor wallet and emits
+// rails.updated (wallet_created). A second wallet for the same bot is
+// ErrUnique.
+func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, address string, sealedKey []byte) error {
+	now := s.clock.Now()
+	return s.inTx(ctx, func(tx *Tx) error {
+		var owned int
+		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID).Scan(&owned); err != nil {
+			return err
+		}
+		if owned == 0 {
+			return botpay.ErrNotFound("bot")
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO processor_wallets (bot_id, address, sealed_key, balance_micro, created_at, updated_at)
+			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), sealedKey, ms(now)); err != nil {
+			return err
+		}
+		return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
+			"action": "wallet_created", "rail": botpay.RailProcessorWallet, "bot_id": botID,
+			"message": "Your owner created your processor wallet " + address + ".",
+		}, now))
+	})
+}
+
+const processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
+	(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
+		WHERE r.bot_id = w.bot_id AND r.status IN ('signed', 'pending') AND r.reserved_until > $2)`
+
+type scanner interface{ Scan(...any) error }
+
+func scanProcessor(row scanner) (ProcessorWallet, error) {
+	var w ProcessorWallet
+	err := row.Scan(&w.BotID, &w.Address, &w.SealedKey, &w.Balance, &w.Reserved)
+	return w, err
+}
+
+// ProcessorWallet reads a bot's processor wallet; ok is false without one.
+func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w ProcessorWallet, ok bool, err error) {
+	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.bot_id = $1`,
+		botID, ms(s.clock.Now())))
+	if isNoRows(err) {
+		return w, false, nil
+	}
+	return w, err == nil, err
+}
+
+// ProcessorWalletByAddress finds the processor wallet with a chain address
+// (any case); ok is false when the address is not one of ours.
+func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w ProcessorWallet, ok bool, err error) {
+	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.address = $1`,
+		strings.ToLower(address), ms(s.clock.Now())))
+	if isNoRows(err) {
+		return w, false, nil
+	}
+	return w, err == nil, err
+}
+
+// ProcessorFunding is the outcome of funding a processor wallet.
+type ProcessorFunding struct {
+	Transaction botpay.Transaction // amounts in cents, as every ledger answer shows them
+	Wallet      ProcessorWallet
+}
+
+// FundProcessorWallet credits an owned bot's processor wallet with amount
+// micro-USDC, writes its processor_ledger row and emits wallet.funded, in
+// one transaction. No processor wallet is no_processor_wallet.
+func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, amount botpay.Micro, description string) (ProcessorFunding, error) {
+	now := s.clock.Now()
+	var f ProcessorFunding
+	err := s.inTx(ctx, func(tx *Tx) error {
+		err := tx.queryRow(ctx, `UPDATE processor_wallets SET balance_micro = balance_micro + $1, updated_at = $2
+			WHERE bot_id = $3 AND bot_id IN (SELECT id FROM bots WHERE owner_id = $4)
+			RETURNING address, balance_micro`, int64(amount), ms(now), botID, ownerID).Scan(&f.Wallet.Address, &f.Wallet.Balance)
+		if isNoRows(err) {
+			return ErrNoProcessorWallet
+		}
+		if err != nil {
+			return err
+		}
+		f.Wallet.BotID = botID
+		id, err := tx.appendProcessorLedger(ctx, botID, botpay.TxFund, amount, f.Wallet.Balance, description, ms(now))
+		if err != nil {
+			return err
+		}
+		after := f.Wallet.Balance.CentsCeil()
+		f.Transaction = botpay.Transaction{ID: id, BotID: botID, Type: botpay.TxFund, Amount: amount.CentsCeil(),
+			BalanceAfter: &after, Description: description, CreatedAt: now}
+		return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventWalletFunded, map[string]any{
+			"wallet_id": f.Wallet.Address, "rail": botpay.RailProcessorWallet, "amount": amount, "currency": "USDC",
+			"new_balance": f.Wallet.Balance,
+		}, now))
+	})
+	return f, err
+}
+
+// ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
+// the processor_wallet rail (DESIGN.md decision 16).
+var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the bot has no processor wallet")
+
+func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amount, after botpay.Micro, description string, at int64) (int64, error) {
+	var id int64
+	err := t.queryRow(ctx, `INSERT INTO processor_ledger (bot_id, type, amount_micro, balance_after_micro, description, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, botID, typ, int64(amount), int64(after), description, at).Scan(&id)
+	return id, err
+}
+
+// ProcessorLedgerSum adds up a bot's processor ledger (for reconciliation).
+func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Micro, error) {
+	var sum botpay.Micro
+	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM processor_ledger WHERE bot_id = $1`, botID).Scan(&sum)
+	return sum, err
+}
+
+// Signer is what a signing request needs before its transaction, read in
+// one statement: the wallet's address and sealed key, the bot's limits and
+// approval settings, and the owner's master guardrails (nil when unset).
+// Categories are not read: a signing request names none.
+type Signer struct {
+	Wallet     ProcessorWallet
+	Guardrails botpay.Guardrails
+	Master     *botpay.MasterGuardrails
+}
+
+// SignerOf reads a claimed bot's Signer; ok is false without a processor
+// wallet.
+func (s *Store) SignerOf(ctx context.Context, botID, ownerID string) (sg Signer, ok bool, err error) {
+	var above, mPer, mDay, mMonth *int64
+	var hasMaster bool
+	g := &sg.Guardrails
+	err = s.queryRow(ctx, `SELECT w.bot_id, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
+			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
+			m.owner_id IS NOT NULL
+		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id
+		LEFT JOIN master_guardrails m ON m.owner_id = $2
+		WHERE w.bot_id = $1`, botID, ownerID).
+		Scan(&sg.Wallet.BotID, &sg.Wallet.Address, &sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction, &g.Daily,
+			&g.Monthly, &above, &mPer, &mDay, &mMonth, &hasMaster)
+	if isNoRows(err) {
+		return sg, false, nil
+	}
+	if err != nil {
+		return sg, false, err
+	}
+	g.AskApprovalAbove = moneyPtr(above)
+	if hasMaster {
+		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(mPer), DailyBudget: moneyPtr(mDay), MonthlyBudget: moneyPtr(mMonth)}
+	}
+	return sg, true, nil
+}

@@ -1,0 +1,253 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// SigningRequest is one request of the signing endpoint (INTERFACE.md 4.20).
+type SigningRequest struct {
+	ID            int64
+	BotID         string
+	OwnerID       string
+	Status        string // botpay.Signing*
+	ResourceURL   string
+	ResourceHost  string
+	Recipient     string
+	Amount        botpay.Micro
+	Nonce         string
+	ValidBefore   int64 // Unix seconds
+	ReservedUntil time.Time
+	Signature     string
+	Header        string
+	ApprovalMode  string
+	ExpiresAt     *time.Time
+	DecidedAt     *time.Time
+	CreatedAt     time.Time
+}
+
+// SpentTotals is what is committed in the current UTC day and month, in
+// cents: card spends and holds, plus signed, held and settled signing
+// requests, for the bot and across its owner's bots.
+type SpentTotals struct {
+	BotDay, BotMonth, OwnerDay, OwnerMonth botpay.Money
+}
+
+// SigningDecider judges a request once the wallet is locked; it sees the
+// money numbers as of that moment and nothing can change them until the
+// transaction ends.
+type SigningDecider func(spent SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error)
+
+// ReserveSigning is the money side of a signing request, in one
+// transaction: lock the bot's processor wallet, compute what is committed,
+// let decide judge, and if allowed insert the request — signed (its amount
+// reserved until the authorization expires) or pending (reserved until the
+// approval window closes). Concurrent requests queue on the wallet's row,
+// so signatures can never promise more than the balance.
+func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, withOwner bool, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+	now := s.clock.Now()
+	r.CreatedAt = now
+	var verdict botpay.SigningVerdict
+	err := s.inTx(ctx, func(tx *Tx) error {
+		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now)
+		if err != nil {
+			return err
+		}
+		if withOwner {
+			if spent.OwnerDay, spent.OwnerMonth, err = tx.ownerSpent(ctx, r.OwnerID, now); err != nil {
+				return err
+			}
+		}
+		if verdict, err = decide(spent, balance-reserved); err != nil || verdict.Blocked {
+			return err
+		}
+		if verdict.NeedsApproval {
+			exp := now.Add(botpay.SigningApprovalWindow)
+			r.Status, r.ExpiresAt, r.ReservedUntil, r.Signature, r.Header = botpay.SigningPending, &exp, exp, "", ""
+		} else {
+			r.Status, r.ReservedUntil = botpay.SigningSigned, time.Unix(r.ValidBefore, 0)
+		}
+		return tx.queryRow(ctx, `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
+				amount_micro, nonce, valid_before, reserved_until, signature, header, approval_mode, expires_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+			r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
+			r.ValidBefore, ms(r.ReservedUntil), nullString(r.Signature), nullString(r.Header), r.ApprovalMode,
+			msPtr(r.ExpiresAt), ms(now)).Scan(&r.ID)
+	})
+	return r, verdict, err
+}
+
+func msPtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ms(*t)
+}
+
+// committed sums, for the bots chosen by scope ($1), card spends of the
+// day ($2) and month ($3), current card holds, and signing requests of the
+// day and month that still count (signed, held or settled).
+func committed(scope string) string {
+	return `(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $2),
+		(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $3),
+		(SELECT COALESCE(SUM(held_cents), 0) FROM wallets WHERE bot_id IN (` + scope + `)),
+		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
+			AND status IN ('signed', 'pending', 'settled') AND created_at >= $2),
+		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
+			AND status IN ('signed', 'pending', 'settled') AND created_at >= $3)`
+}
+
+func totals(cardDay, cardMonth, held, signDay, signMonth int64) (day, month botpay.Money) {
+	return botpay.Money(cardDay+held) + botpay.Micro(signDay).CentsCeil(), botpay.Money(cardMonth+held) + botpay.Micro(signMonth).CentsCeil()
+}
+
+// lockProcessorWallet locks the bot's processor wallet row, then reads its
+// live reservations and the bot's commitments of the UTC day and month.
+// The sums must be a second statement: under READ COMMITTED a statement
+// that waited for the row lock still sees the snapshot taken before it
+// waited, so sums in the locking statement would miss the reservation that
+// the previous lock holder just committed.
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
+	err = tx.queryRow(ctx, `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), botID).Scan(&balance)
+	if isNoRows(err) {
+		return 0, 0, spent, ErrNoProcessorWallet
+	}
+	if err != nil {
+		return 0, 0, spent, err
+	}
+	var cardDay, cardMonth, held, signDay, signMonth int64
+	err = tx.queryRow(ctx, `SELECT
+			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
+				WHERE r.bot_id = $1 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
+			`+committed(`$1`),
+		botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)).
+		Scan(&reserved, &cardDay, &cardMonth, &held, &signDay, &signMonth)
+	spent.BotDay, spent.BotMonth = totals(cardDay, cardMonth, held, signDay, signMonth)
+	return balance, reserved, spent, err
+}
+
+// ownerSpent sums the commitments of all of the owner's bots (for master
+// budgets).
+func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
+	var cardDay, cardMonth, held, signDay, signMonth int64
+	err = tx.queryRow(ctx, `SELECT `+committed(`SELECT id FROM bots WHERE owner_id = $1`),
+		ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))).Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
+	day, month = totals(cardDay, cardMonth, held, signDay, signMonth)
+	return day, month, err
+}
+
+const signingColumns = `id, bot_id, owner_id, status, resource_url, resource_host, recipient, amount_micro, nonce, valid_before,
+	reserved_until, COALESCE(signature, ''), COALESCE(header, ''), approval_mode, expires_at, decided_at, created_at`
+
+func scanSigning(row scanner) (SigningRequest, error) {
+	var r SigningRequest
+	var reserved, created int64
+	var expires, decided sql.NullInt64
+	err := row.Scan(&r.ID, &r.BotID, &r.OwnerID, &r.Status, &r.ResourceURL, &r.ResourceHost, &r.Recipient, &r.Amount, &r.Nonce,
+		&r.ValidBefore, &reserved, &r.Signature, &r.Header, &r.ApprovalMode, &expires, &decided, &created)
+	r.ReservedUntil, r.CreatedAt = fromMS(reserved), fromMS(created)
+	if expires.Valid {
+		t := fromMS(expires.Int64)
+		r.ExpiresAt = &t
+	}
+	if decided.Valid {
+		t := fromMS(decided.Int64)
+		r.DecidedAt = &t
+	}
+	return r, err
+}
+
+// OwnedSigningRequest reads one of the owner's signing requests; another
+// owner's is not found, exactly like a missing one.
+func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int64) (SigningRequest, error) {
+	r, err := scanSigning(s.queryRow(ctx, `SELECT `+signingColumns+` FROM signing_requests WHERE id = $1 AND owner_id = $2`, id, ownerID))
+	if isNoRows(err) {
+		return r, botpay.ErrNotFound("signing request")
+	}
+	return r, err
+}
+
+// PendingSigningRequests lists an owner's undecided, unexpired requests,
+// oldest first.
+func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string) ([]SigningRequest, error) {
+	rows, err := s.query(ctx, `SELECT `+signingColumns+` FROM signing_requests
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2 ORDER BY id`, ownerID, ms(s.clock.Now()))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []SigningRequest{}
+	for rows.Next() {
+		r, err := scanSigning(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SigningDecision is the owner's answer to a held request. An approval
+// carries the authorization the app signed for it.
+type SigningDecision struct {
+	Approve     bool
+	Nonce       string
+	ValidBefore int64
+	Signature   string
+	Header      string
+	Event       map[string]any // data of purchase.approved / purchase.rejected
+}
+
+// Errors of deciding a signing request (DESIGN.md section 5, as for held
+// purchases).
+var (
+	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, "already_decided", "the request has already been decided")
+	ErrApprovalExpired = botpay.Errorf(botpay.KindGone, "expired", "the approval window of the request has closed")
+)
+
+// DecideSigning applies the owner's decision to a pending request and
+// emits purchase.approved (with the signed header) or purchase.rejected,
+// in one transaction. Only a pending, unexpired request changes; a second
+// decision is already_decided, a late one expired.
+func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d SigningDecision) (SigningRequest, error) {
+	now := s.clock.Now()
+	var r SigningRequest
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var err error
+		r, err = scanSigning(tx.queryRow(ctx, `SELECT `+signingColumns+` FROM signing_requests WHERE id = $1 AND owner_id = $2`+tx.forUpdate(), id, ownerID))
+		if isNoRows(err) {
+			return botpay.ErrNotFound("signing request")
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case r.Status != botpay.SigningPending:
+			return ErrAlreadyDecided
+		case r.ExpiresAt != nil && !now.Before(*r.ExpiresAt):
+			return ErrApprovalExpired
+		}
+		r.DecidedAt = &now
+		event := botpay.EventPurchaseRejected
+		if d.Approve {
+			event = botpay.EventPurchaseApproved
+			r.Status, r.Nonce, r.ValidBefore, r.Signature, r.Header = botpay.SigningSigned, strings.ToLower(d.Nonce), d.ValidBefore, d.Signature, d.Header
+			r.ReservedUntil = time.Unix(d.ValidBefore, 0)
+			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, nonce = $2, valid_before = $3, reserved_until = $4,
+				signature = $5, header = $6, decided_at = $7 WHERE id = $8`, r.Status, r.Nonce, r.ValidBefore, ms(r.ReservedUntil),
+				r.Signature, r.Header, ms(now), r.ID)
+		} else {
+			r.Status = botpay.SigningDenied
+			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3`, r.Status, ms(now), r.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return tx.emit(ctx, botpay.NewEvent(r.BotID, event, d.Event, now))
+	})
+	return r, err
+}

@@ -1,0 +1,125 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// X402Payment is one authorization presented to a checkout page's x402
+// endpoint. (payer, nonce) is unique: the database, not a replica's
+// memory, decides that an authorization is settled at most once.
+type X402Payment struct {
+	ID         int64
+	Payer      string // lower-case 0x hex
+	Nonce      string // lower-case 0x hex
+	PageID     string
+	InvoiceRef string
+	Amount     botpay.Micro
+	Status     string // X402Settling or X402Confirmed
+	SaleID     string
+	TxHash     string
+	CreatedAt  time.Time
+}
+
+// States of an x402 payment: claimed while the settler works, confirmed
+// once the sale is recorded.
+const (
+	X402Settling  = "settling"
+	X402Confirmed = "confirmed"
+)
+
+// X402PaymentByNonce reads the payment of an authorization; ok is false
+// when it was never presented.
+func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p X402Payment, ok bool, err error) {
+	var sale, tx sql.NullString
+	var created int64
+	err = s.queryRow(ctx, `SELECT id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at
+		FROM x402_payments WHERE payer = $1 AND nonce = $2`, strings.ToLower(payer), strings.ToLower(nonce)).
+		Scan(&p.ID, &p.Payer, &p.Nonce, &p.PageID, &p.InvoiceRef, &p.Amount, &p.Status, &sale, &tx, &created)
+	if isNoRows(err) {
+		return p, false, nil
+	}
+	p.SaleID, p.TxHash, p.CreatedAt = sale.String, tx.String, fromMS(created)
+	return p, err == nil, err
+}
+
+// ClaimX402Payment records that an authorization is being settled. A
+// second claim of the same (payer, nonce) — a replay, from any replica —
+// is ErrUnique.
+func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
+	var id int64
+	err := s.inTx(ctx, func(tx *Tx) error {
+		return tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at)
+			VALUES ($1, $2, $3, $4, $5, 'settling', $6) RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce),
+			p.PageID, p.InvoiceRef, int64(p.Amount), ms(s.clock.Now())).Scan(&id)
+	})
+	return id, classify(err)
+}
+
+// ReleaseX402Payment drops a claim whose settlement failed, so the payer
+// may present the authorization again.
+func (s *Store) ReleaseX402Payment(ctx context.Context, id int64) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.exec(ctx, `DELETE FROM x402_payments WHERE id = $1 AND status = 'settling'`, id)
+		return err
+	})
+}
+
+// InternalDebit moves a payment inside the service: the payer is one of our
+// processor wallets, so its balance pays instead of a chain.
+type InternalDebit struct {
+	Payer  string // address, any case
+	Nonce  string
+	Amount botpay.Micro
+}
+
+// ErrPayerBalance refuses an internal payment the payer cannot cover.
+var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, "insufficient_token_balance", "the paying wallet's balance does not cover the payment")
+
+// CompleteX402Payment turns a claim into a sale in one transaction: debit
+// the payer's processor wallet when the money moves inside the ledger
+// (releasing the signature's reservation), record the sale along the one
+// sale path, and confirm the claim with its sale and transaction hash.
+func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in SaleInput, debit *InternalDebit) (SaleResult, error) {
+	var res SaleResult
+	err := s.inTx(ctx, func(tx *Tx) error {
+		if debit != nil {
+			if err := tx.debitProcessor(ctx, *debit); err != nil {
+				return err
+			}
+		}
+		var err error
+		if res, err = tx.recordSale(ctx, in); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE x402_payments SET status = 'confirmed', sale_id = $1, tx_hash = $2 WHERE id = $3`,
+			res.Sale.ID, in.TxHash, id)
+		return err
+	})
+	return res, err
+}
+
+func (tx *Tx) debitProcessor(ctx context.Context, d InternalDebit) error {
+	now := tx.s.clock.Now()
+	var botID string
+	var balance botpay.Micro
+	err := tx.queryRow(ctx, `UPDATE processor_wallets SET balance_micro = balance_micro - $1, updated_at = $2
+		WHERE address = $3 AND balance_micro >= $1 RETURNING bot_id, balance_micro`,
+		int64(d.Amount), ms(now), strings.ToLower(d.Payer)).Scan(&botID, &balance)
+	if isNoRows(err) {
+		return ErrPayerBalance
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.exec(ctx, `UPDATE signing_requests SET status = 'settled' WHERE bot_id = $1 AND nonce = $2 AND status = 'signed'`,
+		botID, strings.ToLower(d.Nonce)); err != nil {
+		return err
+	}
+	_, err = tx.appendProcessorLedger(ctx, botID, "x402_payment", -d.Amount, balance, "x402 payment, nonce "+strings.ToLower(d.Nonce), ms(now))
+	return err
+}
