@@ -28,7 +28,6 @@ const (
 	MaxSigningAmount Micro = 1_000_000 * 1_000_000
 )
 
-
 // ProcurementAllows checks a payment to host (the resource's domain) and
 // recipient (a chain address) against p. A domain entry matches the host
 // itself and its subdomains; a merchant entry matches the host or the
@@ -54,7 +53,6 @@ func ProcurementAllows(host, recipient string, p Procurement) (bool, string) {
 	}
 	return true, ""
 }
-
 
 // SigningCheck is everything the guardrail chain of a signing request
 // looks at. Spent amounts are what is already committed in the window
