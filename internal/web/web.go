@@ -38,6 +38,7 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /claim", p.claimForm)
 	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
 	p.mountPay(mux, protect)
+	p.mountDashboard(mux, protect)
 }
 
 type claimPage struct {
