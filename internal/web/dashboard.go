@@ -20,7 +20,12 @@ import (
 var dashboardFiles embed.FS
 
 var dashFuncs = template.FuncMap{
-	"usd": func(m botpay.Money) string { return "$" + m.USD() },
+	"usd": func(m botpay.Money) string {
+		if m < 0 {
+			return "-$" + (-m).USD()
+		}
+		return "$" + m.USD()
+	},
 	"usdp": func(m *botpay.Money) string {
 		if m == nil {
 			return ""
@@ -169,6 +174,7 @@ func done(w http.ResponseWriter, r *http.Request, to, notice string) {
 // cross-origin check.
 func (p *Pages) mountDashboard(mux *http.ServeMux, protect *http.CrossOriginProtection) {
 	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, protect.Handler(h)) }
+	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.HandleFunc("GET /signup", p.authForm("signup"))
 	mux.HandleFunc("GET /login", p.authForm("login"))
 	post("/signup", p.authSubmit("signup"))

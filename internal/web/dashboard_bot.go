@@ -47,6 +47,7 @@ func (p *Pages) mountBotPages(mux *http.ServeMux, post func(string, http.Handler
 	post("/dashboard/bots/{bot_id}/procurement", p.signedIn(p.saveProcurement))
 	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
 	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
+	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
 	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
 	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
 }
@@ -224,4 +225,31 @@ func (p *Pages) cancelInvoice(w http.ResponseWriter, r *http.Request, owner botp
 		return
 	}
 	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id")+"/earning", "cancelled")
+}
+
+// createCard registers a card from the short form: one real profile (1)
+// and as many decoy profiles as asked, each with the same allowance.
+func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	allowance := f.usd("allowance_usd")
+	duration := f.str("allowance_duration")
+	decoys := 0
+	if n := f.optionalInt("decoy_profiles"); n != nil {
+		decoys = *n
+	}
+	if decoys < 0 || decoys >= app.MaxProfiles {
+		f.p["decoy_profiles"] = "must be from 0 to " + itoa(app.MaxProfiles-1)
+	}
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	profiles := make([]botpay.PaymentProfile, 0, decoys+1)
+	for i := 1; i <= decoys+1; i++ {
+		profiles = append(profiles, botpay.PaymentProfile{Index: i, AllowanceDuration: duration, Allowance: allowance})
+	}
+	_, err := p.svc.CreateCard(r.Context(), owner, app.NewCardInput{BotID: r.PathValue("bot_id"), CardName: f.str("card_name"),
+		MissingDigits: f.str("missing_digits"), ExpiryMonth: f.str("expiry_month"), ExpiryYear: f.str("expiry_year"),
+		RealProfileIndex: 1, Profiles: profiles})
+	p.act(w, r, "card", err)
 }
