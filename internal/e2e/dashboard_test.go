@@ -147,6 +147,9 @@ func TestDashboardFormsAndCookieAPIRefuseCrossSiteRequests(t *testing.T) {
 		if resp, body := b.do("PUT", "/api/v1/owner/master-guardrails", nil, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != http.StatusForbidden {
 			t.Errorf("cross-site owner API call with the cookie: %d %s, want 403", resp.StatusCode, body)
 		}
+		if resp, body := b.do("GET", "/api/v1/bots/mine", nil, "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusOK {
+			t.Errorf("owner API with the session cookie: %d %s, want 200", resp.StatusCode, body)
+		}
 		if resp, _ := b.do("POST", "/dashboard/master-guardrails", form, "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusSeeOther {
 			t.Errorf("same-origin form post: %d, want 303", resp.StatusCode)
 		}
