@@ -58,6 +58,16 @@ const scenarios = {
 
   async 'freeze the wallet and see checkout refused'(page) {
     const bot = await spendingBot(page, 'Freezer');
+    await page.getByText('Give the bot a rail5 card').click();
+    await page.getByLabel('Rail5 card name').fill('Owner Visa');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByLabel('Rail5 card expiry month (MM)').fill('11');
+    await page.getByLabel('Rail5 card expiry year (YYYY)').fill('2030');
+    await page.getByLabel('Cardholder name').fill('Ada Owner');
+    await page.getByRole('button', { name: 'Send the card to the bot' }).click();
+    await page.waitForURL(/done=card/);
+    expect((await page.locator('main').textContent()).includes('···· 4242'), 'rail5 card not listed');
     await page.getByRole('button', { name: 'Freeze wallet' }).click();
     await page.waitForURL(/done=frozen/);
     expect((await page.getByTestId('bot-status').textContent()).trim() === 'frozen', 'bot status not frozen');

@@ -88,10 +88,10 @@ export async function fund(page, amount) {
 
 export async function addCard(page) {
   await page.getByText('Add a card').click();
-  await page.getByLabel('Card name').fill('Team card');
+  await page.getByLabel('Card name', { exact: true }).fill('Team card');
   await page.getByLabel(/^Missing digits/).fill('4242');
-  await page.getByLabel('Expiry month (MM)').fill('12');
-  await page.getByLabel('Expiry year (YYYY)').fill('2031');
+  await page.getByLabel('Expiry month (MM)', { exact: true }).fill('12');
+  await page.getByLabel('Expiry year (YYYY)', { exact: true }).fill('2031');
   await page.getByLabel(/^Allowance per profile/).fill('500.00');
   await page.getByRole('button', { name: 'Add card' }).click();
   await page.waitForURL(/done=card/);

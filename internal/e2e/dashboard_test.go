@@ -254,3 +254,25 @@ func TestEmailDecisionLinksExpireWithTheHold(t *testing.T) {
 		}
 	})
 }
+
+func TestSpendingByDayCountsApprovedAndDeclinedToday(t *testing.T) {
+	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
+		s := h.shopper("charted", client.Dollars(300, 0), nil)
+		if co, err := s.bot.Checkout(h.ctx, purchase(1200)); err != nil || !co.Approved {
+			t.Fatalf("approved checkout: %+v %v", co, err)
+		}
+		_, err := s.bot.Checkout(h.ctx, purchase(15000)) // above the $100 per-transaction limit
+		wantError(t, err, http.StatusForbidden, "card_guardrail_violation")
+		days, err := h.srv.Store.SpendingByDay(h.ctx, s.reg.BotID, 30)
+		if err != nil || len(days) != 30 {
+			t.Fatalf("%d days, %v", len(days), err)
+		}
+		today := days[29]
+		if today.Approved != 1200 || today.Declined != 15000 {
+			t.Errorf("today: approved %d declined %d, want 1200 and 15000", today.Approved, today.Declined)
+		}
+		if !today.Day.Equal(botpay.DayStart(time.Now())) {
+			t.Errorf("last day is %v", today.Day)
+		}
+	})
+}

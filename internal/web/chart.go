@@ -21,6 +21,7 @@ func spendingChart(days []store.DaySpending) template.HTML {
 		sumA += int64(d.Approved)
 		sumD += int64(d.Declined)
 	}
+	peak = niceCeil(peak)
 	slot := float64(width-left-8) / float64(max(len(days), 1))
 	bar := slot * 0.38
 	var b strings.Builder
@@ -46,8 +47,23 @@ func spendingChart(days []store.DaySpending) template.HTML {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#5b6475">%s</text>`, x+bar, height-8, d.Day.Format("Jan 2"))
 		}
 	}
+	if sumA == 0 && sumD == 0 {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14" text-anchor="middle" fill="#5b6475">No spending in these days</text>`, (width+left)/2, top+int(plotH)/2)
+	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 
 func dollars(cents int64) string { return fmt.Sprintf("%d.%02d", cents/100, cents%100) }
+
+// niceCeil rounds a peak in cents up to 1, 2 or 5 times a power of ten
+// dollars (at least $10), so the axis reads in round figures.
+func niceCeil(cents int64) int64 {
+	for step := int64(1000); ; step *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if cents <= step*m {
+				return step * m
+			}
+		}
+	}
+}

@@ -48,6 +48,7 @@ func (p *Pages) mountBotPages(mux *http.ServeMux, post func(string, http.Handler
 	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
 	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
 	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
+	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
 	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
 	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
 }
@@ -251,5 +252,15 @@ func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.
 	_, err := p.svc.CreateCard(r.Context(), owner, app.NewCardInput{BotID: r.PathValue("bot_id"), CardName: f.str("card_name"),
 		MissingDigits: f.str("missing_digits"), ExpiryMonth: f.str("expiry_month"), ExpiryYear: f.str("expiry_year"),
 		RealProfileIndex: 1, Profiles: profiles})
+	p.act(w, r, "card", err)
+}
+
+// createRail5Card hands a card to the bot as an encrypted card file, through
+// the same use case as POST /api/v1/owner/bots/{bot_id}/rail5-cards.
+func (p *Pages) createRail5Card(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	_, err := p.svc.CreateRail5Card(r.Context(), owner, app.Rail5CardInput{BotID: r.PathValue("bot_id"),
+		CardName: f.str("r5_card_name"), Number: f.str("r5_number"), CVV: f.str("r5_cvv"),
+		ExpiryMonth: f.str("r5_expiry_month"), ExpiryYear: f.str("r5_expiry_year"), HolderName: f.str("r5_holder_name")})
 	p.act(w, r, "card", err)
 }
