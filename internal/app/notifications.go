@@ -142,15 +142,10 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 // notifyLowBalance tells the owner when an approved checkout took the
 // available balance below the bot's threshold (once per crossing).
 func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, p botpay.Purchase) {
-	w, ok, err := s.store.WalletView(ctx, bot.ID)
+	after, threshold, ok, err := s.store.AvailableAndThreshold(ctx, bot.ID)
 	if err != nil || !ok {
 		return
 	}
-	threshold, err := s.store.LowBalanceThreshold(ctx, bot.ID)
-	if err != nil {
-		return
-	}
-	after := w.Wallet.Balance - w.Wallet.Held
 	before := after + p.Amount
 	if !(after < threshold && before >= threshold) {
 		return

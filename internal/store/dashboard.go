@@ -10,14 +10,16 @@ import (
 
 // Reads for the owner dashboard (issue 8). None of them changes anything.
 
-// LowBalanceThreshold is the bot wallet's low-balance threshold.
-func (s *Store) LowBalanceThreshold(ctx context.Context, botID string) (botpay.Money, error) {
-	var t botpay.Money
-	err := s.queryRow(ctx, `SELECT low_balance_cents FROM wallets WHERE bot_id = $1`, botID).Scan(&t)
+// AvailableAndThreshold reads a wallet's available balance (balance less
+// holds) and its low-balance threshold in one statement; ok is false
+// before the claim.
+func (s *Store) AvailableAndThreshold(ctx context.Context, botID string) (available, threshold botpay.Money, ok bool, err error) {
+	err = s.queryRow(ctx, `SELECT balance_cents - held_cents, low_balance_cents FROM wallets WHERE bot_id = $1`, botID).
+		Scan(&available, &threshold)
 	if isNoRows(err) {
-		return botpay.DefaultLowBalanceCents, nil
+		return 0, 0, false, nil
 	}
-	return t, err
+	return available, threshold, err == nil, err
 }
 
 // TopupRequests lists a bot's most recent top-up requests, newest first.
