@@ -53,6 +53,14 @@ const scenarios = {
     expect(st2.body.status === 'denied', `status poll after denial: ${JSON.stringify(st2.body)}`);
     await page.goto(bot.botPage);
     expect((await page.getByTestId('balance').textContent()).includes('$75.00'), 'balance after the approved purchase is not $75.00');
+    await page.getByLabel('Item').fill('Printer paper');
+    await page.getByLabel('Merchant', { exact: true }).fill('Paper Co');
+    await page.getByLabel('Merchant URL').fill('https://paper.example.com');
+    await page.getByLabel('Amount (USD)').fill('9.50');
+    await page.getByRole('button', { name: 'Queue task' }).click();
+    await page.waitForURL(/done=task/);
+    const task = await api('POST', '/api/v1/bot/tasks/next', undefined, bot.key);
+    expect(task.body.has_task === true, `the queued task did not reach the bot: ${JSON.stringify(task.body)}`);
     await shot(page, 'bot-page');
   },
 

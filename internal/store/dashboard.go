@@ -158,3 +158,29 @@ func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay
 	}
 	return out, rows.Err()
 }
+
+// RecentTasks lists a bot's most recent tasks, newest first.
+func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]botpay.Task, error) {
+	rows, err := s.query(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, status, created_at
+		FROM tasks WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, botID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []botpay.Task
+	for rows.Next() {
+		t := botpay.Task{BotID: botID}
+		var profile sql.NullInt64
+		var created int64
+		if err := rows.Scan(&t.ID, &t.MerchantName, &t.MerchantURL, &t.ItemName, &t.Amount, &t.Category, &profile, &t.Status, &created); err != nil {
+			return nil, err
+		}
+		if profile.Valid {
+			n := int(profile.Int64)
+			t.ProfileIndex = &n
+		}
+		t.CreatedAt = fromMS(created)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

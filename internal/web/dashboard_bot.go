@@ -23,6 +23,7 @@ type botPage struct {
 	MoreTx       int // limit for the next page of transactions; 0 when all are shown
 	Purchases    []botpay.Purchase
 	Topups       []botpay.TopupRequest
+	Tasks        []botpay.Task
 	Messages     []botpay.PendingMessage
 	Deliveries   []store.DeliveryRecord
 	Chart        template.HTML
@@ -74,6 +75,7 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 		func() (err error) { pg.Transactions, err = p.svc.Transactions(ctx, b, limit+1); return },
 		func() (err error) { pg.Purchases, err = p.svc.Store().RecentPurchases(ctx, b.ID, 20); return },
 		func() (err error) { pg.Topups, err = p.svc.Store().TopupRequests(ctx, b.ID, 10); return },
+		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
 		func() (err error) { pg.Messages, err = p.svc.PendingMessages(ctx, b, 20); return },
 		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
 		func() error {
