@@ -276,3 +276,47 @@ func TestSpendingByDayCountsApprovedAndDeclinedToday(t *testing.T) {
 		}
 	})
 }
+
+// TestBotPageShowsEverythingTheOwnerControls renders the bot page and the
+// earning page on each engine with one of everything they list.
+func TestBotPageShowsEverythingTheOwnerControls(t *testing.T) {
+	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
+		s := h.shopper("complete", client.Dollars(300, 0), nil)
+		if _, err := s.bot.Checkout(h.ctx, purchase(4000)); err != nil { // held: above $25
+			t.Fatal(err)
+		}
+		if _, err := s.bot.TopupRequest(h.ctx, client.Dollars(20, 0), "for paper"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.owner.CreateTask(h.ctx, s.reg.BotID, client.NewTask{MerchantName: "Paper Co", MerchantURL: "https://paper.example.com",
+			ItemName: "A4 paper", AmountCents: 950}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.owner.CreateRail5Card(h.ctx, s.reg.BotID, client.NewRail5Card{CardName: "Owner Visa", Number: "4242424242424242",
+			CVV: "123", ExpiryMonth: "11", ExpiryYear: "2030", HolderName: "Ada"}); err != nil {
+			t.Fatal(err)
+		}
+		b := newBrowser(t, h)
+		b.cookie = &http.Cookie{Name: "botpay_session", Value: s.sess.Token}
+		resp, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID, nil)
+		if resp.StatusCode != 200 {
+			t.Fatalf("bot page: %d %s", resp.StatusCode, page)
+		}
+		for _, want := range []string{"$300.00", "$40.00", "Team card", "···· 4242", "A4 paper", "for paper", "Widget",
+			"wallet.funded", "<svg", "Funded by owner", "Approval mode"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("bot page lacks %q", want)
+			}
+		}
+		if resp, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID+"/earning", nil); resp.StatusCode != 200 || !strings.Contains(page, "Checkout pages") {
+			t.Errorf("earning page: %d", resp.StatusCode)
+		}
+		if resp, page := b.do("GET", "/dashboard", nil); resp.StatusCode != 200 || !strings.Contains(page, "1 request(s) await") {
+			t.Errorf("bots list: %d", resp.StatusCode)
+		}
+		other := h.claimedBot("someone-else")
+		if resp, _ := b.do("GET", "/dashboard/bots/"+other.reg.BotID, nil); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("another owner's bot: %d, want 404", resp.StatusCode)
+		}
+	})
+}
