@@ -91,6 +91,11 @@ try {
   expect(reached, 'Tab never reaches the Approve button');
   await page.keyboard.press('Enter');
   await page.waitForURL(/done=approved/);
+  // The owner cancels the bot's invoice from the earning page.
+  await page.goto(botPage + '/earning');
+  await page.getByRole('button', { name: /^Cancel invoice/ }).click();
+  await page.waitForURL(/done=cancelled/);
+  expect(await page.locator('.badge.cancelled').count() === 1, 'invoice not shown as cancelled');
 } catch (err) {
   failed = true;
   problems.push(err.stack || String(err));
