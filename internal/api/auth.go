@@ -62,7 +62,12 @@ type ownerHandler func(w http.ResponseWriter, r *http.Request, owner botpay.Owne
 // layer scoped to the owner.
 func (s *Server) owner(h ownerHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		o, err := s.svc.AuthenticateOwner(r.Context(), bearer(r))
+		token, err := ownerCredential(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		o, err := s.svc.AuthenticateOwner(r.Context(), token)
 		if err != nil {
 			writeError(w, r, err)
 			return

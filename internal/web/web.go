@@ -38,6 +38,7 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("GET /claim", p.claimForm)
 	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
 	p.mountPay(mux, protect)
+	p.mountDashboard(mux, protect)
 }
 
 type claimPage struct {
@@ -87,6 +88,7 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 		b, err = p.svc.Claim(ctx, sess.Owner, page.Token, p.clientIP(r))
 		if err == nil {
 			page.Claimed = &b
+			p.setSession(w, sess.Token) // signed in to the dashboard too (issue 8)
 			p.render(w, http.StatusOK, "claim.html", page)
 			return
 		}

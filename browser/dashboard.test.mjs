@@ -1,0 +1,139 @@
+// Browser scenarios of the owner dashboard against a real `botpay serve`
+// (BOTPAY_URL). Run by internal/browsertest; exits non-zero when any
+// scenario fails. Each scenario saves a screenshot to SCREENSHOT_DIR.
+import http from 'node:http';
+import {
+  BASE, SHOTS, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard,
+  checkoutBody, until,
+} from './lib.mjs';
+
+expect(BASE, 'BOTPAY_URL is not set');
+
+// A bot that spends: registered for a fresh owner, claimed in the
+// dashboard, funded, with a card and guardrails edited to ask for
+// everything.
+async function spendingBot(page, name, opts = {}) {
+  const email = `${unique('owner')}@example.com`;
+  await signup(page, email);
+  const reg = await register({ bot_name: name, owner_email: email, description: opts.description ?? 'Buys widgets', ...(opts.register || {}) });
+  await claim(page, reg.claim_token);
+  await fund(page, '100.00');
+  await addCard(page);
+  await page.getByLabel('Approval mode').selectOption('ask_for_everything');
+  await page.getByLabel('Per transaction (USD)').fill('80.00');
+  await page.getByRole('button', { name: 'Save guardrails' }).click();
+  await page.waitForURL(/done=guardrails/);
+  expect(await page.getByLabel('Per transaction (USD)').inputValue() === '80.00', 'guardrails not saved');
+  return { email, reg, key: reg.api_key, botPage: page.url().replace(/\?.*$/, '') };
+}
+
+async function decideInQueue(page, id, action) {
+  await page.goto(BASE + '/dashboard/approvals');
+  const row = page.locator(`tr[data-id="${id}"]`);
+  await row.getByRole('button', { name: action === 'approve' ? /^Approve/ : /^Deny/ }).click();
+  await page.waitForURL(/done=(approved|denied)/);
+}
+
+const scenarios = {
+  async 'claim, fund, guardrails, approve and deny held purchases'(page) {
+    const bot = await spendingBot(page, 'Shopper');
+    const held = await api('POST', '/api/v1/bot/merchant/checkout', checkoutBody(2500), bot.key);
+    expect(held.status === 202 && held.body.status === 'pending_confirmation', `checkout not held: ${held.status} ${JSON.stringify(held.body)}`);
+    await page.goto(BASE + '/dashboard/approvals');
+    expect(await page.locator(`tr[data-id="${held.body.confirmation_id}"]`).count() === 1, 'held purchase not in the queue');
+    await shot(page, 'approvals-queue');
+    await decideInQueue(page, held.body.confirmation_id, 'approve');
+    const st = await api('GET', `/api/v1/bot/merchant/checkout/status?confirmation_id=${held.body.confirmation_id}`, undefined, bot.key);
+    expect(st.body.status === 'approved', `status poll after approval: ${JSON.stringify(st.body)}`);
+
+    const other = await api('POST', '/api/v1/bot/merchant/checkout', checkoutBody(1500, { item_name: 'Gadget' }), bot.key);
+    expect(other.status === 202, `second checkout: ${other.status}`);
+    await decideInQueue(page, other.body.confirmation_id, 'deny');
+    const st2 = await api('GET', `/api/v1/bot/merchant/checkout/status?confirmation_id=${other.body.confirmation_id}`, undefined, bot.key);
+    expect(st2.body.status === 'denied', `status poll after denial: ${JSON.stringify(st2.body)}`);
+    await page.goto(bot.botPage);
+    expect((await page.getByTestId('balance').textContent()).includes('$75.00'), 'balance after the approved purchase is not $75.00');
+    await page.getByLabel('Item').fill('Printer paper');
+    await page.getByLabel('Merchant', { exact: true }).fill('Paper Co');
+    await page.getByLabel('Merchant URL').fill('https://paper.example.com');
+    await page.getByLabel('Amount (USD)').fill('9.50');
+    await page.getByRole('button', { name: 'Queue task' }).click();
+    await page.waitForURL(/done=task/);
+    const task = await api('POST', '/api/v1/bot/tasks/next', undefined, bot.key);
+    expect(task.body.has_task === true, `the queued task did not reach the bot: ${JSON.stringify(task.body)}`);
+    await shot(page, 'bot-page');
+  },
+
+  async 'freeze the wallet and see checkout refused'(page) {
+    const bot = await spendingBot(page, 'Freezer');
+    await page.getByText('Give the bot a rail5 card').click();
+    await page.getByLabel('Rail5 card name').fill('Owner Visa');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByLabel('Rail5 card expiry month (MM)').fill('11');
+    await page.getByLabel('Rail5 card expiry year (YYYY)').fill('2030');
+    await page.getByLabel('Cardholder name').fill('Ada Owner');
+    await page.getByRole('button', { name: 'Send the card to the bot' }).click();
+    await page.waitForURL(/done=card/);
+    expect((await page.locator('main').textContent()).includes('···· 4242'), 'rail5 card not listed');
+    await page.getByRole('button', { name: 'Freeze wallet' }).click();
+    await page.waitForURL(/done=frozen/);
+    expect((await page.getByTestId('bot-status').textContent()).trim() === 'frozen', 'bot status not frozen');
+    const r = await api('POST', '/api/v1/bot/merchant/checkout', checkoutBody(500), bot.key);
+    expect(r.status === 403 && r.body.error === 'wallet_frozen', `checkout of a frozen bot: ${r.status} ${JSON.stringify(r.body)}`);
+    await shot(page, 'frozen');
+  },
+
+  async 'webhook health of a failing callback goes degraded then unreachable'(page) {
+    const failing = http.createServer((req, res) => { res.statusCode = 500; res.end('down'); });
+    await new Promise((r) => failing.listen(0, '127.0.0.1', r));
+    try {
+      const email = `${unique('owner')}@example.com`;
+      await signup(page, email);
+      const reg = await register({ bot_name: 'Flaky', owner_email: email, callback_url: `http://127.0.0.1:${failing.address().port}/hook` });
+      await claim(page, reg.claim_token);
+      const botPage = page.url().replace(/\?.*$/, '');
+      const status = async () => { await page.goto(botPage); return (await page.getByTestId('webhook-status').textContent()).trim(); };
+      // Each event fails once; retries wait 30 s, so one failure shows as
+      // degraded and the next event's failure makes it unreachable.
+      let s = await until(async () => { const v = await status(); return v !== 'active' && v; }, 3000, 'a first failure').catch(() => 'active');
+      if (s === 'active') {
+        await fund(page, '1.00');
+        s = await until(async () => { const v = await status(); return v !== 'active' && v; }, 10000, 'degraded');
+      }
+      expect(s === 'degraded', `webhook status after one failure: ${s}`);
+      await shot(page, 'webhook-degraded');
+      await fund(page, '2.00');
+      s = await until(async () => { const v = await status(); return v === 'unreachable' && v; }, 10000, 'unreachable');
+      await page.goto(BASE + '/dashboard');
+      expect((await page.getByTestId('webhook-status').first().textContent()).trim() === 'unreachable', 'bots list does not show unreachable');
+      await shot(page, 'webhook-unreachable');
+    } finally {
+      failing.close();
+    }
+  },
+};
+
+const browser = await launch();
+const failures = [];
+for (const [name, run] of Object.entries(scenarios)) {
+  const page = await browser.newPage();
+  const problems = [];
+  watch(page, problems);
+  try {
+    await run(page);
+  } catch (err) {
+    problems.push(err.stack || String(err));
+    await shot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
+  }
+  await page.close();
+  if (problems.length) {
+    failures.push(name);
+    console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
+  } else {
+    console.log(`ok   ${name}`);
+  }
+}
+await browser.close();
+console.log(`screenshots in ${SHOTS}`);
+process.exit(failures.length ? 1 : 0);

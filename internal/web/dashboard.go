@@ -1,0 +1,194 @@
+package web
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// The owner dashboard (issue 8): server-rendered pages under /dashboard plus
+// /signup, /login and /logout. Every action calls the same app use case as
+// the owner API; handlers only decode forms and pick a page.
+
+//go:embed templates/dashboard/*.html
+var dashboardFiles embed.FS
+
+var dashFuncs = template.FuncMap{
+	"usd": func(m botpay.Money) string {
+		if m < 0 {
+			return "-$" + (-m).USD()
+		}
+		return "$" + m.USD()
+	},
+	"usdp": func(m *botpay.Money) string {
+		if m == nil {
+			return ""
+		}
+		return m.USD()
+	},
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	},
+	"join":  strings.Join,
+	"lines": func(l []string) string { return strings.Join(l, "\n") },
+	"deref": func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	},
+}
+
+// dashPages maps a page name to its template: the layout plus the page.
+var dashPages = func() map[string]*template.Template {
+	layout := template.Must(template.New("layout.html").Funcs(dashFuncs).ParseFS(dashboardFiles, "templates/dashboard/layout.html"))
+	names, err := fs.Glob(dashboardFiles, "templates/dashboard/*.html")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]*template.Template{}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/dashboard/"), ".html")
+		if name == "layout" {
+			continue
+		}
+		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(dashboardFiles, n))
+	}
+	return out
+}()
+
+// page is what the layout needs around every page.
+type page struct {
+	Title  string
+	Owner  *botpay.Owner
+	Notice string
+	Data   any
+}
+
+type msgPage struct {
+	Title string
+	Text  string
+	Link  string
+	Error bool
+}
+
+func (p *Pages) renderDash(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	t := dashPages[name]
+	pg := page{Data: data, Notice: notices[r.URL.Query().Get("done")]}
+	if o, ok := r.Context().Value(ownerCtxKey{}).(botpay.Owner); ok {
+		pg.Owner = &o
+	}
+	if m, ok := data.(msgPage); ok {
+		pg.Title = m.Title
+	}
+	if tp, ok := data.(interface{ PageTitle() string }); ok {
+		pg.Title = tp.PageTitle()
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(status)
+	if err := t.ExecuteTemplate(w, "layout.html", pg); err != nil {
+		p.log.Error("render dashboard page", "page", name, "err", err)
+	}
+}
+
+// notices are the confirmations shown after an action redirects back; the
+// query names one, so nothing a visitor types is ever echoed.
+var notices = map[string]string{
+	"funded": "The wallet was funded.", "frozen": "The wallet is frozen.", "unfrozen": "The wallet is active again.",
+	"guardrails": "Guardrails saved.", "procurement": "Procurement controls saved.", "callback": "Callback URL saved.",
+	"task": "Task queued.", "card": "Card updated.", "master": "Master guardrails saved.", "approved": "Approved.",
+	"denied": "Denied.", "claimed": "The bot is yours.", "cancelled": "Invoice cancelled.", "welcome": "Welcome to botpay.",
+}
+
+// fail shows an error page: the use case's message for a domain error, a
+// generic one (and a log line) for anything else.
+func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := botpay.AsError(err)
+	if e == nil {
+		p.log.ErrorContext(r.Context(), "dashboard action failed", "path", r.URL.Path, "err", err)
+		p.renderDash(w, r, http.StatusInternalServerError, "message", msgPage{Title: "Something went wrong", Text: "Please try again.", Error: true})
+		return
+	}
+	p.renderDash(w, r, errorStatus(e), "message", msgPage{Title: "That did not work", Text: errorText(e), Link: backLink(r), Error: true})
+}
+
+func errorText(e *botpay.Error) string {
+	text := e.Message
+	for field, problem := range e.Details {
+		text += " (" + field + " " + problem + ")"
+	}
+	return text
+}
+
+func errorStatus(e *botpay.Error) int {
+	switch e.Kind {
+	case botpay.KindUnauthenticated:
+		return http.StatusUnauthorized
+	case botpay.KindPaymentRequired:
+		return http.StatusPaymentRequired
+	case botpay.KindForbidden:
+		return http.StatusForbidden
+	case botpay.KindNotFound:
+		return http.StatusNotFound
+	case botpay.KindConflict:
+		return http.StatusConflict
+	case botpay.KindGone:
+		return http.StatusGone
+	case botpay.KindRateLimited:
+		return http.StatusTooManyRequests
+	default:
+		return http.StatusBadRequest
+	}
+}
+
+// backLink points back into the dashboard: the bot page for a bot action.
+func backLink(r *http.Request) string {
+	if id := r.PathValue("bot_id"); id != "" {
+		return "/dashboard/bots/" + url.PathEscape(id)
+	}
+	return "/dashboard"
+}
+
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }
+
+// done redirects after a successful POST, naming the notice to show.
+func done(w http.ResponseWriter, r *http.Request, to, notice string) {
+	http.Redirect(w, r, to+"?done="+notice, http.StatusSeeOther)
+}
+
+// mountDashboard registers the dashboard. Every POST passes the
+// cross-origin check.
+func (p *Pages) mountDashboard(mux *http.ServeMux, protect *http.CrossOriginProtection) {
+	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, protect.Handler(h)) }
+	mux.HandleFunc("GET /favicon.ico", favicon)
+	mux.HandleFunc("GET /signup", p.authForm("signup"))
+	mux.HandleFunc("GET /login", p.authForm("login"))
+	post("/signup", p.authSubmit("signup"))
+	post("/login", p.authSubmit("login"))
+	post("/logout", p.logout)
+	mux.HandleFunc("GET /dashboard", p.signedIn(p.botsPage))
+	mux.HandleFunc("GET /dashboard/{$}", p.signedIn(p.botsPage))
+	post("/dashboard/claim", p.signedIn(p.claimBot))
+	post("/dashboard/pairing-codes", p.signedIn(p.pairingCode))
+	mux.HandleFunc("GET /dashboard/master-guardrails", p.signedIn(p.masterPage))
+	post("/dashboard/master-guardrails", p.signedIn(p.saveMaster))
+	mux.HandleFunc("GET /dashboard/approvals", p.signedIn(p.approvalsPage))
+	post("/dashboard/approvals/{kind}/{id}/{action}", p.signedIn(p.decide))
+	mux.HandleFunc("GET /dashboard/decide", p.linkPage)
+	post("/dashboard/decide", p.linkDecide)
+	p.mountBotPages(mux, post)
+}

@@ -1,0 +1,268 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+type botPage struct {
+	Bot          botpay.Bot
+	Status       string
+	Overview     app.BotOverview
+	Available    botpay.Money
+	Guardrails   botpay.Guardrails
+	Procurement  botpay.Procurement
+	Cards        []botpay.Card
+	Rail5Cards   []botpay.Rail5Card
+	Transactions []botpay.Transaction
+	MoreTx       int // limit for the next page of transactions; 0 when all are shown
+	Purchases    []botpay.Purchase
+	Topups       []botpay.TopupRequest
+	Tasks        []botpay.Task
+	Messages     []botpay.PendingMessage
+	Deliveries   []store.DeliveryRecord
+	Chart        template.HTML
+	// WalletAddress is the processor wallet address; empty until the x402
+	// issue provides one (app.WalletAddress).
+	WalletAddress string
+}
+
+func (b botPage) PageTitle() string { return b.Bot.Name }
+
+// ownedBot loads the bot named in the path if the owner owns it.
+func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
+	return p.svc.Store().OwnedBot(r.Context(), owner.ID, r.PathValue("bot_id"))
+}
+
+func (p *Pages) mountBotPages(mux *http.ServeMux, post func(string, http.HandlerFunc)) {
+	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botPage))
+	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
+	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
+	post("/dashboard/bots/{bot_id}/freeze", p.signedIn(p.freeze))
+	post("/dashboard/bots/{bot_id}/guardrails", p.signedIn(p.saveGuardrails))
+	post("/dashboard/bots/{bot_id}/procurement", p.signedIn(p.saveProcurement))
+	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
+	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
+	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
+	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
+	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
+	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
+}
+
+func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	ctx := r.Context()
+	b, err := p.ownedBot(r, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	limit := 20
+	if n, err := strconv.Atoi(r.URL.Query().Get("tx")); err == nil && n > 0 && n <= 1000 {
+		limit = n
+	}
+	pg := botPage{Bot: b, WalletAddress: p.svc.WalletAddress(ctx, b.ID)}
+	steps := []func() error{
+		func() (err error) { pg.Overview, err = p.svc.Overview(ctx, b, true); return },
+		func() (err error) { pg.Guardrails, err = p.svc.OwnedGuardrails(ctx, owner, b.ID); return },
+		func() (err error) { pg.Procurement, err = p.svc.Procurement(ctx, owner, b.ID); return },
+		func() (err error) { pg.Cards, err = p.svc.Cards(ctx, owner, b.ID); return },
+		func() (err error) { pg.Rail5Cards, err = p.svc.Store().Rail5Cards(ctx, owner.ID, b.ID); return },
+		func() (err error) { pg.Transactions, err = p.svc.Transactions(ctx, b, limit+1); return },
+		func() (err error) { pg.Purchases, err = p.svc.Store().RecentPurchases(ctx, b.ID, 20); return },
+		func() (err error) { pg.Topups, err = p.svc.Store().TopupRequests(ctx, b.ID, 10); return },
+		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
+		func() (err error) { pg.Messages, err = p.svc.PendingMessages(ctx, b, 20); return },
+		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
+		func() error {
+			days, err := p.svc.Store().SpendingByDay(ctx, b.ID, 30)
+			pg.Chart = spendingChart(days)
+			return err
+		},
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			p.fail(w, r, err)
+			return
+		}
+	}
+	if len(pg.Transactions) > limit {
+		pg.Transactions, pg.MoreTx = pg.Transactions[:limit], limit+20
+	}
+	active := len(pg.Overview.ActiveRails())
+	pg.Status = b.Status(active)
+	if pg.Overview.Wallet != nil {
+		pg.Available = pg.Overview.Wallet.Wallet.Balance - pg.Overview.Wallet.Wallet.Held
+	}
+	p.renderDash(w, r, http.StatusOK, "bot", pg)
+}
+
+// act runs one bot action and redirects back to the bot page.
+func (p *Pages) act(w http.ResponseWriter, r *http.Request, notice string, err error) {
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id"), notice)
+}
+
+func (p *Pages) fund(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	amount := f.usd("amount_usd")
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	_, err := p.svc.Fund(r.Context(), owner, r.PathValue("bot_id"), amount, botpay.RailCardWallet)
+	p.act(w, r, "funded", err)
+}
+
+func (p *Pages) freeze(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	frozen := r.PostFormValue("frozen") == "true"
+	_, err := p.svc.Freeze(r.Context(), owner, r.PathValue("bot_id"), frozen)
+	notice := "unfrozen"
+	if frozen {
+		notice = "frozen"
+	}
+	p.act(w, r, notice, err)
+}
+
+func (p *Pages) saveGuardrails(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	mode := f.str("approval_mode")
+	per, daily, monthly := f.usd("per_transaction_usd"), f.usd("daily_usd"), f.usd("monthly_usd")
+	above := f.optionalUSD("ask_approval_above_usd")
+	recurring := f.checked("recurring_allowed")
+	notes := f.r.PostFormValue("notes")
+	notesPtr := &notes
+	if notes == "" {
+		notesPtr = nil
+	}
+	approved, blocked := f.list("approved_categories"), f.list("blocked_categories")
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	_, err := p.svc.SetGuardrails(r.Context(), owner, r.PathValue("bot_id"), app.GuardrailsChange{
+		ApprovalMode: &mode, PerTransaction: &per, Daily: &daily, Monthly: &monthly, AskApprovalAbove: &above,
+		RecurringAllowed: &recurring, Notes: &notesPtr, ApprovedCategories: &approved, BlockedCategories: &blocked})
+	p.act(w, r, "guardrails", err)
+}
+
+func (p *Pages) saveProcurement(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	ad, bd, am, bm := f.list("allowed_domains"), f.list("blocked_domains"), f.list("allowed_merchants"), f.list("blocked_merchants")
+	_, err := p.svc.SetProcurement(r.Context(), owner, r.PathValue("bot_id"), app.ProcurementChange{
+		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm})
+	p.act(w, r, "procurement", err)
+}
+
+func (p *Pages) saveCallback(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	_, err := p.svc.UpdateCallbackURL(r.Context(), owner.ID, r.PathValue("bot_id"), newForm(r).str("callback_url"))
+	p.act(w, r, "callback", err)
+}
+
+func (p *Pages) createTask(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	in := app.NewTaskInput{BotID: r.PathValue("bot_id"), MerchantName: f.str("merchant_name"), MerchantURL: f.str("merchant_url"),
+		ItemName: f.str("item_name"), Category: f.str("category"), ProfileIndex: f.optionalInt("profile_index")}
+	if f.str("amount_usd") != "" {
+		cents := int(f.usd("amount_usd"))
+		in.AmountCents = &cents
+	}
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	_, err := p.svc.CreateTask(r.Context(), owner, in)
+	p.act(w, r, "task", err)
+}
+
+func (p *Pages) setCardStatus(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	_, err := p.svc.SetCardStatus(r.Context(), owner, r.PathValue("bot_id"), r.PathValue("card_id"), r.PostFormValue("status"))
+	p.act(w, r, "card", err)
+}
+
+type earningPage struct {
+	Bot      botpay.Bot
+	Pages    []botpay.CheckoutPage
+	Links    []botpay.PaymentLink
+	Invoices []botpay.Invoice
+	Sales    []botpay.Sale
+	BaseURL  string
+}
+
+func (e earningPage) PageTitle() string { return e.Bot.Name + " · earning" }
+
+func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	ctx := r.Context()
+	b, err := p.ownedBot(r, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	pg := earningPage{Bot: b, BaseURL: p.svc.BaseURL()}
+	steps := []func() error{
+		func() (err error) { pg.Pages, err = p.svc.CheckoutPages(ctx, b); return },
+		func() (err error) { pg.Links, err = p.svc.PaymentLinks(ctx, b, "", 50); return },
+		func() (err error) { pg.Invoices, err = p.svc.Invoices(ctx, b, store.InvoiceFilter{Limit: 50}); return },
+		func() (err error) { pg.Sales, err = p.svc.Sales(ctx, b, store.SaleFilter{Limit: 50}); return },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			p.fail(w, r, err)
+			return
+		}
+	}
+	p.renderDash(w, r, http.StatusOK, "earning", pg)
+}
+
+func (p *Pages) cancelInvoice(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	_, err := p.svc.CancelInvoice(r.Context(), owner, r.PathValue("invoice_id"))
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id")+"/earning", "cancelled")
+}
+
+// createCard registers a card from the short form: one real profile (1)
+// and as many decoy profiles as asked, each with the same allowance.
+func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	allowance := f.usd("allowance_usd")
+	duration := f.str("allowance_duration")
+	decoys := 0
+	if n := f.optionalInt("decoy_profiles"); n != nil {
+		decoys = *n
+	}
+	if decoys < 0 || decoys >= app.MaxProfiles {
+		f.p["decoy_profiles"] = "must be from 0 to " + itoa(app.MaxProfiles-1)
+	}
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	profiles := make([]botpay.PaymentProfile, 0, decoys+1)
+	for i := 1; i <= decoys+1; i++ {
+		profiles = append(profiles, botpay.PaymentProfile{Index: i, AllowanceDuration: duration, Allowance: allowance})
+	}
+	_, err := p.svc.CreateCard(r.Context(), owner, app.NewCardInput{BotID: r.PathValue("bot_id"), CardName: f.str("card_name"),
+		MissingDigits: f.str("missing_digits"), ExpiryMonth: f.str("expiry_month"), ExpiryYear: f.str("expiry_year"),
+		RealProfileIndex: 1, Profiles: profiles})
+	p.act(w, r, "card", err)
+}
+
+// createRail5Card hands a card to the bot as an encrypted card file, through
+// the same use case as POST /api/v1/owner/bots/{bot_id}/rail5-cards.
+func (p *Pages) createRail5Card(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	_, err := p.svc.CreateRail5Card(r.Context(), owner, app.Rail5CardInput{BotID: r.PathValue("bot_id"),
+		CardName: f.str("r5_card_name"), Number: f.str("r5_number"), CVV: f.str("r5_cvv"),
+		ExpiryMonth: f.str("r5_expiry_month"), ExpiryYear: f.str("r5_expiry_year"), HolderName: f.str("r5_holder_name")})
+	p.act(w, r, "card", err)
+}

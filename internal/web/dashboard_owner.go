@@ -1,0 +1,316 @@
+package web
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+type authPage struct {
+	Mode  string // "signup" or "login"
+	Email string
+	Next  string
+	Error string
+}
+
+func (a authPage) PageTitle() string {
+	if a.Mode == "signup" {
+		return "Sign up"
+	}
+	return "Log in"
+}
+
+// safeNext keeps the post-login redirect inside the dashboard.
+func safeNext(next string) string {
+	if strings.HasPrefix(next, "/dashboard") && !strings.HasPrefix(next, "//") && !strings.ContainsAny(next, "\\\r\n") {
+		return next
+	}
+	return "/dashboard"
+}
+
+func (p *Pages) authForm(mode string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p.renderDash(w, r, http.StatusOK, "auth", authPage{Mode: mode, Next: safeNext(r.URL.Query().Get("next"))})
+	}
+}
+
+// authSubmit signs up or logs in and starts a new session. The session
+// token is always fresh (rotated on login); a session the browser already
+// had is revoked.
+func (p *Pages) authSubmit(mode string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		pg := authPage{Mode: mode, Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
+		var sess app.OwnerSession
+		var err error
+		if mode == "signup" {
+			sess, err = p.svc.Signup(ctx, pg.Email, r.PostFormValue("password"))
+		} else {
+			sess, err = p.svc.Login(ctx, pg.Email, r.PostFormValue("password"), p.clientIP(r))
+		}
+		if err != nil {
+			e := botpay.AsError(err)
+			if e == nil {
+				p.fail(w, r, err)
+				return
+			}
+			pg.Error = errorText(e)
+			p.renderDash(w, r, errorStatus(e), "auth", pg)
+			return
+		}
+		if old := SessionToken(r); old != "" {
+			_ = p.svc.Logout(ctx, old)
+		}
+		p.setSession(w, sess.Token)
+		http.Redirect(w, r, pg.Next, http.StatusSeeOther)
+	}
+}
+
+// logout revokes the session's owner token and clears the cookie.
+func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
+	if token := SessionToken(r); token != "" {
+		if err := p.svc.Logout(r.Context(), token); err != nil {
+			p.fail(w, r, err)
+			return
+		}
+	}
+	p.clearSession(w)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+type botRow struct {
+	app.OwnedBot
+	Status    string
+	Balance   botpay.Money
+	Available botpay.Money
+	Pending   int
+}
+
+type botsPage struct {
+	Bots      []botRow
+	Approvals int
+}
+
+func (botsPage) PageTitle() string { return "Your bots" }
+
+func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	ctx := r.Context()
+	owned, err := p.svc.BotsOf(ctx, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	approvals, err := p.svc.Approvals(ctx, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	pending := map[string]int{}
+	for _, a := range approvals {
+		pending[approvalBotID(a)]++
+	}
+	pg := botsPage{Approvals: len(approvals)}
+	for _, ob := range owned {
+		row := botRow{OwnedBot: ob, Status: ob.Bot.Status(ob.ActiveRails), Pending: pending[ob.Bot.ID]}
+		if w, ok, err := p.svc.Store().WalletView(ctx, ob.Bot.ID); err == nil && ok {
+			row.Balance, row.Available = w.Wallet.Balance, w.Wallet.Balance-w.Wallet.Held
+		}
+		pg.Bots = append(pg.Bots, row)
+	}
+	p.renderDash(w, r, http.StatusOK, "bots", pg)
+}
+
+func (p *Pages) claimBot(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	b, err := p.svc.Claim(r.Context(), owner, r.PostFormValue("claim_token"), p.clientIP(r))
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/bots/"+b.ID, "claimed")
+}
+
+type pairingPage struct{ Code app.PairingCode }
+
+func (pairingPage) PageTitle() string { return "Pairing code" }
+
+func (p *Pages) pairingCode(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	code, err := p.svc.CreatePairingCode(r.Context(), owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.renderDash(w, r, http.StatusOK, "pairing", pairingPage{Code: code})
+}
+
+type masterPage struct{ M botpay.MasterGuardrails }
+
+func (masterPage) PageTitle() string { return "Master guardrails" }
+
+func (p *Pages) masterPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	m, err := p.svc.MasterGuardrails(r.Context(), owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	pg := masterPage{}
+	if m != nil {
+		pg.M = *m
+	}
+	p.renderDash(w, r, http.StatusOK, "master", pg)
+}
+
+func (p *Pages) saveMaster(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := form{r: r, p: map[string]string{}}
+	m := botpay.MasterGuardrails{PerTransaction: f.optionalUSD("per_transaction_usd"),
+		DailyBudget: f.optionalUSD("daily_budget_usd"), MonthlyBudget: f.optionalUSD("monthly_budget_usd")}
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if _, err := p.svc.SetMasterGuardrails(r.Context(), owner, m); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/master-guardrails", "master")
+}
+
+// approvalRow is one entry of the approvals queue, whatever its kind.
+type approvalRow struct {
+	app.Approval
+	BotName  string
+	TimeLeft string
+}
+
+type approvalsPage struct{ Rows []approvalRow }
+
+func (approvalsPage) PageTitle() string { return "Approvals" }
+
+// approvalBotID names the bot an approval belongs to.
+func approvalBotID(a app.Approval) string {
+	// SIGNING (issue 6): return the signing request's bot for kind "signing".
+	return a.Purchase.BotID
+}
+
+func approvalExpiry(a app.Approval) time.Time {
+	// SIGNING (issue 6): return the signing request's expiry for kind "signing".
+	return a.Purchase.ExpiresAt
+}
+
+func timeLeft(until, now time.Time) string {
+	d := until.Sub(now).Round(time.Second)
+	if d <= 0 {
+		return "expired"
+	}
+	m, s := int(d/time.Minute), int(d%time.Minute/time.Second)
+	if m == 0 {
+		return itoa(s) + " s"
+	}
+	return itoa(m) + " min " + itoa(s) + " s"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	ctx := r.Context()
+	list, err := p.svc.Approvals(ctx, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	names := map[string]string{}
+	if bots, err := p.svc.Store().OwnerBots(ctx, owner.ID); err == nil {
+		for _, b := range bots {
+			names[b.ID] = b.Name
+		}
+	}
+	now := p.svc.Now()
+	pg := approvalsPage{}
+	for _, a := range list {
+		pg.Rows = append(pg.Rows, approvalRow{Approval: a, BotName: names[approvalBotID(a)], TimeLeft: timeLeft(approvalExpiry(a), now)})
+	}
+	sort.SliceStable(pg.Rows, func(i, j int) bool {
+		return approvalExpiry(pg.Rows[i].Approval).Before(approvalExpiry(pg.Rows[j].Approval))
+	})
+	p.renderDash(w, r, http.StatusOK, "approvals", pg)
+}
+
+// decide approves or denies one entry of the queue through the same use
+// case as the owner API.
+func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	approve := r.PathValue("action") == "approve"
+	if !approve && r.PathValue("action") != "deny" {
+		p.fail(w, r, botpay.ErrNotFound("action"))
+		return
+	}
+	var err error
+	switch r.PathValue("kind") {
+	case "purchase":
+		_, err = p.svc.DecidePurchase(r.Context(), owner, r.PathValue("id"), approve)
+	// SIGNING (issue 6): case "signing": call the signing request's decision use case.
+	default:
+		err = botpay.ErrNotFound("approval")
+	}
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	notice := "denied"
+	if approve {
+		notice = "approved"
+	}
+	done(w, r, "/dashboard/approvals", notice)
+}
+
+type decidePage struct {
+	Token   string
+	Link    app.DecisionLink
+	Result  *app.Approval
+	Error   string
+	Expired bool
+}
+
+func (decidePage) PageTitle() string { return "Confirm your decision" }
+
+// linkPage is where an e-mail's approve/deny link lands: it shows what the
+// link would do and a button; it never acts (GET is safe).
+func (p *Pages) linkPage(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	l, err := p.svc.OpenDecisionLink(token)
+	if err != nil {
+		p.linkFailed(w, r, err)
+		return
+	}
+	p.renderDash(w, r, http.StatusOK, "decide", decidePage{Token: token, Link: l})
+}
+
+// linkDecide applies the link's decision, once.
+func (p *Pages) linkDecide(w http.ResponseWriter, r *http.Request) {
+	l, a, err := p.svc.DecideByLink(r.Context(), r.PostFormValue("t"))
+	if err != nil {
+		p.linkFailed(w, r, err)
+		return
+	}
+	p.renderDash(w, r, http.StatusOK, "decide", decidePage{Link: l, Result: &a})
+}
+
+func (p *Pages) linkFailed(w http.ResponseWriter, r *http.Request, err error) {
+	e := botpay.AsError(err)
+	if e == nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.renderDash(w, r, errorStatus(e), "message", msgPage{Title: "This link cannot be used", Text: e.Message, Link: "/dashboard/approvals", Error: true})
+}
