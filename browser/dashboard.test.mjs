@@ -64,6 +64,48 @@ const scenarios = {
     await shot(page, 'bot-page');
   },
 
+  async 'approve and deny held x402 signing requests in the queue'(page) {
+    const email = `${unique('owner')}@example.com`;
+    await signup(page, email);
+    const reg = await register({ bot_name: 'Signer', owner_email: email });
+    await claim(page, reg.claim_token);
+    const botPage = page.url().replace(/\?.*$/, '');
+    // The session cookie is an owner token; the processor wallet is made
+    // and funded through the owner API.
+    const session = (await page.context().cookies()).find((c) => c.name === 'botpay_session').value;
+    const wallet = await api('POST', `/api/v1/owner/bots/${reg.bot_id}/processor-wallet`, undefined, session);
+    expect(wallet.status === 201, `processor wallet: ${wallet.status} ${JSON.stringify(wallet.body)}`);
+    const funded = await api('POST', `/api/v1/owner/bots/${reg.bot_id}/fund`, { amount_usd: 10, rail: 'processor_wallet' }, session);
+    expect(funded.status === 200, `fund processor wallet: ${funded.status} ${JSON.stringify(funded.body)}`);
+    await page.goto(botPage);
+    await page.getByLabel('Approval mode').selectOption('ask_for_everything');
+    await page.getByRole('button', { name: 'Save guardrails' }).click();
+    await page.waitForURL(/done=guardrails/);
+    expect((await page.getByTestId('processor-wallet').textContent()).trim() === wallet.body.address, 'bot page does not show the processor wallet address');
+
+    const sign = (amount) => api('POST', '/api/v1/processor-wallet/bot/sign', {
+      resource_url: 'https://api.vendor.example/report?q=1', amount_usdc: amount,
+      recipient_address: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    }, reg.api_key);
+    const held = await sign(2500000);
+    expect(held.status === 202 && held.body.status === 'awaiting_approval', `sign not held: ${held.status} ${JSON.stringify(held.body)}`);
+    await page.goto(BASE + '/dashboard/approvals');
+    const row = page.locator(`tr[data-kind="signing"][data-id="${held.body.approval_id}"]`);
+    expect(await row.count() === 1, 'held signing request not in the queue');
+    expect((await row.textContent()).includes('$2.50'), 'signing request amount not shown in dollars');
+    await shot(page, 'approvals-signing');
+    await decideInQueue(page, held.body.approval_id, 'approve');
+    const events = async () => (await api('GET', '/api/v1/bot/messages', undefined, reg.api_key)).body.messages.map((m) => m.event);
+    await until(async () => (await events()).includes('purchase.approved'), 10000, 'purchase.approved for the bot');
+
+    const other = await sign(1000000);
+    expect(other.status === 202, `second sign: ${other.status}`);
+    await decideInQueue(page, other.body.approval_id, 'deny');
+    await until(async () => (await events()).includes('purchase.rejected'), 10000, 'purchase.rejected for the bot');
+    const left = await api('GET', '/api/v1/owner/signing-requests', undefined, session);
+    expect(left.body.approvals.length === 0, `signing requests left: ${JSON.stringify(left.body)}`);
+  },
+
   async 'freeze the wallet and see checkout refused'(page) {
     const bot = await spendingBot(page, 'Freezer');
     await page.getByText('Give the bot a rail5 card').click();

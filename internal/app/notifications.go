@@ -25,7 +25,7 @@ var decisionLinkAAD = []byte("owner-decision-link:v1")
 // carries, once its token is opened.
 type DecisionLink struct {
 	OwnerID   string
-	Kind      string // "purchase"; the signing flow adds "signing"
+	Kind      string // "purchase" or "signing"
 	ID        string
 	Approve   bool
 	ExpiresAt time.Time
@@ -93,8 +93,9 @@ func (s *Service) DecideByLink(ctx context.Context, token string) (DecisionLink,
 			return l, Approval{}, errDecisionLinkUsed
 		}
 		return l, Approval{Kind: l.Kind, Purchase: p}, err
-	// SIGNING (issue 6): add case "signing" calling the signing request's
-	// decision use case here.
+	case "signing":
+		a, err := s.decideSigningByLink(ctx, owner, l)
+		return l, a, err
 	default:
 		return l, Approval{}, errBadDecisionLink
 	}

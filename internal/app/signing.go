@@ -153,6 +153,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	case verdict.Blocked:
 		return SignResult{}, &GuardrailBlocked{Reason: verdict.Reason}
 	case verdict.NeedsApproval:
+		s.notifyHeldSigning(ctx, bot, req) // after commit (issue 8)
 		return SignResult{Request: req, Pending: true}, nil
 	}
 	return SignResult{Request: req, From: from.Hex(), Header: req.Header, Signature: req.Signature}, nil
@@ -194,9 +195,7 @@ func (s *Service) PendingSigningApprovals(ctx context.Context, owner botpay.Owne
 	}
 	out := make([]SigningApproval, 0, len(reqs))
 	for _, r := range reqs {
-		out = append(out, SigningApproval{Kind: "signing", ID: r.ID, BotID: r.BotID, AmountUSD: r.Amount,
-			MerchantName: r.ResourceHost, ItemName: r.ResourceURL, Status: r.Status, ExpiresAt: botpay.Timestamp(*r.ExpiresAt),
-			CreatedAt: botpay.Timestamp(r.CreatedAt)})
+		out = append(out, signingApproval(r))
 	}
 	return out, nil
 }

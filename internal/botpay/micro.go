@@ -48,3 +48,13 @@ func (m Micro) USD() string {
 
 // MarshalJSON writes the dollar amount as a JSON number (for *_usd fields).
 func (m Micro) MarshalJSON() ([]byte, error) { return []byte(m.USD()), nil }
+
+// Dollars renders the amount for people: whole cents with two decimals like
+// Money (2000000 → "2.00"), finer amounts with every digit they need
+// (1234 → "0.001234"), so nothing is rounded away.
+func (m Micro) Dollars() string {
+	if m.WholeCents() {
+		return Money(m / MicroPerCent).USD()
+	}
+	return m.USD()
+}

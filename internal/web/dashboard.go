@@ -26,6 +26,13 @@ var dashFuncs = template.FuncMap{
 		}
 		return "$" + m.USD()
 	},
+	// usdc shows micro-USDC (one USDC is one dollar) without rounding.
+	"usdc": func(m botpay.Micro) string {
+		if m < 0 {
+			return "-$" + (-m).Dollars()
+		}
+		return "$" + m.Dollars()
+	},
 	"usdp": func(m *botpay.Money) string {
 		if m == nil {
 			return ""

@@ -27,9 +27,12 @@ type botPage struct {
 	Messages     []botpay.PendingMessage
 	Deliveries   []store.DeliveryRecord
 	Chart        template.HTML
-	// WalletAddress is the processor wallet address; empty until the x402
-	// issue provides one (app.WalletAddress).
+	// WalletAddress is the processor wallet address (app.WalletAddress);
+	// empty while the bot has none.
 	WalletAddress string
+	// Pending counts the bot's requests in the approvals queue, of every
+	// kind (held purchases and held x402 signing requests).
+	Pending int
 }
 
 func (b botPage) PageTitle() string { return b.Bot.Name }
@@ -78,6 +81,15 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
 		func() (err error) { pg.Messages, err = p.svc.PendingMessages(ctx, b, 20); return },
 		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
+		func() error {
+			approvals, err := p.svc.Approvals(ctx, owner)
+			for _, a := range approvals {
+				if approvalBotID(a) == b.ID {
+					pg.Pending++
+				}
+			}
+			return err
+		},
 		func() error {
 			days, err := p.svc.Store().SpendingByDay(ctx, b.ID, 30)
 			pg.Chart = spendingChart(days)

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,6 +184,7 @@ type approvalRow struct {
 	app.Approval
 	BotName  string
 	TimeLeft string
+	Expires  time.Time
 }
 
 type approvalsPage struct{ Rows []approvalRow }
@@ -191,12 +193,16 @@ func (approvalsPage) PageTitle() string { return "Approvals" }
 
 // approvalBotID names the bot an approval belongs to.
 func approvalBotID(a app.Approval) string {
-	// SIGNING (issue 6): return the signing request's bot for kind "signing".
+	if a.Kind == "signing" {
+		return a.Signing.BotID
+	}
 	return a.Purchase.BotID
 }
 
 func approvalExpiry(a app.Approval) time.Time {
-	// SIGNING (issue 6): return the signing request's expiry for kind "signing".
+	if a.Kind == "signing" {
+		return time.Time(a.Signing.ExpiresAt)
+	}
 	return a.Purchase.ExpiresAt
 }
 
@@ -239,7 +245,8 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	now := p.svc.Now()
 	pg := approvalsPage{}
 	for _, a := range list {
-		pg.Rows = append(pg.Rows, approvalRow{Approval: a, BotName: names[approvalBotID(a)], TimeLeft: timeLeft(approvalExpiry(a), now)})
+		exp := approvalExpiry(a)
+		pg.Rows = append(pg.Rows, approvalRow{Approval: a, BotName: names[approvalBotID(a)], TimeLeft: timeLeft(exp, now), Expires: exp})
 	}
 	sort.SliceStable(pg.Rows, func(i, j int) bool {
 		return approvalExpiry(pg.Rows[i].Approval).Before(approvalExpiry(pg.Rows[j].Approval))
@@ -259,7 +266,8 @@ func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owne
 	switch r.PathValue("kind") {
 	case "purchase":
 		_, err = p.svc.DecidePurchase(r.Context(), owner, r.PathValue("id"), approve)
-	// SIGNING (issue 6): case "signing": call the signing request's decision use case.
+	case "signing":
+		err = p.decideSigning(r, owner, approve)
 	default:
 		err = botpay.ErrNotFound("approval")
 	}
@@ -272,6 +280,18 @@ func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owne
 		notice = "approved"
 	}
 	done(w, r, "/dashboard/approvals", notice)
+}
+
+// decideSigning decides a held x402 signing request through the use case
+// of POST /api/v1/owner/signing-requests/{approval_id}/approve|deny; an ID
+// that is not one is not found, as there.
+func (p *Pages) decideSigning(r *http.Request, owner botpay.Owner, approve bool) error {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return botpay.ErrNotFound("signing request")
+	}
+	_, err = p.svc.DecideSigning(r.Context(), owner, id, approve)
+	return err
 }
 
 type decidePage struct {
