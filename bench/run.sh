@@ -50,6 +50,7 @@ PG_DB="botpay_bench_$$"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/botpay-bench.XXXXXX")
 SERVER_PID=""
+LOADGEN_PID=""
 PG_CREATED=""
 RESULTS=()
 
@@ -86,6 +87,10 @@ drop_pg_db() {
 
 cleanup() {
 	local rc=$?
+	if [[ -n "$LOADGEN_PID" ]]; then
+		kill -TERM "$LOADGEN_PID" 2>/dev/null || true
+		wait "$LOADGEN_PID" 2>/dev/null || true
+	fi
 	stop_server
 	drop_pg_db
 	if [[ -n "${BENCH_OUT:-}" ]]; then
@@ -190,8 +195,13 @@ run_scenario() {
 	[[ "$engine" == postgres ]] && match="$PG_DB"
 	wait_quiet
 	log "$engine: $scenario for $DURATION (warm-up $WARMUP, concurrency $conc, run $n; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+	# In the background and waited for, so that a signal to this script is
+	# handled at once rather than after the run.
 	"$WORK/loadgen" -url "$BASE_URL" -scenario "$scenario" -c "$conc" -d "$DURATION" -warmup "$WARMUP" \
-		-label "$engine${BENCH_LABEL:+ ($BENCH_LABEL)}" -watch-pid "$SERVER_PID" -watch-cmdline "$match" -out "$out" >&2
+		-label "$engine${BENCH_LABEL:+ ($BENCH_LABEL)}" -watch-pid "$SERVER_PID" -watch-cmdline "$match" -out "$out" >&2 &
+	LOADGEN_PID=$!
+	wait "$LOADGEN_PID"
+	LOADGEN_PID=""
 	RESULTS+=("$out")
 }
 

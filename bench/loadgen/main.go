@@ -45,6 +45,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -100,7 +102,7 @@ func parseFlags(args []string) (options, []string, error) {
 	var o options
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080", "base URL of the botpay server (loopback only)")
-	fs.StringVar(&o.scenario, "scenario", "wallet-check", "wallet-check, status, register or checkout")
+	fs.StringVar(&o.scenario, "scenario", "wallet-check", "one of: "+scenarioNames())
 	fs.IntVar(&o.concurrency, "c", 32, "concurrent workers (one keep-alive connection each)")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "measured duration; 0 = bounded by -n only")
 	fs.Int64Var(&o.requests, "n", 0, "stop after this many measured requests; 0 = bounded by -d only")
@@ -140,7 +142,7 @@ func (o options) validate() error {
 		return errors.New("-timeout must be positive")
 	}
 	if _, ok := scenarios[o.scenario]; !ok {
-		return fmt.Errorf("unknown -scenario %q (want wallet-check, status, register or checkout)", o.scenario)
+		return fmt.Errorf("unknown -scenario %q (want one of %s)", o.scenario, scenarioNames())
 	}
 	_, err := loopbackURL(o.url)
 	return err
@@ -158,4 +160,14 @@ func emit(w io.Writer, o options, res Result) error {
 	}
 	printText(w, res)
 	return nil
+}
+
+// scenarioNames lists the registered scenarios, sorted, for messages.
+func scenarioNames() string {
+	names := make([]string, 0, len(scenarios))
+	for name := range scenarios {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
