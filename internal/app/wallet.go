@@ -35,8 +35,9 @@ func (o BotOverview) ActiveRails() []string {
 	return []string{botpay.RailCardWallet}
 }
 
-// Overview reads a bot's wallet, guardrails and messages. withMaster also
-// loads the owner's master guardrails (the status endpoint shows them).
+// Overview reads a bot's wallet and guardrails. withMaster also reads what
+// only the status endpoint and the dashboard show: the processor wallet,
+// the owner's master guardrails and the pending-message count.
 func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool) (BotOverview, error) {
 	o := BotOverview{Bot: bot}
 	if !bot.Claimed() {
@@ -52,10 +53,10 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool)
 		return o, err
 	}
 	o.Guardrails = &g
-	if o.Processor, err = s.processorWallet(ctx, bot.ID); err != nil {
-		return o, err
-	}
 	if withMaster {
+		if o.Processor, err = s.processorWallet(ctx, bot.ID); err != nil {
+			return o, err
+		}
 		if o.Master, err = s.store.MasterGuardrails(ctx, bot.OwnerID); err != nil {
 			return o, err
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -35,6 +36,9 @@ type Store struct {
 	write *sql.DB
 	read  *sql.DB
 	clock botpay.Clock
+	// stmts caches prepared read statements on SQLite (see readStmt).
+	stmts     sync.Map
+	stmtCount atomic.Int64
 	// onEvent, when set, runs after a transaction that emitted events commits
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
@@ -47,8 +51,9 @@ type Options struct {
 	// DataDir holds botpay.db when DatabaseURL is empty.
 	DataDir string
 	Clock   botpay.Clock
-	// MaxConns bounds PostgreSQL connections (0: 32). Tests use few, so
-	// that many test servers fit under the server's connection limit.
+	// MaxConns bounds PostgreSQL connections (0: 8). A small pool keeps
+	// queueing in Go on a small machine, which measured faster than many
+	// PostgreSQL backends competing for its cores (docs/performance.md).
 	MaxConns int
 }
 
@@ -59,7 +64,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		clock = botpay.SystemClock{}
 	}
 	if opts.DatabaseURL != "" {
-		return openPostgres(ctx, opts.DatabaseURL, clock, cmp.Or(opts.MaxConns, 32))
+		return openPostgres(ctx, opts.DatabaseURL, clock, cmp.Or(opts.MaxConns, 8))
 	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data folder: %w", err)
@@ -123,6 +128,10 @@ func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx)
 
 // Close releases all connections.
 func (s *Store) Close() error {
+	s.stmts.Range(func(_, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
