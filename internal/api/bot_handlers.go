@@ -124,8 +124,11 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) 
 	writeJSON(w, http.StatusOK, viewStatus(o))
 }
 
-func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	o, err := s.svc.Overview(r.Context(), bot, false)
+// walletCheck authenticates and reads in one step (app.WalletCheck) instead
+// of going through s.bot: it is a GET, so there is no idempotency layer to
+// keep, and it saves a database round trip on the hottest call.
+func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request) {
+	o, err := s.svc.WalletCheck(r.Context(), bearer(r))
 	if err != nil {
 		writeError(w, r, err)
 		return

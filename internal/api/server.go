@@ -69,7 +69,7 @@ func (s *Server) foundationRoutes() {
 	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
 
 	m.Handle("GET /api/v1/bot/status", s.bot(s.status))
-	m.Handle("GET /api/v1/bot/wallet/check", s.bot(s.walletCheck))
+	m.HandleFunc("GET /api/v1/bot/wallet/check", s.walletCheck)
 	m.Handle("GET /api/v1/bot/wallet/transactions", s.bot(s.transactions))
 	m.Handle("POST /api/v1/bot/wallet/topup-request", s.bot(s.topupRequest))
 	m.Handle("GET /api/v1/bot/wallet/spending", s.bot(s.spending))

@@ -148,3 +148,23 @@ func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url str
 	}
 	return s.store.SetCallbackURL(ctx, ownerID, botID, url)
 }
+
+// WalletCheck authenticates an API key and reads what wallet/check shows in
+// one database round trip (the hottest call of the bot API).
+func (s *Service) WalletCheck(ctx context.Context, apiKey string) (BotOverview, error) {
+	if !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
+		return BotOverview{}, errBotAuth
+	}
+	bw, err := s.store.WalletCheck(ctx, botpay.Digest(apiKey))
+	if botpay.AsError(err) != nil {
+		return BotOverview{}, errBotAuth
+	}
+	if err != nil {
+		return BotOverview{}, err
+	}
+	o := BotOverview{Bot: bw.Bot, Wallet: bw.Wallet, Guardrails: bw.Guardrails}
+	if !bw.Bot.Claimed() {
+		o.Wallet, o.Guardrails = nil, nil
+	}
+	return o, nil
+}
