@@ -95,6 +95,9 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 }
 
 func serve(ctx context.Context, args []string, logOut io.Writer) error {
+	logs := newLogBuffer(logOut)
+	defer logs.Close()
+	logOut = logs
 	d, err := open(ctx, "botpay serve", args, logOut, nil)
 	if err != nil {
 		return err
