@@ -9,8 +9,9 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// statusOf is the single mapping from error kinds to HTTP statuses.
-func statusOf(k botpay.Kind) int {
+// StatusOf is the single mapping from error kinds to HTTP statuses; the
+// HTML pages use it too.
+func StatusOf(k botpay.Kind) int {
 	switch k {
 	case botpay.KindInvalid:
 		return http.StatusBadRequest
@@ -61,7 +62,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
-	writeJSON(w, statusOf(e.Kind), body)
+	writeJSON(w, StatusOf(e.Kind), body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

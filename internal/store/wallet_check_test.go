@@ -51,4 +51,3 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		}
 	})
 }
-

@@ -2,6 +2,7 @@ package web
 
 import (
 	"embed"
+	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -141,26 +142,8 @@ func errorText(e *botpay.Error) string {
 	return text
 }
 
-func errorStatus(e *botpay.Error) int {
-	switch e.Kind {
-	case botpay.KindUnauthenticated:
-		return http.StatusUnauthorized
-	case botpay.KindPaymentRequired:
-		return http.StatusPaymentRequired
-	case botpay.KindForbidden:
-		return http.StatusForbidden
-	case botpay.KindNotFound:
-		return http.StatusNotFound
-	case botpay.KindConflict:
-		return http.StatusConflict
-	case botpay.KindGone:
-		return http.StatusGone
-	case botpay.KindRateLimited:
-		return http.StatusTooManyRequests
-	default:
-		return http.StatusBadRequest
-	}
-}
+// errorStatus answers a domain error with the API's status for its kind.
+func errorStatus(e *botpay.Error) int { return api.StatusOf(e.Kind) }
 
 // backLink points back into the dashboard: the bot page for a bot action.
 func backLink(r *http.Request) string {
