@@ -116,3 +116,29 @@ func TestHeldSigningRequestExpiresAfterFifteenMinutes(t *testing.T) {
 		})
 	}
 }
+
+// TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit: a held
+// request counts toward the day's budget only inside its approval window,
+// even before anything marks it expired.
+func TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit(t *testing.T) {
+	t.Parallel()
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
+			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+			b := r.walletBot("budget", 20)
+			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything", "limits": map[string]any{"daily_usd": 6}})
+			if a := r.sign(b, signBody(5_000_000)); a.Status != 202 {
+				t.Fatalf("held request: %d %s", a.Status, a.Body)
+			}
+			// Inside the window the held $5 counts: another $5 passes the $6 day.
+			r.guardrails(b, map[string]any{"approval_mode": "auto_approve_under_threshold", "limits": map[string]any{"ask_approval_above_usd": nil}})
+			if a := r.sign(b, signBody(5_000_000)); a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" {
+				t.Fatalf("inside the window: %d %s", a.Status, a.Body)
+			}
+			clock.Advance(15*time.Minute + time.Second)
+			checkSigned(t, r.sign(b, signBody(5_000_000)), b.Address, 5_000_000)
+		})
+	}
+}

@@ -90,16 +90,20 @@ func msPtr(t *time.Time) any {
 
 // committed sums, for the bots chosen by scope ($1), card spends of the
 // day ($2) and month ($3), current card holds, and signing requests of the
-// day and month that still count (signed, held or settled).
+// day and month that still count: signed or settled, or held and still
+// inside their approval window (ending at reserved_until; $4 is now), so an
+// expired hold stops counting even before anything marks it expired.
 func committed(scope string) string {
 	return `(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $2),
 		(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $3),
 		(SELECT COALESCE(SUM(held_cents), 0) FROM wallets WHERE bot_id IN (` + scope + `)),
 		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
-			AND status IN ('signed', 'pending', 'settled') AND created_at >= $2),
+			AND ` + countingSignature + ` AND created_at >= $2),
 		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
-			AND status IN ('signed', 'pending', 'settled') AND created_at >= $3)`
+			AND ` + countingSignature + ` AND created_at >= $3)`
 }
+
+const countingSignature = `(status IN ('signed', 'settled') OR (status = 'pending' AND reserved_until > $4))`
 
 func totals(cardDay, cardMonth, held, signDay, signMonth int64) (day, month botpay.Money) {
 	return botpay.Money(cardDay+held) + botpay.Micro(signDay).CentsCeil(), botpay.Money(cardMonth+held) + botpay.Micro(signMonth).CentsCeil()
@@ -135,7 +139,7 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
 	var cardDay, cardMonth, held, signDay, signMonth int64
 	err = tx.queryRow(ctx, `SELECT `+committed(`SELECT id FROM bots WHERE owner_id = $1`),
-		ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))).Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
+		ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)).Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
 	day, month = totals(cardDay, cardMonth, held, signDay, signMonth)
 	return day, month, err
 }
