@@ -35,10 +35,10 @@ func (o BotOverview) ActiveRails() []string {
 	return []string{botpay.RailCardWallet}
 }
 
-// Overview reads a bot's wallet and guardrails. withMaster also reads what
+// Overview reads a bot's wallet and guardrails. full also reads what
 // only the status endpoint and the dashboard show: the processor wallet,
 // the owner's master guardrails and the pending-message count.
-func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool) (BotOverview, error) {
+func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotOverview, error) {
 	o := BotOverview{Bot: bot}
 	if !bot.Claimed() {
 		return o, nil
@@ -53,7 +53,7 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, withMaster bool)
 		return o, err
 	}
 	o.Guardrails = &g
-	if withMaster {
+	if full {
 		if o.Processor, err = s.processorWallet(ctx, bot.ID); err != nil {
 			return o, err
 		}
@@ -162,9 +162,5 @@ func (s *Service) WalletCheck(ctx context.Context, apiKey string) (BotOverview, 
 	if err != nil {
 		return BotOverview{}, err
 	}
-	o := BotOverview{Bot: bw.Bot, Wallet: bw.Wallet, Guardrails: bw.Guardrails}
-	if !bw.Bot.Claimed() {
-		o.Wallet, o.Guardrails = nil, nil
-	}
-	return o, nil
+	return BotOverview{Bot: bw.Bot, Wallet: bw.Wallet, Guardrails: bw.Guardrails}, nil
 }

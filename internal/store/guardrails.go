@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -34,24 +35,46 @@ const guardrailsQuery = `SELECT approval_mode, per_transaction_cents, daily_cent
 		FROM guardrails WHERE bot_id = $1`
 
 func scanGuardrails(row interface{ Scan(...any) error }) (botpay.Guardrails, error) {
-	var g botpay.Guardrails
-	var above *int64
-	var approved, blocked string
-	var updated int64
-	err := row.
-		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked, &updated)
+	var c guardrailColumns
+	err := row.Scan(c.dest()...)
 	if isNoRows(err) {
-		return g, botpay.ErrWalletNotActive
+		return botpay.Guardrails{}, botpay.ErrWalletNotActive
 	}
 	if err != nil {
+		return botpay.Guardrails{}, err
+	}
+	return c.guardrails()
+}
+
+// guardrailColumns receives the columns of guardrailsQuery, in its order.
+// They are nullable so that a LEFT JOIN without a guardrails row (an
+// unclaimed bot, see WalletCheck) scans too.
+type guardrailColumns struct {
+	mode, notes, approved, blocked        sql.NullString
+	perTx, daily, monthly, above, updated sql.NullInt64
+	recurring                             sql.NullBool
+}
+
+func (c *guardrailColumns) dest() []any {
+	return []any{&c.mode, &c.perTx, &c.daily, &c.monthly, &c.above, &c.recurring, &c.notes, &c.approved, &c.blocked, &c.updated}
+}
+
+func (c *guardrailColumns) present() bool { return c.mode.Valid }
+
+func (c *guardrailColumns) guardrails() (botpay.Guardrails, error) {
+	g := botpay.Guardrails{ApprovalMode: c.mode.String, PerTransaction: botpay.Money(c.perTx.Int64),
+		Daily: botpay.Money(c.daily.Int64), Monthly: botpay.Money(c.monthly.Int64),
+		RecurringAllowed: c.recurring.Bool, UpdatedAt: fromMS(c.updated.Int64)}
+	if c.above.Valid {
+		g.AskApprovalAbove = moneyPtr(&c.above.Int64)
+	}
+	if c.notes.Valid {
+		g.Notes = &c.notes.String
+	}
+	if err := json.Unmarshal([]byte(c.approved.String), &g.ApprovedCategories); err != nil {
 		return g, err
 	}
-	g.AskApprovalAbove = moneyPtr(above)
-	g.UpdatedAt = fromMS(updated)
-	if err := json.Unmarshal([]byte(approved), &g.ApprovedCategories); err != nil {
-		return g, err
-	}
-	err = json.Unmarshal([]byte(blocked), &g.BlockedCategories)
+	err := json.Unmarshal([]byte(c.blocked.String), &g.BlockedCategories)
 	return g, err
 }
 

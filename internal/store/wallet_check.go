@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"regexp"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -46,17 +45,14 @@ func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.ex
 // and guardrails; an unknown key is not found.
 func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, error) {
 	var (
-		walletID                              sql.NullString
-		balance, held, monthlySpent           sql.NullInt64
-		topups                                int
-		mode, approved, blocked               sql.NullString
-		perTx, daily, monthly, above, updated sql.NullInt64
-		recurring                             sql.NullBool
-		notes                                 sql.NullString
+		walletID                    sql.NullString
+		balance, held, monthlySpent sql.NullInt64
+		topups                      int
+		g                           guardrailColumns
 	)
 	row := s.queryRow(ctx, walletCheckQuery, keyHash, ms(botpay.MonthStart(s.clock.Now())))
-	b, err := scanBot(withExtra{row: row, extra: []any{&walletID, &balance, &held, &topups, &monthlySpent,
-		&mode, &perTx, &daily, &monthly, &above, &recurring, &notes, &approved, &blocked, &updated}})
+	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
+	b, err := scanBot(withExtra{row: row, extra: extra})
 	if isNoRows(err) {
 		return BotWallet{}, botpay.ErrNotFound("bot")
 	}
@@ -64,26 +60,16 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 		return BotWallet{}, err
 	}
 	out := BotWallet{Bot: b}
-	if !walletID.Valid || !mode.Valid {
+	if !walletID.Valid || !g.present() {
 		return out, nil
 	}
 	w := WalletView{WalletID: walletID.String, PendingTopups: topups,
 		Wallet: botpay.Wallet{BotID: b.ID, Balance: botpay.Money(balance.Int64), Held: botpay.Money(held.Int64)}}
 	w.MonthlySpent = botpay.Money(monthlySpent.Int64) + w.Wallet.Held
-	g := botpay.Guardrails{ApprovalMode: mode.String, PerTransaction: botpay.Money(perTx.Int64), Daily: botpay.Money(daily.Int64),
-		Monthly: botpay.Money(monthly.Int64), RecurringAllowed: recurring.Bool, UpdatedAt: fromMS(updated.Int64)}
-	if above.Valid {
-		g.AskApprovalAbove = moneyPtr(&above.Int64)
-	}
-	if notes.Valid {
-		g.Notes = &notes.String
-	}
-	if err := json.Unmarshal([]byte(approved.String), &g.ApprovedCategories); err != nil {
+	guardrails, err := g.guardrails()
+	if err != nil {
 		return out, err
 	}
-	if err := json.Unmarshal([]byte(blocked.String), &g.BlockedCategories); err != nil {
-		return out, err
-	}
-	out.Wallet, out.Guardrails = &w, &g
+	out.Wallet, out.Guardrails = &w, &guardrails
 	return out, nil
 }
