@@ -45,7 +45,7 @@ func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput
 		return CheckoutOutcome{}, err
 	}
 	out := CheckoutOutcome{Purchase: res.Purchase}
-	s.notifyCheckout(ctx, bot, res.Purchase) // after commit (issue 8)
+	s.notifyCheckout(ctx, bot, res) // after commit (issue 8)
 	if res.SealedDetails != nil {
 		d, err := s.openDetails(res.Purchase.CardID, res.Purchase.ProfileIndex, res.SealedDetails)
 		if err != nil {

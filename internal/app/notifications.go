@@ -11,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/store"
 )
 
 // Owner notifications by e-mail (issue 8). Each is sent after the change it
@@ -142,15 +143,10 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 
 // notifyLowBalance tells the owner when an approved checkout took the
 // available balance below the bot's threshold (once per crossing).
-func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, p botpay.Purchase) {
-	after, threshold, ok, err := s.store.AvailableAndThreshold(ctx, bot.ID)
-	if err != nil || !ok {
-		return
-	}
-	before := after + p.Amount
-	if !(after < threshold && before >= threshold) {
-		return
-	}
+// The store says whether it did, from the numbers of the checkout's own
+// transaction.
+func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *store.LowBalance) {
+	after, threshold := low.Available, low.Threshold
 	owner, err := s.store.OwnerByID(ctx, bot.OwnerID)
 	if err != nil {
 		return
@@ -172,13 +168,12 @@ func oneLine(s string) string {
 
 // notifyCheckout mails the owner about a committed checkout: a held one
 // needs a decision; an approved one may have crossed the low-balance line.
-func (s *Service) notifyCheckout(ctx context.Context, bot botpay.Bot, p botpay.Purchase) {
-	switch p.Status {
-	case botpay.PurchasePending:
+func (s *Service) notifyCheckout(ctx context.Context, bot botpay.Bot, res store.CheckoutResult) {
+	p := res.Purchase
+	switch {
+	case p.Status == botpay.PurchasePending:
 		s.notifyHeldPurchase(ctx, bot, p)
-	case botpay.PurchaseApproved:
-		if !p.Decoy {
-			s.notifyLowBalance(ctx, bot, p)
-		}
+	case p.Status == botpay.PurchaseApproved && res.LowBalance != nil:
+		s.notifyLowBalance(ctx, bot, res.LowBalance)
 	}
 }

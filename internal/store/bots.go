@@ -116,7 +116,7 @@ func (t *Tx) activateWallet(ctx context.Context, botID string, now time.Time) er
 	if err := t.putGuardrails(ctx, botID, botpay.DefaultGuardrails(now)); err != nil {
 		return err
 	}
-	return t.emit(ctx, botpay.NewEvent(botID, botpay.EventWalletActivated, map[string]any{
+	return t.emit(botpay.NewEvent(botID, botpay.EventWalletActivated, map[string]any{
 		"wallet_id": walletID, "rail": botpay.RailCardWallet,
 		"message": "Your owner claimed you; the card wallet is active.",
 	}, now))
@@ -227,7 +227,7 @@ func (s *Store) SetFrozen(ctx context.Context, ownerID, botID string, frozen boo
 		if frozen {
 			action, msg = botpay.ActionWalletFrozen, "Your owner froze your wallet; spending is blocked."
 		}
-		return tx.emit(ctx, railsUpdated(botID, action, msg, now))
+		return tx.emit(railsUpdated(botID, action, msg, now))
 	})
 	if err != nil {
 		return botpay.Bot{}, err

@@ -30,7 +30,7 @@ func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, s
 				return err
 			}
 		}
-		return tx.emit(ctx, railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
+		return tx.emit(railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
 	})
 }
 
@@ -70,7 +70,7 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 		if status == botpay.CardInactive {
 			action, msg = botpay.ActionCardFrozen, "Your owner deactivated a card."
 		}
-		return tx.emit(ctx, railsUpdated(botID, action, msg, now))
+		return tx.emit(railsUpdated(botID, action, msg, now))
 	})
 	if err != nil {
 		return botpay.Card{}, err
@@ -96,65 +96,73 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// cards loads cards matching where (over alias c) with their profiles.
-func (s *Store) cards(ctx context.Context, q querier, where string, args ...any) ([]botpay.Card, error) {
-	rows, err := q.QueryContext(ctx, s.rebind(`SELECT c.id, c.bot_id, c.name, c.status, c.real_profile_index, c.per_transaction_cents,
+// cardsQuery selects cards matching where (over alias c) with their
+// profiles, one row per profile; cardCollector reads the rows.
+func cardsQuery(where string) string {
+	return `SELECT c.id, c.bot_id, c.name, c.status, c.real_profile_index, c.per_transaction_cents,
 			c.daily_cents, c.monthly_cents, c.created_at, p.profile_index, p.allowance_duration, p.allowance_cents,
 			p.human_permission_required
-		FROM cards c JOIN card_profiles p ON p.card_id = c.id WHERE `+where+` ORDER BY c.created_at, c.id, p.profile_index`), args...)
+		FROM cards c JOIN card_profiles p ON p.card_id = c.id WHERE ` + where + ` ORDER BY c.created_at, c.id, p.profile_index`
+}
+
+// cardCollector returns a row reader for cardsQuery that appends to *out.
+func cardCollector(out *[]botpay.Card) func(scanner) error {
+	return func(row scanner) error {
+		var c botpay.Card
+		var per, daily, monthly *int64
+		var created int64
+		var p botpay.PaymentProfile
+		if err := row.Scan(&c.ID, &c.BotID, &c.Name, &c.Status, &c.RealProfileIndex, &per, &daily, &monthly, &created,
+			&p.Index, &p.AllowanceDuration, &p.Allowance, &p.HumanPermissionRequired); err != nil {
+			return err
+		}
+		if n := len(*out); n > 0 && (*out)[n-1].ID == c.ID {
+			(*out)[n-1].Profiles = append((*out)[n-1].Profiles, p)
+			return nil
+		}
+		c.Limits = botpay.CardLimits{PerTransaction: moneyPtr(per), Daily: moneyPtr(daily), Monthly: moneyPtr(monthly)}
+		c.CreatedAt = fromMS(created)
+		c.Profiles = []botpay.PaymentProfile{p}
+		*out = append(*out, c)
+		return nil
+	}
+}
+
+// cards loads cards matching where (over alias c) with their profiles.
+func (s *Store) cards(ctx context.Context, q querier, where string, args ...any) ([]botpay.Card, error) {
+	rows, err := q.QueryContext(ctx, s.rebind(cardsQuery(where)), args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []botpay.Card
+	collect := cardCollector(&out)
 	for rows.Next() {
-		var c botpay.Card
-		var per, daily, monthly *int64
-		var created int64
-		var p botpay.PaymentProfile
-		if err := rows.Scan(&c.ID, &c.BotID, &c.Name, &c.Status, &c.RealProfileIndex, &per, &daily, &monthly, &created,
-			&p.Index, &p.AllowanceDuration, &p.Allowance, &p.HumanPermissionRequired); err != nil {
+		if err := collect(rows); err != nil {
 			return nil, err
 		}
-		if n := len(out); n > 0 && out[n-1].ID == c.ID {
-			out[n-1].Profiles = append(out[n-1].Profiles, p)
-			continue
-		}
-		c.Limits = botpay.CardLimits{PerTransaction: moneyPtr(per), Daily: moneyPtr(daily), Monthly: moneyPtr(monthly)}
-		c.CreatedAt = fromMS(created)
-		c.Profiles = []botpay.PaymentProfile{p}
-		out = append(out, c)
 	}
 	return out, rows.Err()
 }
 
-// txQuerier adapts a Tx to querier; the SQL it receives is already rebound.
-type txQuerier struct{ t *Tx }
-
-func (q txQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.t.tx.QueryContext(ctx, query, args...)
+// checkoutCardsStep reads the cards a checkout may use (INTERFACE.md 7.2):
+// the named card, or else the bot's active cards; checkoutCard picks.
+func checkoutCardsStep(botID, cardID string, out *[]botpay.Card) step {
+	if cardID != "" {
+		return step{query: cardsQuery(`c.id = $1 AND c.bot_id = $2`), args: []any{cardID, botID}, each: cardCollector(out)}
+	}
+	return step{query: cardsQuery(`c.bot_id = $1 AND c.status = $2`), args: []any{botID, botpay.CardActive}, each: cardCollector(out)}
 }
 
-// checkoutCard resolves the card of a checkout (INTERFACE.md 7.2): the named
-// card, which must be the bot's and active; or else the bot's only active
-// card.
-func (t *Tx) checkoutCard(ctx context.Context, botID, cardID string) (botpay.Card, error) {
-	if cardID != "" {
-		cards, err := t.s.cards(ctx, txQuerier{t}, `c.id = $1 AND c.bot_id = $2`, cardID, botID)
-		switch {
-		case err != nil:
-			return botpay.Card{}, err
-		case len(cards) == 0:
-			return botpay.Card{}, errCardNotFound
-		case cards[0].Status != botpay.CardActive:
-			return botpay.Card{}, errCardNotActive
-		}
-		return cards[0], nil
-	}
-	cards, err := t.s.cards(ctx, txQuerier{t}, `c.bot_id = $1 AND c.status = $2`, botID, botpay.CardActive)
+// checkoutCard picks the card of a checkout from what checkoutCardsStep
+// read: the named card, which must be the bot's and active; or else the
+// bot's only active card.
+func checkoutCard(cards []botpay.Card, cardID string) (botpay.Card, error) {
 	switch {
-	case err != nil:
-		return botpay.Card{}, err
+	case cardID != "" && len(cards) == 0:
+		return botpay.Card{}, errCardNotFound
+	case cardID != "" && cards[0].Status != botpay.CardActive:
+		return botpay.Card{}, errCardNotActive
 	case len(cards) == 0:
 		return botpay.Card{}, errCardNotActive
 	case len(cards) > 1:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -15,8 +16,9 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers driver "pgx"
-	_ "modernc.org/sqlite"             // registers driver "sqlite"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // registers driver "sqlite"
 )
 
 // Dialect names a database engine.
@@ -73,10 +75,18 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 }
 
 func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns int) (*Store, error) {
-	db, err := sql.Open("pgx", dsn)
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	// Transactions are driven by hand on a connection (inConnTx); a
+	// connection that is somehow still inside one is never reused.
+	db := stdlib.OpenDB(*cfg, stdlib.OptionResetSession(func(_ context.Context, c *pgx.Conn) error {
+		if c.PgConn().TxStatus() != 'I' {
+			return driver.ErrBadConn
+		}
+		return nil
+	}))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)

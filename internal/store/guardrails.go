@@ -93,7 +93,7 @@ func (s *Store) SetGuardrails(ctx context.Context, ownerID, botID string, g botp
 		if err := tx.putGuardrails(ctx, botID, g); err != nil {
 			return err
 		}
-		return tx.emit(ctx, railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
+		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
 	})
 }
 

@@ -78,7 +78,7 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 			if n > 0 {
 				return nil
 			}
-			if _, err := tx.tx.ExecContext(ctx, m.sql); err != nil {
+			if err := tx.execScript(ctx, m.sql); err != nil {
 				return fmt.Errorf("apply %s: %w", m.name, err)
 			}
 			_, err := tx.exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,

@@ -9,16 +9,18 @@ import (
 )
 
 // emit writes an event to the outbox inside the caller's transaction, so the
-// event exists exactly when the change that caused it does.
-func (t *Tx) emit(ctx context.Context, e botpay.Event) error {
+// event exists exactly when the change that caused it does. The insert
+// runs just before COMMIT (atCommit: on PostgreSQL in the same round trip),
+// so events keep the order in which they were emitted.
+func (t *Tx) emit(e botpay.Event) error {
 	data, err := json.Marshal(e.Data)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", e.Type, err)
 	}
-	_, err = t.exec(ctx, `INSERT INTO outbox (event_id, bot_id, event_type, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		e.ID, e.BotID, e.Type, string(data), ms(e.CreatedAt))
-	t.emitted = t.emitted || err == nil
-	return err
+	t.atCommit(step{query: `INSERT INTO outbox (event_id, bot_id, event_type, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		args: []any{e.ID, e.BotID, e.Type, string(data), ms(e.CreatedAt)}})
+	t.emitted = true
+	return nil
 }
 
 // Events lists a bot's outbox entries, oldest first (for the dispatcher and

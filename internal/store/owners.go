@@ -146,7 +146,7 @@ func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpa
 			return err
 		}
 		for _, id := range ids {
-			if err := tx.emit(ctx, railsUpdated(id, botpay.ActionLimitsUpdated, "master guardrails changed", m.UpdatedAt)); err != nil {
+			if err := tx.emit(railsUpdated(id, botpay.ActionLimitsUpdated, "master guardrails changed", m.UpdatedAt)); err != nil {
 				return err
 			}
 		}

@@ -38,7 +38,7 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), sealedKey, ms(now)); err != nil {
 			return err
 		}
-		return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
+		return tx.emit(botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
 			"action": "wallet_created", "rail": botpay.RailProcessorWallet, "bot_id": botID,
 			"message": "Your owner created your processor wallet " + address + ".",
 		}, now))
@@ -108,7 +108,7 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 		after := f.Wallet.Balance.CentsCeil()
 		f.Transaction = botpay.Transaction{ID: id, BotID: botID, Type: botpay.TxFund, Amount: amount.CentsCeil(),
 			BalanceAfter: &after, Description: description, CreatedAt: now}
-		return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventWalletFunded, map[string]any{
+		return tx.emit(botpay.NewEvent(botID, botpay.EventWalletFunded, map[string]any{
 			"wallet_id": f.Wallet.Address, "rail": botpay.RailProcessorWallet, "amount": amount, "currency": "USDC",
 			"new_balance": f.Wallet.Balance,
 		}, now))

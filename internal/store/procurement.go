@@ -60,6 +60,6 @@ func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p bot
 			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants), ms(p.UpdatedAt)); err != nil {
 			return err
 		}
-		return tx.emit(ctx, railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))
+		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))
 	})
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -14,7 +13,8 @@ import (
 // the purchase row with the ledger id. The caller holds the wallet lock, so
 // the balance after the debit is known beforehand. It writes exactly what
 // capture, emit and insertPurchase write on SQLite.
-func (t *Tx) debitAndRecordPG(ctx context.Context, w lockedWallet, p botpay.Purchase, now time.Time) error {
+// The statement travels with COMMIT.
+func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
 	balance := w.balance - p.Amount
 	ev := botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
@@ -22,9 +22,9 @@ func (t *Tx) debitAndRecordPG(ctx context.Context, w lockedWallet, p botpay.Purc
 	}, now)
 	data, err := json.Marshal(ev.Data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = t.exec(ctx, `WITH debit AS (
+	t.atCommit(step{query: `WITH debit AS (
 			UPDATE wallets SET balance_cents = balance_cents - $1, updated_at = $2 WHERE bot_id = $3 RETURNING balance_cents
 		), spend AS (
 			INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
@@ -35,12 +35,10 @@ func (t *Tx) debitAndRecordPG(ctx context.Context, w lockedWallet, p botpay.Purc
 		INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
 			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id)
 		SELECT $9, $3, $10, $11, $12, $13, $1, $14, $15, $16, $17, $18, $19, $2, NULL, $2, spend.id FROM spend`,
-		int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p), ev.ID, ev.Type, string(data),
-		p.ID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, p.MerchantName, p.MerchantURL, p.ItemName, p.Category,
-		nullString(p.TaskID), p.Status)
-	if err != nil {
-		return err
-	}
+		args: []any{int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p), ev.ID, ev.Type, string(data),
+			p.ID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, p.MerchantName, p.MerchantURL, p.ItemName, p.Category,
+			nullString(p.TaskID), p.Status}})
+	t.emitted = true
 	before := w.available()
-	return t.lowBalance(ctx, w, before, before-p.Amount, now)
+	return t.lowBalance(w, before, before-p.Amount, now)
 }

@@ -114,15 +114,16 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 		}
 		p.Status, p.DecidedAt = status, now
 		if !approve {
+			tx.countSpend(purchaseScopes(p), ms(p.CreatedAt), -p.Amount)
 			if _, err := tx.exec(ctx, `UPDATE wallets SET held_cents = held_cents - $1, updated_at = $2 WHERE bot_id = $3`,
 				int64(p.Amount), ms(now), botID); err != nil {
 				return err
 			}
-			return tx.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseRejected, map[string]any{
+			return tx.emit(botpay.NewEvent(botID, botpay.EventPurchaseRejected, map[string]any{
 				"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "reason": "denied by owner",
 			}, now))
 		}
-		if err := tx.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseApproved, map[string]any{
+		if err := tx.emit(botpay.NewEvent(botID, botpay.EventPurchaseApproved, map[string]any{
 			"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName,
 			"description": purchaseDescription(p), "approval_mode": "owner",
 		}, now)); err != nil {
@@ -146,11 +147,14 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 // replicas racing on it, only one sees it still pending, so the event is
 // written exactly once. The caller holds the bot's wallet lock.
 func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool, error) {
-	var botID, merchant, item string
-	var amount botpay.Money
+	var merchant, item string
+	var created int64
+	p := botpay.Purchase{ID: id}
 	err := t.queryRow(ctx, `UPDATE purchases SET status = 'expired', decided_at = $1
-		WHERE id = $2 AND status = 'pending' AND expires_at <= $1 RETURNING bot_id, amount_cents, merchant_name, item_name`,
-		ms(now), id).Scan(&botID, &amount, &merchant, &item)
+		WHERE id = $2 AND status = 'pending' AND expires_at <= $1
+		RETURNING bot_id, owner_id, card_id, profile_index, decoy, amount_cents, created_at, merchant_name, item_name`,
+		ms(now), id).Scan(&p.BotID, &p.OwnerID, &p.CardID, &p.ProfileIndex, &p.Decoy, &p.Amount, &created, &merchant, &item)
+	botID, amount := p.BotID, p.Amount
 	if isNoRows(err) {
 		return false, nil
 	}
@@ -161,7 +165,8 @@ func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool
 		int64(amount), ms(now), botID); err != nil {
 		return false, err
 	}
-	return true, t.emit(ctx, botpay.NewEvent(botID, botpay.EventPurchaseExpired, map[string]any{
+	t.countSpend(purchaseScopes(p), created, -amount)
+	return true, t.emit(botpay.NewEvent(botID, botpay.EventPurchaseExpired, map[string]any{
 		"checkout_id": id, "amount": amount, "currency": "USD", "vendor": merchant,
 		"message": "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",
 	}, now))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -14,61 +15,52 @@ type checkoutFacts struct {
 	rules   botpay.SpendingRules
 	usage   botpay.Usage // without the owner's usage and the balance
 	details []byte       // the profile's sealed card details
-	recent  int          // checkouts of the bot in the rate-limit window
-	oldest  *int64       // the oldest of them
+	recent  int          // checkouts of the bot in the rate-limit window, at most the limit
+	oldest  *int64       // the oldest of those counted
 }
 
 // checkoutFacts loads in one round trip every rule of one checkout, the
 // sealed details its profile would hand out, the bot's, card's and
 // profile's usage and the bot's recent checkouts.
-func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botpay.Card, profile botpay.PaymentProfile, window time.Duration, now time.Time) (checkoutFacts, error) {
+func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botpay.Card, profile botpay.PaymentProfile, window time.Duration, limit int, now time.Time) (checkoutFacts, error) {
 	f := checkoutFacts{rules: botpay.SpendingRules{Card: card.Limits, Profile: profile, Decoy: profile.Index != card.RealProfileIndex}}
 	r, u := &f.rules, &f.usage
 	g := &r.Bot
-	var above, masterPer, masterDaily, masterMonthly, oldest1, oldest2 *int64
+	var above, masterPer, masterDaily, masterMonthly *int64
 	var approved, blocked string
 	var updated int64
 	var master sql.NullString
 	var lists [4]sql.NullString
-	var r5Day, r5Month botpay.Money
-	var n1, n2 int
+	var n int
+	botScope, cardScope, profileScope := "bot:"+botID, "card:"+card.ID, "profile:"+card.ID+":"+strconv.Itoa(profile.Index)
+	// Usage is read from the running totals less overdue holds; the rate
+	// limit counts at most the limit's number of recent checkouts.
 	err := t.queryRow(ctx, `SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
 			m.owner_id, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
 			p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants,
 			(SELECT details_sealed FROM card_profiles WHERE card_id = $3 AND profile_index = $4),
-			u.bot_day, u.bot_month, u.card_day, u.card_month,
-			(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE card_id = $3 AND profile_index = $4 AND created_at >= $8
-				AND (status = 'approved' OR (status = 'pending' AND expires_at > $5))),
-			r5.day, r5.month, rl1.n, rl1.oldest, rl2.n, rl2.oldest
+			`+spendSince("$10", "$6")+` - `+overdueHolds("bot_id = $1 AND NOT decoy", "$5", "$6")+`,
+			`+spendSince("$10", "$7")+` - `+overdueHolds("bot_id = $1 AND NOT decoy", "$5", "$7")+`,
+			`+spendSince("$11", "$6")+` - `+overdueHolds("card_id = $3 AND NOT decoy", "$5", "$6")+`,
+			`+spendSince("$11", "$7")+` - `+overdueHolds("card_id = $3 AND NOT decoy", "$5", "$7")+`,
+			`+spendSince("$12", "$8")+` - `+overdueHolds("card_id = $3 AND profile_index = $4", "$5", "$8")+`,
+			rl.n, rl.oldest
 		FROM guardrails g
 			LEFT JOIN master_guardrails m ON m.owner_id = $2
 			LEFT JOIN procurement p ON p.bot_id = g.bot_id
-			CROSS JOIN (SELECT COALESCE(SUM(CASE WHEN created_at >= $6 THEN amount_cents ELSE 0 END), 0) AS bot_day,
-					COALESCE(SUM(amount_cents), 0) AS bot_month,
-					COALESCE(SUM(CASE WHEN card_id = $3 AND created_at >= $6 THEN amount_cents ELSE 0 END), 0) AS card_day,
-					COALESCE(SUM(CASE WHEN card_id = $3 THEN amount_cents ELSE 0 END), 0) AS card_month
-				FROM purchases WHERE bot_id = $1 AND decoy = $10 AND created_at >= $7
-					AND (status = 'approved' OR (status = 'pending' AND expires_at > $5))) u
-			CROSS JOIN (SELECT COALESCE(SUM(CASE WHEN created_at >= $6 THEN amount_cents ELSE 0 END), 0) AS day,
-					COALESCE(SUM(amount_cents), 0) AS month
-				FROM rail5_checkouts WHERE bot_id = $1 AND created_at >= $7 AND status IN ('approved', 'key_released', 'completed')) r5
-			CROSS JOIN (SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM purchases WHERE bot_id = $1 AND created_at > $9) rl1
-			CROSS JOIN (SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $9) rl2
+			CROSS JOIN (`+recentCheckouts+`) rl
 		WHERE g.bot_id = $1`,
 		botID, ownerID, card.ID, profile.Index, ms(now), ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
-		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), false).
+		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), botScope, cardScope, profileScope,
+		max(limit, 1)).
 		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked,
 			&updated, &master, &masterPer, &masterDaily, &masterMonthly, &lists[0], &lists[1], &lists[2], &lists[3], &f.details,
-			&u.BotDay, &u.BotMonth, &u.CardDay, &u.CardMonth, &u.Profile, &r5Day, &r5Month, &n1, &oldest1, &n2, &oldest2)
+			&u.BotDay, &u.BotMonth, &u.CardDay, &u.CardMonth, &u.Profile, &n, &f.oldest)
 	if err != nil {
 		return f, err
 	}
-	u.BotDay, u.BotMonth = u.BotDay+r5Day, u.BotMonth+r5Month
-	f.recent, f.oldest = n1+n2, oldest1
-	if f.oldest == nil || (oldest2 != nil && *oldest2 < *f.oldest) {
-		f.oldest = oldest2
-	}
+	f.recent = n
 	g.AskApprovalAbove, g.UpdatedAt = moneyPtr(above), fromMS(updated)
 	if err := json.Unmarshal([]byte(approved), &g.ApprovedCategories); err != nil {
 		return f, err
@@ -94,36 +86,31 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 	return f, nil
 }
 
-// countedStatus selects purchases that count against budgets: approved, or
-// held and still inside their approval window (DESIGN.md decision 4).
-const countedStatus = `(status = 'approved' OR (status = 'pending' AND expires_at > $1))`
+// recentCheckouts counts, for the rate limit, the bot's ($1) most recent
+// checkouts (card and rail5, decided or declined) after $9, at most $13 of
+// them, and the oldest of those: once that one leaves the window the bot is
+// under the limit again. Bounded by the limit, it costs the same for a bot
+// with a long history.
+const recentCheckouts = `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
+		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = $1 AND created_at > $9
+			ORDER BY created_at DESC LIMIT $13) recent_purchases
+		UNION ALL
+		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $9
+			ORDER BY created_at DESC LIMIT $13) recent_rail5
+		ORDER BY created_at DESC LIMIT $13) recent`
 
-// usage sums what already counts against each limit of a rail5 checkout
-// (card checkouts read theirs with checkoutFacts).
-func (t *Tx) usage(ctx context.Context, botID, ownerID, cardID string, p botpay.PaymentProfile, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
+// usage reads what already counts against the bot's budgets, for a rail5
+// checkout (card checkouts read theirs with checkoutFacts; a rail5 card has
+// no card or profile allowance here).
+func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
 	var u botpay.Usage
-	var r5Day, r5Month botpay.Money
-	day, month := ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))
-	// One round trip: the bot's and the card's day and month, the profile's
-	// window, and the bot's rail5 spends.
 	err := t.queryRow(ctx, `SELECT
-			COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_cents ELSE 0 END), 0),
-			COALESCE(SUM(amount_cents), 0),
-			COALESCE(SUM(CASE WHEN card_id = $3 AND created_at >= $2 THEN amount_cents ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN card_id = $3 THEN amount_cents ELSE 0 END), 0),
-			(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases
-				WHERE card_id = $3 AND profile_index = $7 AND created_at >= $8 AND `+countedStatus+`),
-			(SELECT COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_cents ELSE 0 END), 0) FROM rail5_checkouts
-				WHERE bot_id = $4 AND created_at >= $6 AND status IN ('approved', 'key_released', 'completed')),
-			(SELECT COALESCE(SUM(amount_cents), 0) FROM rail5_checkouts
-				WHERE bot_id = $4 AND created_at >= $6 AND status IN ('approved', 'key_released', 'completed'))
-		FROM purchases WHERE bot_id = $4 AND decoy = $5 AND created_at >= $6 AND `+countedStatus,
-		ms(now), day, cardID, botID, false, month, p.Index, ms(botpay.WindowStart(p.AllowanceDuration, now))).
-		Scan(&u.BotDay, &u.BotMonth, &u.CardDay, &u.CardMonth, &u.Profile, &r5Day, &r5Month)
+			`+spendSince("$1", "$2")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$2")+`,
+			`+spendSince("$1", "$3")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$3")+``,
+		"bot:"+botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), botID, ms(now)).Scan(&u.BotDay, &u.BotMonth)
 	if err != nil {
 		return u, err
 	}
-	u.BotDay, u.BotMonth = u.BotDay+r5Day, u.BotMonth+r5Month
 	return t.ownerUsage(ctx, ownerID, r, u, now)
 }
 
@@ -134,29 +121,13 @@ func (t *Tx) ownerUsage(ctx context.Context, ownerID string, r botpay.SpendingRu
 	if r.Decoy || r.Master == nil || (r.Master.DailyBudget == nil && r.Master.MonthlyBudget == nil) {
 		return u, nil
 	}
-	day, month := ms(botpay.DayStart(now)), ms(botpay.MonthStart(now))
 	var locked string
 	if err := t.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+t.forUpdate(), ownerID).Scan(&locked); err != nil {
 		return u, err
 	}
 	err := t.queryRow(ctx, `SELECT
-			COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_cents ELSE 0 END), 0),
-			COALESCE(SUM(amount_cents), 0)
-		FROM purchases WHERE owner_id = $3 AND decoy = $4 AND created_at >= $5 AND `+countedStatus,
-		ms(now), day, ownerID, false, month).Scan(&u.OwnerDay, &u.OwnerMonth)
-	if err != nil {
-		return u, err
-	}
-	r5Day, r5Month, err := t.rail5Usage(ctx, ownerID, day, month)
-	u.OwnerDay, u.OwnerMonth = u.OwnerDay+r5Day, u.OwnerMonth+r5Month
+			`+spendSince("$1", "$2")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$2")+`,
+			`+spendSince("$1", "$3")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$3")+``,
+		"owner:"+ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ownerID, ms(now)).Scan(&u.OwnerDay, &u.OwnerMonth)
 	return u, err
-}
-
-// rail5Usage sums the rail5 spends of an owner's bots today and this month;
-// failed and declined ones do not count.
-func (t *Tx) rail5Usage(ctx context.Context, ownerID string, day, month int64) (botpay.Money, botpay.Money, error) {
-	var d, m botpay.Money
-	err := t.queryRow(ctx, `SELECT COALESCE(SUM(CASE WHEN created_at >= $1 THEN amount_cents ELSE 0 END), 0), COALESCE(SUM(amount_cents), 0)
-		FROM rail5_checkouts WHERE owner_id = $2 AND created_at >= $3 AND status IN ('approved', 'key_released', 'completed')`, day, ownerID, month).Scan(&d, &m)
-	return d, m, err
 }

@@ -24,6 +24,7 @@ type CheckoutInput struct {
 type CheckoutResult struct {
 	Purchase      botpay.Purchase
 	SealedDetails []byte
+	LowBalance    *LowBalance // set when the checkout crossed the threshold
 }
 
 // lockedWallet is a claimed bot's wallet row, locked for this transaction.
@@ -45,14 +46,16 @@ func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
 // after another and budgets and balances are read exactly. ok is false when
 // the bot has no wallet (not claimed).
 func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok bool, err error) {
-	err = t.queryRow(ctx, `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
-		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1`+t.forUpdate(), botID).
-		Scan(&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold)
-	if isNoRows(err) {
-		return w, false, nil
-	}
+	err = t.pipeline(ctx, walletStep(t, botID, &w, &ok))
+	return w, ok, err
+}
+
+// walletStep is lockWallet as a pipeline step.
+func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID
-	return w, err == nil, err
+	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
+		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.forUpdate(), args: []any{botID},
+		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold}, found: found}
 }
 
 // Checkout evaluates and applies a checkout in one transaction: wallet
@@ -60,13 +63,18 @@ func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok b
 // evaluation, then the purchase with its debit or hold, ledger row, events
 // and task completion. A guardrail refusal commits its
 // wallet.spend.declined event and rate-limit hit, then returns the refusal.
+//
+// On PostgreSQL an auto-approved checkout takes three round trips: BEGIN,
+// the wallet lock and the cards; the rules and usage; the writes and COMMIT.
 func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult, error) {
 	now := s.clock.Now()
 	var res CheckoutResult
 	var refusal *botpay.Error
 	err := s.inTx(ctx, func(tx *Tx) error {
-		w, claimed, err := tx.lockWallet(ctx, in.BotID)
-		if err != nil {
+		var w lockedWallet
+		var claimed bool
+		var cards []botpay.Card
+		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards)); err != nil {
 			return err
 		}
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
@@ -83,7 +91,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				}
 			}
 		}
-		card, err := tx.checkoutCard(ctx, in.BotID, in.CardID)
+		card, err := checkoutCard(cards, in.CardID)
 		if err != nil {
 			return err
 		}
@@ -96,7 +104,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 		}
-		facts, err := tx.checkoutFacts(ctx, in.BotID, w.ownerID, card, profile, in.Limit.Window, now)
+		facts, err := tx.checkoutFacts(ctx, in.BotID, w.ownerID, card, profile, in.Limit.Window, in.Limit.Max, now)
 		if err != nil {
 			return err
 		}
@@ -122,7 +130,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 			if err := tx.insertPurchase(ctx, p); err != nil {
 				return err
 			}
-			return tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
+			return tx.emit(botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
 				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
 			}, now))
 		}
@@ -133,17 +141,17 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 			p.DecidedAt = now
 		}
 		if tx.s.dialect == Postgres && !p.Decoy && p.Status == botpay.PurchaseApproved {
-			if err := tx.debitAndRecordPG(ctx, w, p, now); err != nil {
-				return err
-			}
+			res.LowBalance, err = tx.debitAndRecordPG(w, p, now)
 		} else {
-			if err := tx.applyNewPurchase(ctx, w, &p, now); err != nil {
-				return err
-			}
-			if err := tx.insertPurchase(ctx, p); err != nil {
-				return err
+			res.LowBalance, err = tx.applyNewPurchase(ctx, w, &p, now)
+			if err == nil {
+				err = tx.insertPurchase(ctx, p)
 			}
 		}
+		if err != nil {
+			return err
+		}
+		tx.countSpend(purchaseScopes(p), ms(now), p.Amount)
 		if in.TaskID != "" {
 			if err := tx.completeTask(ctx, in.TaskID, p.ID, ms(now)); err != nil {
 				return err
@@ -166,24 +174,24 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 // nothing and writes nothing.
 // It runs before the purchase row is written, so the row is inserted with
 // its ledger id.
-func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) error {
+func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) (*LowBalance, error) {
 	if p.Decoy {
-		return nil
+		return nil, nil
 	}
 	before := w.available()
 	if p.Status == botpay.PurchasePending {
 		if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
 			int64(p.Amount), ms(now), p.BotID); err != nil {
-			return err
+			return nil, err
 		}
-		return t.lowBalance(ctx, w, before, before-p.Amount, now)
+		return t.lowBalance(w, before, before-p.Amount, now)
 	}
 	ledgerID, err := t.capture(ctx, *p, false, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.LedgerID = ledgerID
-	return t.lowBalance(ctx, w, before, before-p.Amount, now)
+	return t.lowBalance(w, before, before-p.Amount, now)
 }
 
 // capture debits an approved purchase (from the hold when it was held) and
@@ -203,7 +211,7 @@ func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now 
 	if err != nil {
 		return 0, err
 	}
-	return tr.ID, t.emit(ctx, botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
+	return tr.ID, t.emit(botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
 		"remaining_balance": balance - heldNow,
 	}, now))
@@ -213,16 +221,21 @@ func purchaseDescription(p botpay.Purchase) string {
 	return p.ItemName + " at " + p.MerchantName + " (" + p.ID + ")"
 }
 
+// LowBalance says that a change took the available balance below the bot's
+// low-balance threshold.
+type LowBalance struct{ Available, Threshold botpay.Money }
+
 // lowBalance emits wallet.balance.low when the available balance falls
 // below the bot's threshold: once per crossing, not on every later debit.
-func (t *Tx) lowBalance(ctx context.Context, w lockedWallet, before, after botpay.Money, now time.Time) error {
+func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Time) (*LowBalance, error) {
 	if before < w.threshold || after >= w.threshold {
-		return nil
+		return nil, nil
 	}
-	return t.emit(ctx, botpay.NewEvent(w.botID, botpay.EventBalanceLow, map[string]any{
+	err := t.emit(botpay.NewEvent(w.botID, botpay.EventBalanceLow, map[string]any{
 		"wallet_id": w.id, "current_balance": after, "currency": "USD",
 		"message": "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
 	}, now))
+	return &LowBalance{Available: after, Threshold: w.threshold}, err
 }
 
 // checkoutRateLimit admits a checkout when the bot made fewer than l.Max

@@ -20,7 +20,7 @@ func (s *Store) CreateRail5Card(ctx context.Context, c botpay.Rail5Card, keySeal
 			c.ID, c.BotID, c.OwnerID, c.Name, c.Last4, c.Status, keySealed, delivered.ID, ms(c.CreatedAt)); err != nil {
 			return err
 		}
-		return tx.emit(ctx, delivered)
+		return tx.emit(delivered)
 	})
 }
 
@@ -153,7 +153,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if rules.Procurement, err = scanProcurement(tx.queryRow(ctx, procurementQuery, in.BotID)); err != nil {
 			return err
 		}
-		usage, err := tx.usage(ctx, in.BotID, w.ownerID, "", rules.Profile, rules, now)
+		usage, err := tx.usage(ctx, in.BotID, w.ownerID, rules, now)
 		if err != nil {
 			return err
 		}
@@ -169,7 +169,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if refused != nil {
 			// Kept as declined: it counts against the rate limit only.
 			refusal, out.Status = refused, botpay.Rail5CheckoutDeclined
-			if err := tx.emit(ctx, botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
+			if err := tx.emit(botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
 				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
 			}, now)); err != nil {
 				return err
@@ -178,6 +178,9 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		_, err = tx.exec(ctx, `INSERT INTO rail5_checkouts (id, bot_id, owner_id, card_id, amount_cents, merchant_name, merchant_url,
 				item_name, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now))
+		if refused == nil {
+			tx.countSpend(rail5Scopes(out.BotID, out.OwnerID), ms(now), out.Amount)
+		}
 		return err
 	})
 	if err == nil && refusal != nil {
@@ -269,12 +272,13 @@ func (s *Store) CompleteRail5Checkout(ctx context.Context, botID, checkoutID str
 		} else {
 			c.Status, typ = botpay.Rail5CheckoutFailed, botpay.EventRail5Failed
 			data["reason"] = reason
+			tx.countSpend(rail5Scopes(botID, c.OwnerID), ms(c.CreatedAt), -c.Amount)
 		}
 		if _, err := tx.exec(ctx, `UPDATE rail5_checkouts SET status = $1, reason = $2, completed_at = $3 WHERE id = $4`,
 			c.Status, reason, ms(now), c.ID); err != nil {
 			return err
 		}
-		return tx.emit(ctx, botpay.NewEvent(botID, typ, data, now))
+		return tx.emit(botpay.NewEvent(botID, typ, data, now))
 	})
 	return c, err
 }

@@ -98,7 +98,7 @@ func (tx *Tx) recordSale(ctx context.Context, in SaleInput) (SaleResult, error) 
 			return err
 		}
 		res.Sale = sale
-		return tx.emit(ctx, saleEvent(sale, now))
+		return tx.emit(saleEvent(sale, now))
 	}()
 	return res, err
 }

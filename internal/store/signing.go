@@ -251,7 +251,7 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 		if err != nil {
 			return err
 		}
-		return tx.emit(ctx, botpay.NewEvent(r.BotID, event, d.Event, now))
+		return tx.emit(botpay.NewEvent(r.BotID, event, d.Event, now))
 	})
 	return r, err
 }

@@ -1,0 +1,30 @@
+-- Running spend totals per UTC day (issue 3): budgets read at most 31 rows
+-- per scope instead of summing every purchase of the month. A scope is
+-- 'bot:<id>' (real card purchases and rail5 spends), 'card:<id>' (real
+-- purchases), 'profile:<card id>:<index>' (every purchase of the profile,
+-- decoys too) or 'owner:<id>' (as bot:, over the owner's bots). A purchase
+-- counts from its creation while approved or held (DESIGN.md decision 4)
+-- and stops counting when denied or expired; a rail5 spend counts unless it
+-- was declined or failed.
+CREATE TABLE spend_days (
+    scope TEXT NOT NULL,
+    day   INTEGER NOT NULL, -- UTC day start, Unix milliseconds
+    cents INTEGER NOT NULL,
+    PRIMARY KEY (scope, day)
+);
+
+INSERT INTO spend_days (scope, day, cents)
+SELECT scope, day, SUM(cents) FROM (
+    SELECT 'bot:' || bot_id AS scope, created_at - created_at % 86400000 AS day, amount_cents AS cents
+        FROM purchases WHERE NOT decoy AND status IN ('approved', 'pending')
+    UNION ALL SELECT 'card:' || card_id, created_at - created_at % 86400000, amount_cents
+        FROM purchases WHERE NOT decoy AND status IN ('approved', 'pending')
+    UNION ALL SELECT 'owner:' || owner_id, created_at - created_at % 86400000, amount_cents
+        FROM purchases WHERE NOT decoy AND status IN ('approved', 'pending')
+    UNION ALL SELECT 'profile:' || card_id || ':' || profile_index, created_at - created_at % 86400000, amount_cents
+        FROM purchases WHERE status IN ('approved', 'pending')
+    UNION ALL SELECT 'bot:' || bot_id, created_at - created_at % 86400000, amount_cents
+        FROM rail5_checkouts WHERE status IN ('approved', 'key_released', 'completed')
+    UNION ALL SELECT 'owner:' || owner_id, created_at - created_at % 86400000, amount_cents
+        FROM rail5_checkouts WHERE status IN ('approved', 'key_released', 'completed')
+) counted GROUP BY scope, day;
