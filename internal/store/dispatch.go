@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -160,18 +161,62 @@ type Finished struct {
 func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error {
 	now := ms(s.clock.Now())
 	return s.inTx(ctx, func(tx *Tx) error {
-		var plain []Finished
+		var plain, staged []Finished
 		for _, f := range results {
-			if f.plainSuccess() {
+			switch {
+			case f.plainSuccess():
 				plain = append(plain, f)
-				continue
+			case f.plainStaged():
+				staged = append(staged, f)
+			default:
+				if err := tx.finish(ctx, f, now); err != nil {
+					return err
+				}
 			}
-			if err := tx.finish(ctx, f, now); err != nil {
-				return err
-			}
+		}
+		if err := tx.finishStaged(ctx, staged, now); err != nil {
+			return err
 		}
 		return tx.finishDelivered(ctx, plain, now)
 	})
+}
+
+// plainStaged is the common case for a bot without a reachable webhook:
+// not attempted, kept as a pending message, nothing else to record.
+func (f Finished) plainStaged() bool {
+	return !f.Attempted && f.Stage != nil && f.RetryAt.IsZero() && f.Health == HealthUnchanged && f.Outcome != ""
+}
+
+// finishStaged closes plain staged rows and writes their pending messages
+// with two statements per chunk instead of two per row.
+func (t *Tx) finishStaged(ctx context.Context, staged []Finished, now int64) error {
+	for len(staged) > 0 {
+		chunk := staged[:min(len(staged), 100)]
+		staged = staged[len(chunk):]
+		type lease struct{ owner, outcome string }
+		byOwner := map[lease][]any{}
+		msgs := make([]any, 0, 7*len(chunk))
+		values := make([]string, 0, len(chunk))
+		for i, f := range chunk {
+			l := lease{f.LeaseOwner, f.Outcome}
+			byOwner[l] = append(byOwner[l], f.Delivery.OutboxID)
+			m := f.Stage
+			values = append(values, "("+placeholders(7*i+1, 7)+")")
+			msgs = append(msgs, m.BotID, m.EventID, m.Event, string(m.Data), ms(m.EventAt), ms(m.StagedAt), ms(m.ExpiresAt))
+		}
+		for owner, ids := range byOwner {
+			q := `UPDATE outbox SET lease_owner = NULL, done_at = $1, outcome = $2
+				WHERE lease_owner = $3 AND id IN (` + placeholders(4, len(ids)) + `)`
+			if _, err := t.exec(ctx, q, append([]any{now, owner.outcome, owner.owner}, ids...)...); err != nil {
+				return err
+			}
+		}
+		if _, err := t.exec(ctx, `INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
+			VALUES `+strings.Join(values, ", ")+` ON CONFLICT (bot_id, event_id) DO NOTHING`, msgs...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // plainSuccess is the common case: delivered at once, nothing to stage.

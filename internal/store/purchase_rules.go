@@ -33,25 +33,23 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 	var lists [4]sql.NullString
 	var n int
 	botScope, cardScope, profileScope := "bot:"+botID, "card:"+card.ID, "profile:"+card.ID+":"+strconv.Itoa(profile.Index)
-	// Usage is read from the running totals less overdue holds; the rate
-	// limit counts at most the limit's number of recent checkouts.
+	// Usage is read from the running totals. They hold no overdue hold of
+	// this bot: Checkout expired those before (and a decoy is never held).
+	// The rate limit counts at most the limit's number of recent checkouts.
 	err := t.queryRow(ctx, `SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
 			m.owner_id, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
 			p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants,
 			(SELECT details_sealed FROM card_profiles WHERE card_id = $3 AND profile_index = $4),
-			`+spendSince("$10", "$6")+` - `+overdueHolds("bot_id = $1 AND NOT decoy", "$5", "$6")+`,
-			`+spendSince("$10", "$7")+` - `+overdueHolds("bot_id = $1 AND NOT decoy", "$5", "$7")+`,
-			`+spendSince("$11", "$6")+` - `+overdueHolds("card_id = $3 AND NOT decoy", "$5", "$6")+`,
-			`+spendSince("$11", "$7")+` - `+overdueHolds("card_id = $3 AND NOT decoy", "$5", "$7")+`,
-			`+spendSince("$12", "$8")+` - `+overdueHolds("card_id = $3 AND profile_index = $4", "$5", "$8")+`,
+			`+spendSince("$9", "$5")+`, `+spendSince("$9", "$6")+`, `+spendSince("$10", "$5")+`, `+spendSince("$10", "$6")+`,
+			`+spendSince("$11", "$7")+`,
 			rl.n, rl.oldest
 		FROM guardrails g
 			LEFT JOIN master_guardrails m ON m.owner_id = $2
 			LEFT JOIN procurement p ON p.bot_id = g.bot_id
 			CROSS JOIN (`+recentCheckouts+`) rl
 		WHERE g.bot_id = $1`,
-		botID, ownerID, card.ID, profile.Index, ms(now), ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
+		botID, ownerID, card.ID, profile.Index, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
 		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), botScope, cardScope, profileScope,
 		max(limit, 1)).
 		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked,
@@ -87,17 +85,17 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 }
 
 // recentCheckouts counts, for the rate limit, the bot's ($1) most recent
-// checkouts (card and rail5, decided or declined) after $9, at most $13 of
+// checkouts (card and rail5, decided or declined) after $8, at most $12 of
 // them, and the oldest of those: once that one leaves the window the bot is
 // under the limit again. Bounded by the limit, it costs the same for a bot
 // with a long history.
 const recentCheckouts = `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
-		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = $1 AND created_at > $9
-			ORDER BY created_at DESC LIMIT $13) recent_purchases
+		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = $1 AND created_at > $8
+			ORDER BY created_at DESC LIMIT $12) recent_purchases
 		UNION ALL
-		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $9
-			ORDER BY created_at DESC LIMIT $13) recent_rail5
-		ORDER BY created_at DESC LIMIT $13) recent`
+		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $8
+			ORDER BY created_at DESC LIMIT $12) recent_rail5
+		ORDER BY created_at DESC LIMIT $12) recent`
 
 // usage reads what already counts against the bot's budgets, for a rail5
 // checkout (card checkouts read theirs with checkoutFacts; a rail5 card has

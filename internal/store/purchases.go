@@ -40,7 +40,7 @@ type lockedWallet struct {
 
 func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
 
-// lockWallet locks the bot's wallet (and bot row) for the rest of the
+// lockWallet locks the bot's wallet for the rest of the
 // transaction: every change to a bot's money or purchases takes this lock
 // first, so concurrent checkouts, decisions and expiries of one bot run one
 // after another and budgets and balances are read exactly. ok is false when
@@ -50,11 +50,22 @@ func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok b
 	return w, ok, err
 }
 
+// lockWalletRow locks only the wallet row, and in the mode an UPDATE of its
+// balance takes: the bot row stays free for the foreign-key checks of
+// inserts that reference the bot (the dispatcher's pending messages, other
+// requests' rows), which FOR UPDATE on it would make wait.
+func (t *Tx) lockWalletRow() string {
+	if t.s.dialect == Postgres {
+		return " FOR NO KEY UPDATE OF w"
+	}
+	return ""
+}
+
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID
 	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
-		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.forUpdate(), args: []any{botID},
+		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
 		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold}, found: found}
 }
 
