@@ -8,36 +8,48 @@ import (
 	"strconv"
 )
 
-// checkoutBots is how many bots the checkout scenario spreads its workers
-// over: checkouts of one bot run one after another (they lock its wallet),
-// so the scenario measures many bots buying at once, as production would.
-const checkoutBots = 32
-
 func init() { scenarios["checkout"] = setupCheckout }
 
-// setupCheckout registers checkoutBots bots, each with its own owner, funds each
-// with $1,000,000, lets them buy automatically (no approval threshold,
-// generous limits) and gives each a card; workers then POST $1.00
-// auto-approved checkouts, worker w with bot w mod checkoutBots. The server
-// must run with high BOTPAY_RATE_REGISTER_PER_HOUR and
+// setupCheckout sets up cfg.bots bots (-bots), each with its own owner,
+// funds each with $1,000,000, lets them buy automatically (no approval
+// threshold, generous limits) and gives each a card; workers then POST
+// $1.00 auto-approved checkouts. Worker w cycles through its own share of
+// the bots (w, w+workers, w+2·workers, …), so no two workers use one bot
+// at once and each bot's history grows as slowly as the bot count allows:
+// many bots buying at once, as production would, rather than a few bots
+// buying thousands of times an hour (the checkout rate limit allows 30).
+// The server must run with high BOTPAY_RATE_REGISTER_PER_HOUR and
 // BOTPAY_RATE_CHECKOUT_PER_HOUR (bench/checkout-vs-pgbench.sh does).
 func setupCheckout(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
-	keys := make([]string, checkoutBots)
+	keys := make([]string, max(cfg.bots, cfg.workers))
+	errs := make(chan error, len(keys))
+	sem := make(chan struct{}, 4) // set-up in parallel, not all at once
 	for i := range keys {
-		key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i))
-		if err != nil {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i))
+			keys[i] = "Bearer " + key
+			errs <- err
+		}()
+	}
+	for range keys {
+		if err := <-errs; err != nil {
 			return nil, err
 		}
-		keys[i] = "Bearer " + key
 	}
 	target := base + "/api/v1/bot/merchant/checkout"
 	body := []byte(`{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
 		`"item_name":"Widget","amount_cents":100,"category":"retail"}`)
+	workers := max(cfg.workers, 1)
+	turn := make([]int, workers) // each worker touches only its own entry
 	return func(ctx context.Context, worker int, _ int64) (*http.Request, error) {
+		k := (worker + turn[worker%workers]*workers) % len(keys)
+		turn[worker%workers]++
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", keys[worker%len(keys)])
+			req.Header.Set("Authorization", keys[k])
 		}
 		return req, err
 	}, nil

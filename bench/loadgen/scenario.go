@@ -24,6 +24,9 @@ type setupFunc func(ctx context.Context, c *http.Client, base string, cfg setupC
 type setupConfig struct {
 	runID  string // random tag that keeps names unique across runs
 	apiKey string // an existing bot's key; empty: set one up
+	// bots and workers: how many bots a multi-bot scenario sets up, and
+	// how many workers will share them.
+	bots, workers int
 }
 
 var scenarios = map[string]setupFunc{
