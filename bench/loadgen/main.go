@@ -112,7 +112,7 @@ func parseFlags(args []string) (options, []string, error) {
 	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON instead of text")
 	fs.StringVar(&o.outFile, "out", "", "also write the JSON result to this file")
 	fs.StringVar(&o.label, "label", "", "free-form label stored in the result (e.g. the database engine)")
-	fs.IntVar(&o.bots, "bots", 256, "checkout: bots to set up and spread the checkouts over")
+	fs.IntVar(&o.bots, "bots", 256, "checkout: bots to set up and spread the checkouts over (0: one per worker)")
 	fs.StringVar(&o.apiKey, "api-key", "", "wallet-check/status: use this existing bot's API key instead of setting up a new bot")
 	fs.IntVar(&o.watch.serverPID, "watch-pid", 0, "server pid whose CPU time is reported (Linux /proc)")
 	fs.StringVar(&o.watch.dbMatch, "watch-cmdline", "", "report the CPU time of processes whose command line contains this (e.g. the PostgreSQL database name)")
@@ -136,8 +136,8 @@ func (o options) validate() error {
 	switch {
 	case o.concurrency < 1 || o.concurrency > 4096:
 		return errors.New("-c must be from 1 to 4096")
-	case o.bots < 1 || o.bots > 100000:
-		return errors.New("-bots must be from 1 to 100000")
+	case o.bots < 0 || o.bots > 100000:
+		return errors.New("-bots must be from 0 (one per worker) to 100000")
 	case o.duration < 0 || o.requests < 0 || o.warmup < 0:
 		return errors.New("-d, -n and -warmup must not be negative")
 	case o.duration == 0 && o.requests == 0:

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -160,6 +162,10 @@ type Finished struct {
 // apply, since the attempt really happened.
 func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error {
 	now := ms(s.clock.Now())
+	// Results arrive in the order their attempts ended; staging them in
+	// outbox order keeps a bot's pending messages in event order.
+	results = slices.Clone(results)
+	slices.SortFunc(results, func(a, b Finished) int { return cmp.Compare(a.Delivery.OutboxID, b.Delivery.OutboxID) })
 	return s.inTx(ctx, func(tx *Tx) error {
 		var plain, staged []Finished
 		for _, f := range results {
