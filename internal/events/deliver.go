@@ -45,7 +45,7 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 		return f
 	}
 	t := *dl.Target
-	if t.WebhookStatus == botpay.WebhookUnreachable || t.WebhookStatus == botpay.WebhookNone || (t.CallbackURL == "" && !t.Tunnel) {
+	if !attempts(dl) {
 		f.Stage, f.Outcome = stage, OutcomeStaged
 		return f
 	}
@@ -70,6 +70,14 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 		f.Outcome = OutcomeFailed
 	}
 	return f
+}
+
+// attempts says whether handling dl makes a delivery attempt; when not,
+// handling is immediate (no bot, or the event is only staged).
+func attempts(dl store.Delivery) bool {
+	t := dl.Target
+	return t != nil && t.WebhookStatus != botpay.WebhookUnreachable && t.WebhookStatus != botpay.WebhookNone &&
+		(t.CallbackURL != "" || t.Tunnel)
 }
 
 // attempt posts one signed delivery; only a 2xx answer is a success.

@@ -135,6 +135,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 			claimed = len(batch)
 			for _, dl := range batch {
 				slots <- struct{}{}
+				if !attempts(dl) {
+					// Immediate: recorded in claim (outbox) order, so a
+					// bot's pending messages get ids in event order.
+					results <- d.handle(ctx, dl)
+					continue
+				}
 				inflight.Add(1)
 				go func() {
 					defer inflight.Done()

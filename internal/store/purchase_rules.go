@@ -33,15 +33,17 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 	var lists [4]sql.NullString
 	var n int
 	botScope, cardScope, profileScope := "bot:"+botID, "card:"+card.ID, "profile:"+card.ID+":"+strconv.Itoa(profile.Index)
-	// Usage is read from the running totals. They hold no overdue hold of
-	// this bot: Checkout expired those before (and a decoy is never held).
+	// Usage is read from the running totals, x402 signatures included. They
+	// hold no overdue card hold of this bot: Checkout expired those before
+	// (and a decoy is never held).
 	// The rate limit counts at most the limit's number of recent checkouts.
 	err := t.queryRow(ctx, `SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
 			m.owner_id, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
 			p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants,
 			(SELECT details_sealed FROM card_profiles WHERE card_id = $3 AND profile_index = $4),
-			`+spendSince("$9", "$5")+`, `+spendSince("$9", "$6")+`, `+spendSince("$10", "$5")+`, `+spendSince("$10", "$6")+`,
+			`+committedSince("$9", "$5", "$13", "bot_id = $1")+`, `+committedSince("$9", "$6", "$13", "bot_id = $1")+`,
+			`+spendSince("$10", "$5")+`, `+spendSince("$10", "$6")+`,
 			`+spendSince("$11", "$7")+`,
 			rl.n, rl.oldest
 		FROM guardrails g
@@ -51,7 +53,7 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 		WHERE g.bot_id = $1`,
 		botID, ownerID, card.ID, profile.Index, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
 		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), botScope, cardScope, profileScope,
-		max(limit, 1)).
+		max(limit, 1), ms(now)).
 		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked,
 			&updated, &master, &masterPer, &masterDaily, &masterMonthly, &lists[0], &lists[1], &lists[2], &lists[3], &f.details,
 			&u.BotDay, &u.BotMonth, &u.CardDay, &u.CardMonth, &u.Profile, &n, &f.oldest)
@@ -103,8 +105,8 @@ const recentCheckouts = `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
 func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
 	var u botpay.Usage
 	err := t.queryRow(ctx, `SELECT
-			`+spendSince("$1", "$2")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$2")+`,
-			`+spendSince("$1", "$3")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$3")+``,
+			`+committedSince("$1", "$2", "$5", "bot_id = $4")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$2")+`,
+			`+committedSince("$1", "$3", "$5", "bot_id = $4")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$3")+``,
 		"bot:"+botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), botID, ms(now)).Scan(&u.BotDay, &u.BotMonth)
 	if err != nil {
 		return u, err
@@ -124,8 +126,8 @@ func (t *Tx) ownerUsage(ctx context.Context, ownerID string, r botpay.SpendingRu
 		return u, err
 	}
 	err := t.queryRow(ctx, `SELECT
-			`+spendSince("$1", "$2")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$2")+`,
-			`+spendSince("$1", "$3")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$3")+``,
+			`+committedSince("$1", "$2", "$5", "owner_id = $4")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$2")+`,
+			`+committedSince("$1", "$3", "$5", "owner_id = $4")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$3")+``,
 		"owner:"+ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ownerID, ms(now)).Scan(&u.OwnerDay, &u.OwnerMonth)
 	return u, err
 }

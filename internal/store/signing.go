@@ -71,12 +71,16 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, withOwner 
 		} else {
 			r.Status, r.ReservedUntil = botpay.SigningSigned, time.Unix(r.ValidBefore, 0)
 		}
-		return tx.queryRow(ctx, `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
+		tx.countSigning(r.BotID, r.OwnerID, ms(now), r.Amount)
+		// The insert travels with COMMIT; r.ID is known once inTx returns.
+		tx.atCommit(step{query: `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
 				amount_micro, nonce, valid_before, reserved_until, signature, header, approval_mode, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-			r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
-			r.ValidBefore, ms(r.ReservedUntil), nullString(r.Signature), nullString(r.Header), r.ApprovalMode,
-			msPtr(r.ExpiresAt), ms(now)).Scan(&r.ID)
+			args: []any{r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
+				r.ValidBefore, ms(r.ReservedUntil), nullString(r.Signature), nullString(r.Header), r.ApprovalMode,
+				msPtr(r.ExpiresAt), ms(now)},
+			dest: []any{&r.ID}})
+		return nil
 	})
 	return r, verdict, err
 }
@@ -88,25 +92,13 @@ func msPtr(t *time.Time) any {
 	return ms(*t)
 }
 
-// committed sums, for the bots chosen by scope ($1), card spends of the
-// day ($2) and month ($3), current card holds, and signing requests of the
-// day and month that still count: signed or settled, or held and still
-// inside their approval window (ending at reserved_until; $4 is now), so an
-// expired hold stops counting even before anything marks it expired.
-func committed(scope string) string {
-	return `(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $2),
-		(SELECT COALESCE(SUM(-amount_cents), 0) FROM ledger WHERE bot_id IN (` + scope + `) AND type = 'spend' AND created_at >= $3),
-		(SELECT COALESCE(SUM(held_cents), 0) FROM wallets WHERE bot_id IN (` + scope + `)),
-		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
-			AND ` + countingSignature + ` AND created_at >= $2),
-		(SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests WHERE bot_id IN (` + scope + `)
-			AND ` + countingSignature + ` AND created_at >= $3)`
-}
-
-const countingSignature = `(status IN ('signed', 'settled') OR (status = 'pending' AND reserved_until > $4))`
-
-func totals(cardDay, cardMonth, held, signDay, signMonth int64) (day, month botpay.Money) {
-	return botpay.Money(cardDay+held) + botpay.Micro(signDay).CentsCeil(), botpay.Money(cardMonth+held) + botpay.Micro(signMonth).CentsCeil()
+// committedSQL reads a bot: or owner: scope's ($1) committed spend of the
+// day ($2) and month ($3) in cents, as card checkouts do (the running
+// totals; $4 is now, $5 the bot or owner id, who is the where clause's
+// subject): card purchases and holds, rail5 spends and x402 signatures.
+func committedSQL(who string) string {
+	return committedSince("$1", "$2", "$4", who+" = $5") + ` - ` + overdueHolds(who+" = $5 AND NOT decoy", "$4", "$2") + `,
+		` + committedSince("$1", "$3", "$4", who+" = $5") + ` - ` + overdueHolds(who+" = $5 AND NOT decoy", "$4", "$3")
 }
 
 // lockProcessorWallet locks the bot's processor wallet row, then reads its
@@ -115,32 +107,30 @@ func totals(cardDay, cardMonth, held, signDay, signMonth int64) (day, month botp
 // that waited for the row lock still sees the snapshot taken before it
 // waited, so sums in the locking statement would miss the reservation that
 // the previous lock holder just committed.
+// Both statements travel in one round trip (a pipeline), and still run one
+// after the other.
 func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
-	err = tx.queryRow(ctx, `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), botID).Scan(&balance)
-	if isNoRows(err) {
+	var found bool
+	err = tx.pipeline(ctx,
+		step{query: `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(), args: []any{botID},
+			dest: []any{&balance}, found: &found},
+		step{query: `SELECT
+			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
+				WHERE r.bot_id = $5 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
+			` + committedSQL("bot_id"),
+			args: []any{"bot:" + botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), botID},
+			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})
+	if err == nil && !found {
 		return 0, 0, spent, ErrNoProcessorWallet
 	}
-	if err != nil {
-		return 0, 0, spent, err
-	}
-	var cardDay, cardMonth, held, signDay, signMonth int64
-	err = tx.queryRow(ctx, `SELECT
-			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
-				WHERE r.bot_id = $1 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
-			`+committed(`$1`),
-		botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)).
-		Scan(&reserved, &cardDay, &cardMonth, &held, &signDay, &signMonth)
-	spent.BotDay, spent.BotMonth = totals(cardDay, cardMonth, held, signDay, signMonth)
 	return balance, reserved, spent, err
 }
 
 // ownerSpent sums the commitments of all of the owner's bots (for master
 // budgets).
 func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
-	var cardDay, cardMonth, held, signDay, signMonth int64
-	err = tx.queryRow(ctx, `SELECT `+committed(`SELECT id FROM bots WHERE owner_id = $1`),
-		ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)).Scan(&cardDay, &cardMonth, &held, &signDay, &signMonth)
-	day, month = totals(cardDay, cardMonth, held, signDay, signMonth)
+	err = tx.queryRow(ctx, `SELECT `+committedSQL("owner_id"),
+		"owner:"+ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), ownerID).Scan(&day, &month)
 	return day, month, err
 }
 
@@ -246,6 +236,7 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 				r.Signature, r.Header, ms(now), r.ID)
 		} else {
 			r.Status = botpay.SigningDenied
+			tx.countSigning(r.BotID, r.OwnerID, ms(r.CreatedAt), -r.Amount)
 			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3`, r.Status, ms(now), r.ID)
 		}
 		if err != nil {

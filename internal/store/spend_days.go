@@ -39,17 +39,29 @@ func rail5Scopes(botID, ownerID string) []string {
 }
 
 // countSpend adds delta cents (negative to stop counting) to scopes on the
-// day of createdMS. It runs with COMMIT; rows are always written in the
-// same scope order (bot, card, profile, owner), so two transactions that
-// share a row take its lock in the same order.
+// day of createdMS.
 func (t *Tx) countSpend(scopes []string, createdMS int64, delta botpay.Money) {
+	t.countDelta("cents", scopes, createdMS, int64(delta))
+}
+
+// countSigning adds delta micro-USDC of x402 signing requests to the bot's
+// and owner's scopes.
+func (t *Tx) countSigning(botID, ownerID string, createdMS int64, delta botpay.Micro) {
+	t.countDelta("micro", []string{"bot:" + botID, "owner:" + ownerID}, createdMS, int64(delta))
+}
+
+// countDelta adds delta to column (cents or micro) of scopes' rows. It runs
+// with COMMIT; rows are always written in the same scope order (bot, card,
+// profile, owner), so two transactions that share a row take its lock in
+// the same order.
+func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) {
 	if delta == 0 || len(scopes) == 0 {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(`INSERT INTO spend_days (scope, day, cents) VALUES `)
+	b.WriteString(`INSERT INTO spend_days (scope, day, ` + column + `) VALUES `)
 	args := make([]any, 0, len(scopes)+2)
-	args = append(args, spendDay(createdMS), int64(delta))
+	args = append(args, spendDay(createdMS), delta)
 	for i, s := range scopes {
 		if i > 0 {
 			b.WriteString(", ")
@@ -57,7 +69,7 @@ func (t *Tx) countSpend(scopes []string, createdMS int64, delta botpay.Money) {
 		b.WriteString("($" + strconv.Itoa(i+3) + ", $1, $2)")
 		args = append(args, s)
 	}
-	b.WriteString(` ON CONFLICT (scope, day) DO UPDATE SET cents = spend_days.cents + excluded.cents`)
+	b.WriteString(` ON CONFLICT (scope, day) DO UPDATE SET ` + column + ` = spend_days.` + column + ` + excluded.` + column)
 	t.atCommit(step{query: b.String(), args: args})
 }
 
@@ -73,4 +85,18 @@ func spendSince(scope, from string) string {
 func overdueHolds(where, now, from string) string {
 	return `(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE status = 'pending' AND expires_at <= ` + now +
 		` AND ` + where + ` AND created_at >= ` + from + `)`
+}
+
+// committedSince is a bot: or owner: scope's committed spend from day start
+// from on, in cents: card and rail5 cents plus x402 micro-USDC rounded up to
+// whole cents, less signing requests matching signingWhere that were held
+// past their approval window without a decision (they stop counting then,
+// and nothing marks them).
+func committedSince(scope, from, now, signingWhere string) string {
+	// CAST: PostgreSQL sums BIGINT as NUMERIC, whose division is not the
+	// integer division that rounds up here.
+	return `(SELECT CAST(COALESCE(SUM(cents), 0) AS BIGINT) + CAST(COALESCE(SUM(micro), 0) - (SELECT COALESCE(SUM(amount_micro), 0)
+			FROM signing_requests WHERE ` + signingWhere + ` AND status = 'pending' AND reserved_until <= ` + now +
+		` AND created_at >= ` + from + `) + 9999 AS BIGINT) / 10000
+		FROM spend_days WHERE scope = ` + scope + ` AND day >= ` + from + `)`
 }

@@ -5,11 +5,14 @@
 -- decoys too) or 'owner:<id>' (as bot:, over the owner's bots). A purchase
 -- counts from its creation while approved or held (DESIGN.md decision 4)
 -- and stops counting when denied or expired; a rail5 spend counts unless it
--- was declined or failed.
+-- was declined or failed. x402 signing requests (column micro, micro-USDC)
+-- count in the bot: and owner: scopes while signed, settled or held, so
+-- budgets are shared across rails.
 CREATE TABLE spend_days (
     scope TEXT NOT NULL,
     day   INTEGER NOT NULL, -- UTC day start, Unix milliseconds
-    cents INTEGER NOT NULL,
+    cents INTEGER NOT NULL DEFAULT 0,
+    micro INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (scope, day)
 );
 
@@ -28,3 +31,12 @@ SELECT scope, day, SUM(cents) FROM (
     UNION ALL SELECT 'owner:' || owner_id, created_at - created_at % 86400000, amount_cents
         FROM rail5_checkouts WHERE status IN ('approved', 'key_released', 'completed')
 ) counted GROUP BY scope, day;
+
+INSERT INTO spend_days (scope, day, micro)
+SELECT scope, day, SUM(micro) FROM (
+    SELECT 'bot:' || bot_id AS scope, created_at - created_at % 86400000 AS day, amount_micro AS micro
+        FROM signing_requests WHERE status IN ('signed', 'settled', 'pending')
+    UNION ALL SELECT 'owner:' || owner_id, created_at - created_at % 86400000, amount_micro
+        FROM signing_requests WHERE status IN ('signed', 'settled', 'pending')
+) counted WHERE true GROUP BY scope, day
+ON CONFLICT (scope, day) DO UPDATE SET micro = excluded.micro;
