@@ -21,31 +21,19 @@ func init() { scenarios["checkout"] = setupCheckout }
 // The server must run with high BOTPAY_RATE_REGISTER_PER_HOUR and
 // BOTPAY_RATE_CHECKOUT_PER_HOUR (bench/checkout-vs-pgbench.sh does).
 func setupCheckout(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
-	keys := make([]string, max(cfg.bots, cfg.workers))
-	errs := make(chan error, len(keys))
-	sem := make(chan struct{}, 4) // set-up in parallel, not all at once
-	for i := range keys {
-		go func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i))
-			keys[i] = "Bearer " + key
-			errs <- err
-		}()
-	}
-	for range keys {
-		if err := <-errs; err != nil {
-			return nil, err
-		}
+	keys, err := inParallel(max(cfg.bots, cfg.workers), func(i int) (string, error) {
+		key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i))
+		return "Bearer " + key, err
+	})
+	if err != nil {
+		return nil, err
 	}
 	target := base + "/api/v1/bot/merchant/checkout"
 	body := []byte(`{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
 		`"item_name":"Widget","amount_cents":100,"category":"retail"}`)
-	workers := max(cfg.workers, 1)
-	turn := make([]int, workers) // each worker touches only its own entry
+	next := rotation(len(keys), cfg.workers)
 	return func(ctx context.Context, worker int, _ int64) (*http.Request, error) {
-		k := (worker + turn[worker%workers]*workers) % len(keys)
-		turn[worker%workers]++
+		k := next(worker)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
@@ -104,4 +92,41 @@ func buyingBot(ctx context.Context, c *http.Client, base, name string) (string, 
 		}
 	}
 	return reg.APIKey, nil
+}
+
+// inParallel runs setUp for 0…n-1, four at a time, and collects the
+// results in order; it stops at the first error.
+func inParallel(n int, setUp func(i int) (string, error)) ([]string, error) {
+	out := make([]string, n)
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 4)
+	for i := range out {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var err error
+			out[i], err = setUp(i)
+			errs <- err
+		}()
+	}
+	var first error
+	for range out {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return out, first
+}
+
+// rotation gives worker w the bots w, w+workers, w+2·workers, … (mod n) in
+// turn, so no two workers use one bot at once when n is a multiple of the
+// worker count. Each worker touches only its own counter.
+func rotation(n, workers int) func(worker int) int {
+	workers = max(workers, 1)
+	turn := make([]int, workers)
+	return func(w int) int {
+		k := (w + turn[w%workers]*workers) % n
+		turn[w%workers]++
+		return k
+	}
 }
