@@ -44,7 +44,7 @@ echo "== pgbench TPC-B-like: scale $SCALE, $CLIENTS clients, ${DURATION}s" >&2
 pg_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 pg_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$work/pgbench.txt" | head -n 1)
 
-echo "== botpay checkout: $CLIENTS workers over 32 bots, ${DURATION}s" >&2
+echo "== botpay checkout: $CLIENTS workers over 256 bots, ${DURATION}s" >&2
 go build -o "$work/botpay" ./cmd/botpay
 go build -o "$work/loadgen" ./bench/loadgen
 DATABASE_URL="$PGURL_BASE/$db_botpay?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
@@ -69,7 +69,7 @@ cat <<TABLE
 | workload | clients | transactions/s | latency | failed |
 |---|---|---|---|---|
 | pgbench TPC-B-like (scale $SCALE, prepared) | $CLIENTS | $pg_tps | mean $pg_lat ms | – |
-| botpay auto-approved checkout (HTTP, 32 bots) | $CLIENTS | $rps | p50 $p50 ms, p99 $p99 ms | $failed of $((ok + failed)) |
+| botpay auto-approved checkout (HTTP, 256 bots) | $CLIENTS | $rps | p50 $p50 ms, p99 $p99 ms | $failed of $((ok + failed)) |
 
 checkout / TPC-B throughput ratio: **$ratio** (target ≥ 0.5); checkout p99 $p99 ms (target ≤ 20 ms).
 Machine: $(nproc) CPUs, $(uname -sr), $(psql -tA "$PGURL_BASE/postgres" -c 'SHOW server_version' 2>/dev/null | head -n 1 | sed 's/^/PostgreSQL /'), Go $(go env GOVERSION).

@@ -10,18 +10,6 @@ import (
 
 // Reads for the owner dashboard (issue 8). None of them changes anything.
 
-// AvailableAndThreshold reads a wallet's available balance (balance less
-// holds) and its low-balance threshold in one statement; ok is false
-// before the claim.
-func (s *Store) AvailableAndThreshold(ctx context.Context, botID string) (available, threshold botpay.Money, ok bool, err error) {
-	err = s.queryRow(ctx, `SELECT balance_cents - held_cents, low_balance_cents FROM wallets WHERE bot_id = $1`, botID).
-		Scan(&available, &threshold)
-	if isNoRows(err) {
-		return 0, 0, false, nil
-	}
-	return available, threshold, err == nil, err
-}
-
 // TopupRequests lists a bot's most recent top-up requests, newest first.
 func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]botpay.TopupRequest, error) {
 	rows, err := s.query(ctx, `SELECT id, amount_cents, reason, status, owner_notified, created_at FROM topup_requests

@@ -1,0 +1,118 @@
+package store_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// autoShopper is a funded bot that buys without asking, up to $10 a day,
+// with a processor wallet holding $100 of USDC.
+func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
+	t.Helper()
+	owner := newOwner(t, st)
+	b := claimedBot(t, st, owner)
+	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := botpay.DefaultGuardrails(st.Clock().Now())
+	g.Daily, g.AskApprovalAbove = 1000, nil
+	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
+		CreatedAt: st.Clock().Now()}
+	if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", []byte("sealed")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 100_000_000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	return owner, b
+}
+
+// sign reserves a signature of micro USDC and returns the committed spend
+// the decider saw.
+func sign(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro) store.SpentTotals {
+	t.Helper()
+	var seen store.SpentTotals
+	_, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
+		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
+		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + 300, Signature: "0xsig", Header: "h",
+		ApprovalMode: botpay.ApprovalUnderThreshold}, false,
+		func(spent store.SpentTotals, _ botpay.Micro) (botpay.SigningVerdict, error) {
+			seen = spent
+			return botpay.SigningVerdict{}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seen
+}
+
+func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (store.CheckoutResult, error) {
+	return st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+		Request: botpay.CheckoutRequest{Amount: cents, MerchantName: "Acme", MerchantURL: "acme.com"}})
+}
+
+// Card checkouts and x402 signatures share one daily budget: what a bot
+// signs counts against its card checkouts and what it buys by card counts
+// against its signatures, micro-USDC rounded up to whole cents.
+func TestBudgetsAreSharedAcrossRails(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner, b := autoShopper(t, st)
+		if seen := sign(t, st, owner, b, 6_000_001); seen.BotDay != 0 {
+			t.Fatalf("first signature saw %d cents spent today, want 0", seen.BotDay)
+		}
+		// $6.000001 signed (601 cents rounded up) + $4.00 > $10.00.
+		_, err := buy(st, b, 400)
+		wantCode(t, err, botpay.CodeCardGuardrailViolation)
+		res, err := buy(st, b, 399)
+		if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
+			t.Fatalf("checkout of $3.99 = %+v, %v; want approved", res.Purchase, err)
+		}
+		if seen := sign(t, st, owner, b, 1); seen.BotDay != 1000 || seen.BotMonth != 1000 {
+			t.Fatalf("signature saw day %d, month %d cents; want 1000 and 1000 (card $3.99 + signed $6.000001)", seen.BotDay, seen.BotMonth)
+		}
+	})
+}
+
+// A transaction that fails half-way on PostgreSQL (driven by hand on its
+// connection) is rolled back and its connection goes back to the pool idle:
+// every later write commits and is visible to another connection.
+func TestFailedTransactionsLeaveNoConnectionInsideOne(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		b := claimedBot(t, st, owner)
+		c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+			Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100}},
+			CreatedAt: st.Clock().Now()}
+		if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 20 { // more than the pool's connections
+			if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); !errors.Is(err, store.ErrUnique) {
+				t.Fatalf("duplicate card %d: err = %v, want ErrUnique", i, err)
+			}
+			if _, err := st.Fund(ctx, owner.ID, b.ID, 1, "test"); err != nil {
+				t.Fatalf("fund %d after a failed transaction: %v", i, err)
+			}
+		}
+		w, ok, err := db.OpenAnother(t).WalletView(ctx, b.ID)
+		if err != nil || !ok {
+			t.Fatalf("wallet: %v, %v", ok, err)
+		}
+		if w.Wallet.Balance != 20 {
+			t.Fatalf("balance seen by another connection = %d cents, want 20 (every fund committed)", w.Wallet.Balance)
+		}
+	})
+}
