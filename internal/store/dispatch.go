@@ -199,23 +199,15 @@ func (t *Tx) finishStaged(ctx context.Context, staged []Finished, now int64) err
 	for len(staged) > 0 {
 		chunk := staged[:min(len(staged), 100)]
 		staged = staged[len(chunk):]
-		type lease struct{ owner, outcome string }
-		byOwner := map[lease][]any{}
 		msgs := make([]any, 0, 7*len(chunk))
 		values := make([]string, 0, len(chunk))
 		for i, f := range chunk {
-			l := lease{f.LeaseOwner, f.Outcome}
-			byOwner[l] = append(byOwner[l], f.Delivery.OutboxID)
 			m := f.Stage
 			values = append(values, "("+placeholders(7*i+1, 7)+")")
 			msgs = append(msgs, m.BotID, m.EventID, m.Event, string(m.Data), ms(m.EventAt), ms(m.StagedAt), ms(m.ExpiresAt))
 		}
-		for owner, ids := range byOwner {
-			q := `UPDATE outbox SET lease_owner = NULL, done_at = $1, outcome = $2
-				WHERE lease_owner = $3 AND id IN (` + placeholders(4, len(ids)) + `)`
-			if _, err := t.exec(ctx, q, append([]any{now, owner.outcome, owner.owner}, ids...)...); err != nil {
-				return err
-			}
+		if err := t.closeRows(ctx, chunk, now); err != nil {
+			return err
 		}
 		if _, err := t.exec(ctx, `INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
 			VALUES `+strings.Join(values, ", ")+` ON CONFLICT (bot_id, event_id) DO NOTHING`, msgs...); err != nil {
@@ -238,23 +230,48 @@ func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) er
 	for len(done) > 0 {
 		chunk := done[:min(len(done), 200)]
 		done = done[len(chunk):]
-		byOwner := map[string][]any{}
 		for _, f := range chunk {
-			byOwner[f.LeaseOwner] = append(byOwner[f.LeaseOwner], f.Delivery.OutboxID)
 			if f.Health == HealthSuccess {
 				healthy[target{f.Delivery.BotID, f.URL}] = true
 			}
 		}
-		for owner, ids := range byOwner {
-			q := `UPDATE outbox SET attempts = attempts + 1, lease_owner = NULL, done_at = $1, outcome = 'delivered'
-				WHERE lease_owner = $2 AND id IN (` + placeholders(3, len(ids)) + `)`
-			if _, err := t.exec(ctx, q, append([]any{now, owner}, ids...)...); err != nil {
-				return err
-			}
+		if err := t.closeRows(ctx, chunk, now); err != nil {
+			return err
 		}
 	}
 	for h := range healthy {
 		if err := t.applyHealth(ctx, h.bot, h.url, HealthSuccess); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeRows marks finished outbox rows done with their outcome and attempt,
+// one statement per lease owner and outcome instead of one per row. A row
+// whose lease passed to another dispatcher is left to that one.
+func (t *Tx) closeRows(ctx context.Context, done []Finished, now int64) error {
+	type group struct {
+		owner, outcome string
+		attempted      bool
+	}
+	ids := map[group][]any{}
+	var order []group // map order would vary the statements' lock order
+	for _, f := range done {
+		g := group{f.LeaseOwner, f.Outcome, f.Attempted}
+		if _, seen := ids[g]; !seen {
+			order = append(order, g)
+		}
+		ids[g] = append(ids[g], f.Delivery.OutboxID)
+	}
+	for _, g := range order {
+		attempts := 0
+		if g.attempted {
+			attempts = 1
+		}
+		q := `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, done_at = $2, outcome = $3
+			WHERE lease_owner = $4 AND id IN (` + placeholders(5, len(ids[g])) + `)`
+		if _, err := t.exec(ctx, q, append([]any{attempts, now, g.outcome, g.owner}, ids[g]...)...); err != nil {
 			return err
 		}
 	}

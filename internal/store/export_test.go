@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -16,4 +17,25 @@ func (s *Store) PurchaseTotals(ctx context.Context, botID string, now time.Time)
 				AND (status = 'approved' OR (status = 'pending' AND expires_at > $4)) THEN amount_cents ELSE 0 END), 0)
 		FROM purchases WHERE bot_id = $1`, botID, ms(botpay.DayStart(now)), false, ms(now)).Scan(&held, &today)
 	return held, today, err
+}
+
+// BotSpentToday (tests only) reads a bot's committed spend of today from the
+// running totals, as budgets read it.
+func (s *Store) BotSpentToday(ctx context.Context, botID string, now time.Time) (botpay.Money, error) {
+	var spent botpay.Money
+	err := s.queryRow(ctx, `SELECT `+committedSince("$1", "$2", "$3", "bot_id = $4")+` - `+
+		overdueHolds("bot_id = $4 AND NOT decoy", "$3", "$2"),
+		"bot:"+botID, ms(botpay.DayStart(now)), ms(now), botID).Scan(&spent)
+	return spent, err
+}
+
+// ProfileSpent (tests only) reads what counts against a payment profile's
+// allowance since from, from the running totals and from the purchases
+// themselves (approved, or held inside their window; decoys included).
+func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from, now time.Time) (totals, purchases botpay.Money, err error) {
+	err = s.queryRow(ctx, `SELECT `+spendSince("$1", "$2")+` - `+overdueHolds("card_id = $4 AND profile_index = $5", "$3", "$2")+`,
+			(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE card_id = $4 AND profile_index = $5 AND created_at >= $2
+				AND (status = 'approved' OR (status = 'pending' AND expires_at > $3)))`,
+		"profile:"+cardID+":"+strconv.Itoa(index), ms(from), ms(now), cardID, index).Scan(&totals, &purchases)
+	return totals, purchases, err
 }

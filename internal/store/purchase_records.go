@@ -154,7 +154,6 @@ func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool
 		WHERE id = $2 AND status = 'pending' AND expires_at <= $1
 		RETURNING bot_id, owner_id, card_id, profile_index, decoy, amount_cents, created_at, merchant_name, item_name`,
 		ms(now), id).Scan(&p.BotID, &p.OwnerID, &p.CardID, &p.ProfileIndex, &p.Decoy, &p.Amount, &created, &merchant, &item)
-	botID, amount := p.BotID, p.Amount
 	if isNoRows(err) {
 		return false, nil
 	}
@@ -162,12 +161,12 @@ func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool
 		return false, err
 	}
 	if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents - $1, updated_at = $2 WHERE bot_id = $3`,
-		int64(amount), ms(now), botID); err != nil {
+		int64(p.Amount), ms(now), p.BotID); err != nil {
 		return false, err
 	}
-	t.countSpend(purchaseScopes(p), created, -amount)
-	return true, t.emit(botpay.NewEvent(botID, botpay.EventPurchaseExpired, map[string]any{
-		"checkout_id": id, "amount": amount, "currency": "USD", "vendor": merchant,
+	t.countSpend(purchaseScopes(p), created, -p.Amount)
+	return true, t.emit(botpay.NewEvent(p.BotID, botpay.EventPurchaseExpired, map[string]any{
+		"checkout_id": id, "amount": p.Amount, "currency": "USD", "vendor": merchant,
 		"message": "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",
 	}, now))
 }

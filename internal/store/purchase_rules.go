@@ -49,7 +49,7 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 		FROM guardrails g
 			LEFT JOIN master_guardrails m ON m.owner_id = $2
 			LEFT JOIN procurement p ON p.bot_id = g.bot_id
-			CROSS JOIN (`+recentCheckouts+`) rl
+			CROSS JOIN (`+recentCheckouts("$1", "$8", "$12")+`) rl
 		WHERE g.bot_id = $1`,
 		botID, ownerID, card.ID, profile.Index, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
 		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), botScope, cardScope, profileScope,
@@ -86,18 +86,20 @@ func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botp
 	return f, nil
 }
 
-// recentCheckouts counts, for the rate limit, the bot's ($1) most recent
-// checkouts (card and rail5, decided or declined) after $8, at most $12 of
-// them, and the oldest of those: once that one leaves the window the bot is
-// under the limit again. Bounded by the limit, it costs the same for a bot
-// with a long history.
-const recentCheckouts = `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
-		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = $1 AND created_at > $8
-			ORDER BY created_at DESC LIMIT $12) recent_purchases
+// recentCheckouts counts, for the rate limit, the bot's most recent
+// checkouts (card and rail5, decided or declined) after since, at most
+// limit of them, and the oldest of those: once that one leaves the window
+// the bot is under the limit again. Bounded by the limit, it costs the same
+// for a bot with a long history. The arguments are placeholders.
+func recentCheckouts(bot, since, limit string) string {
+	return `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
+		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = ` + bot + ` AND created_at > ` + since + `
+			ORDER BY created_at DESC LIMIT ` + limit + `) recent_purchases
 		UNION ALL
-		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $8
-			ORDER BY created_at DESC LIMIT $12) recent_rail5
-		ORDER BY created_at DESC LIMIT $12) recent`
+		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = ` + bot + ` AND created_at > ` + since + `
+			ORDER BY created_at DESC LIMIT ` + limit + `) recent_rail5
+		ORDER BY created_at DESC LIMIT ` + limit + `) recent`
+}
 
 // usage reads what already counts against the bot's budgets, for a rail5
 // checkout (card checkouts read theirs with checkoutFacts; a rail5 card has

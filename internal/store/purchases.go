@@ -253,27 +253,18 @@ func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Tim
 // checkouts (card wallet and rail5, decided or declined) in the rolling
 // window. The checkouts themselves are the hits: no separate counter rows
 // are written, and the caller's wallet lock serialises the bot's checkouts.
+// (Card checkouts read the same count with their rules, in checkoutFacts.)
 func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil
 	}
-	since := ms(now.Add(-l.Window))
-	var n1, n2 int
-	var oldest1, oldest2 *int64
-	err := t.queryRow(ctx, `SELECT
-			(SELECT COUNT(*) FROM purchases WHERE bot_id = $1 AND created_at > $2),
-			(SELECT MIN(created_at) FROM purchases WHERE bot_id = $1 AND created_at > $2),
-			(SELECT COUNT(*) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2),
-			(SELECT MIN(created_at) FROM rail5_checkouts WHERE bot_id = $1 AND created_at > $2)`, botID, since).
-		Scan(&n1, &oldest1, &n2, &oldest2)
+	var n int
+	var oldest *int64
+	err := t.queryRow(ctx, recentCheckouts("$1", "$2", "$3"), botID, ms(now.Add(-l.Window)), l.Max).Scan(&n, &oldest)
 	if err != nil {
 		return err
 	}
-	oldest := oldest1
-	if oldest == nil || (oldest2 != nil && *oldest2 < *oldest) {
-		oldest = oldest2
-	}
-	return rateLimited(l, n1+n2, oldest, now)
+	return rateLimited(l, n, oldest, now)
 }
 
 // rateLimited refuses a checkout once recent checkouts reach l.Max; the

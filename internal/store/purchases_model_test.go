@@ -81,6 +81,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 						}
 					}
 					checkBooks(rt, st, bot.ID, g.Daily, clock.Now())
+					checkTotals(rt, st, bot.ID, card, clock.Now())
 				}
 			})
 		})
@@ -124,6 +125,33 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 			if decided[id]++; decided[id] > 1 {
 				rt.Fatalf("purchase %s has %d decision events", id, decided[id])
 			}
+		}
+	}
+}
+
+// checkTotals compares the running spend totals that budgets read with the
+// purchases themselves: every hold, approval, denial and expiry must have
+// moved them by exactly its amount (too much would refuse spends the bot
+// may make; too little would let it overspend).
+func checkTotals(rt *rapid.T, st *store.Store, botID string, card botpay.Card, now time.Time) {
+	_, today, err := st.PurchaseTotals(ctx, botID, now)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	fromTotals, err := st.BotSpentToday(ctx, botID, now)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if fromTotals != today {
+		rt.Fatalf("running totals say %d spent today, the purchases %d", fromTotals, today)
+	}
+	for _, p := range card.Profiles {
+		totals, purchases, err := st.ProfileSpent(ctx, card.ID, p.Index, botpay.WindowStart(p.AllowanceDuration, now), now)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if totals != purchases {
+			rt.Fatalf("profile %d: running totals say %d, the purchases %d", p.Index, totals, purchases)
 		}
 	}
 }

@@ -42,19 +42,26 @@ func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
 // the decider saw.
 func sign(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro) store.SpentTotals {
 	t.Helper()
+	seen, _ := signAs(t, st, owner, b, micro, botpay.SigningVerdict{})
+	return seen
+}
+
+// signAs reserves a signature judged v (signed, or held for the owner).
+func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, v botpay.SigningVerdict) (store.SpentTotals, store.SigningRequest) {
+	t.Helper()
 	var seen store.SpentTotals
-	_, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
+	r, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
 		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
 		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + 300, Signature: "0xsig", Header: "h",
 		ApprovalMode: botpay.ApprovalUnderThreshold}, false,
 		func(spent store.SpentTotals, _ botpay.Micro) (botpay.SigningVerdict, error) {
 			seen = spent
-			return botpay.SigningVerdict{}, nil
+			return v, nil
 		})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return seen
+	return seen, r
 }
 
 func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (store.CheckoutResult, error) {
@@ -81,6 +88,40 @@ func TestBudgetsAreSharedAcrossRails(t *testing.T) {
 		}
 		if seen := sign(t, st, owner, b, 1); seen.BotDay != 1000 || seen.BotMonth != 1000 {
 			t.Fatalf("signature saw day %d, month %d cents; want 1000 and 1000 (card $3.99 + signed $6.000001)", seen.BotDay, seen.BotMonth)
+		}
+	})
+}
+
+// A held signature counts against the budgets while the owner may still
+// approve it; denial, or its approval window passing undecided, stops it
+// counting.
+func TestHeldSignaturesStopCountingWhenDeniedOrOverdue(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner, b := autoShopper(t, st)
+		held := botpay.SigningVerdict{NeedsApproval: true}
+		_, denied := signAs(t, st, owner, b, 2_000_000, held)
+		if seen := sign(t, st, owner, b, 1); seen.BotDay != 200 {
+			t.Fatalf("with $2 held: day = %d cents, want 200", seen.BotDay)
+		}
+		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+		if seen := sign(t, st, owner, b, 1); seen.BotDay != 1 {
+			t.Fatalf("after the denial: day = %d cents, want 1 (two 1-micro signatures round up to one cent)", seen.BotDay)
+		}
+	})
+	t.Run("overdue", func(t *testing.T) {
+		for _, d := range storetest.Dialects {
+			t.Run(string(d), func(t *testing.T) {
+				st, clock := openWithClock(t, d)
+				owner, b := autoShopper(t, st)
+				signAs(t, st, owner, b, 3_000_000, botpay.SigningVerdict{NeedsApproval: true})
+				clock.Advance(botpay.SigningApprovalWindow)
+				if seen := sign(t, st, owner, b, 1); seen.BotDay != 0 {
+					t.Fatalf("after the window: day = %d cents, want 0 (the $3 hold no longer counts)", seen.BotDay)
+				}
+			})
 		}
 	})
 }

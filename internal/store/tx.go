@@ -67,10 +67,7 @@ func (t *Tx) execScript(ctx context.Context, script string) error {
 // begin sends BEGIN on PostgreSQL before the first statement that does not
 // carry it in a pipeline.
 func (t *Tx) begin(ctx context.Context) error {
-	if t.conn == nil || t.begun {
-		return t.broken
-	}
-	if t.broken != nil {
+	if t.conn == nil || t.begun || t.broken != nil {
 		return t.broken
 	}
 	if _, err := t.conn.ExecContext(ctx, "BEGIN"); err != nil {
@@ -137,7 +134,7 @@ func (s *Store) inSQLTx(ctx context.Context, fn func(*Tx) error) error {
 // on one pooled connection. A connection is never handed back inside a
 // transaction: a failed ROLLBACK discards it, and the pool's session reset
 // (openPostgres) refuses any connection that is not idle.
-func (s *Store) inConnTx(ctx context.Context, fn func(*Tx) error) (err error) {
+func (s *Store) inConnTx(ctx context.Context, fn func(*Tx) error) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
