@@ -40,3 +40,13 @@ SELECT scope, day, SUM(micro) FROM (
         FROM signing_requests WHERE status IN ('signed', 'settled', 'pending')
 ) counted WHERE true GROUP BY scope, day
 ON CONFLICT (scope, day) DO UPDATE SET micro = excluded.micro;
+
+-- Budgets no longer sum purchases by owner or by profile; only held
+-- purchases are looked up by owner or expiry. Partial indexes of held rows
+-- are small and untouched by approved purchases, the common insert.
+DROP INDEX purchases_owner;
+DROP INDEX purchases_profile;
+DROP INDEX purchases_pending;
+CREATE INDEX purchases_held ON purchases(expires_at) WHERE status = 'pending';
+CREATE INDEX purchases_held_bot ON purchases(bot_id, expires_at) WHERE status = 'pending';
+CREATE INDEX purchases_held_owner ON purchases(owner_id, expires_at) WHERE status = 'pending';
