@@ -117,8 +117,10 @@ func (t *Tx) sendBatch(ctx context.Context, steps []step, commit bool) error {
 
 func (t *Tx) readBatch(br pgx.BatchResults, opened bool, steps []step, commit bool) error {
 	if opened {
+		// An error here may be BEGIN's or, as pgx prepares every new
+		// statement of the batch first, any statement's.
 		if _, err := br.Exec(); err != nil {
-			return fmt.Errorf("begin: %w", err)
+			return err
 		}
 		t.begun = true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -19,66 +20,120 @@ type checkoutFacts struct {
 	oldest  *int64       // the oldest of those counted
 }
 
-// checkoutFacts loads in one round trip every rule of one checkout, the
-// sealed details its profile would hand out, the bot's, card's and
-// profile's usage and the bot's recent checkouts.
-func (t *Tx) checkoutFacts(ctx context.Context, botID, ownerID string, card botpay.Card, profile botpay.PaymentProfile, window time.Duration, limit int, now time.Time) (checkoutFacts, error) {
-	f := checkoutFacts{rules: botpay.SpendingRules{Card: card.Limits, Profile: profile, Decoy: profile.Index != card.RealProfileIndex}}
-	r, u := &f.rules, &f.usage
-	g := &r.Bot
-	var above, masterPer, masterDaily, masterMonthly *int64
-	var approved, blocked string
-	var updated int64
-	var master sql.NullString
-	var lists [4]sql.NullString
-	var n int
-	botScope, cardScope, profileScope := "bot:"+botID, "card:"+card.ID, "profile:"+card.ID+":"+strconv.Itoa(profile.Index)
-	// Usage is read from the running totals, x402 signatures included. They
-	// hold no overdue card hold of this bot: Checkout expired those before
-	// (and a decoy is never held).
-	// The rate limit counts at most the limit's number of recent checkouts.
-	err := t.queryRow(ctx, `SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
+// factsRow is what factsStep reads, before the card it was read for is
+// known in Go.
+type factsRow struct {
+	g                                        botpay.Guardrails
+	above, masterPer, masterDaily, masterMax *int64
+	approved, blocked                        string
+	updated                                  int64
+	master                                   sql.NullString
+	lists                                    [4]sql.NullString
+	details                                  []byte
+	botDay, botMonth, cardDay, cardMonth     int64 // cents
+	profile                                  int64 // cents
+	microDay, microMonth                     int64 // x402 signatures, less overdue held ones
+	recent                                   int
+	oldest                                   *int64
+	found                                    bool // a bot before its claim has no guardrails
+}
+
+// factsStep reads, in one statement, every rule of a checkout, the sealed
+// details its profile would hand out, the bot's, card's and profile's
+// usage and the bot's recent checkouts. It needs nothing read before it: it
+// picks the card as checkoutCard does (the named one, or else the bot's
+// active one; when those disagree Checkout fails before using the facts),
+// so it travels in the pipeline that takes the wallet lock, after the lock.
+//
+// Usage comes from the running totals in one aggregate (x402 signatures
+// included, less those held past their window). It holds no overdue card
+// hold of this bot: Checkout expires those first, and reads the facts again
+// when there were any (a decoy is never held). The rate limit counts at
+// most the limit's number of recent checkouts.
+func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
+	day, week, month := botpay.DayStart(now), botpay.WeekStart(now), botpay.MonthStart(now)
+	g := &f.g
+	return step{query: `WITH card AS (
+			SELECT c.id FROM cards c WHERE c.bot_id = $1 AND (c.id = $2 OR ($2 = '' AND c.status = 'active'))
+			ORDER BY c.created_at, c.id LIMIT 1
+		), profile AS (
+			SELECT p.details_sealed, 'profile:' || p.card_id || $3 AS scope,
+				CASE p.allowance_duration WHEN 'day' THEN CAST($4 AS BIGINT) WHEN 'week' THEN CAST($5 AS BIGINT) ELSE CAST($6 AS BIGINT) END AS since
+			FROM card_profiles p JOIN card ON p.card_id = card.id WHERE p.profile_index = $7
+		)
+		SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
 			m.owner_id, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
 			p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants,
-			(SELECT details_sealed FROM card_profiles WHERE card_id = $3 AND profile_index = $4),
-			`+committedSince("$9", "$5", "$13", "bot_id = $1")+`, `+committedSince("$9", "$6", "$13", "bot_id = $1")+`,
-			`+spendSince("$10", "$5")+`, `+spendSince("$10", "$6")+`,
-			`+spendSince("$11", "$7")+`,
+			(SELECT details_sealed FROM profile),
+			u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
+			u.micro_day - h.micro_day, u.micro_month - h.micro_month,
 			rl.n, rl.oldest
 		FROM guardrails g
-			LEFT JOIN master_guardrails m ON m.owner_id = $2
+			JOIN bots b ON b.id = g.bot_id
+			LEFT JOIN master_guardrails m ON m.owner_id = b.owner_id
 			LEFT JOIN procurement p ON p.bot_id = g.bot_id
-			CROSS JOIN (`+recentCheckouts("$1", "$8", "$12")+`) rl
+			CROSS JOIN (SELECT
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $4 THEN cents ELSE 0 END), 0) AS bot_day,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $6 THEN cents ELSE 0 END), 0) AS bot_month,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $4 THEN micro ELSE 0 END), 0) AS micro_day,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $6 THEN micro ELSE 0 END), 0) AS micro_month,
+					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $4 THEN cents ELSE 0 END), 0) AS card_day,
+					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $6 THEN cents ELSE 0 END), 0) AS card_month,
+					COALESCE(SUM(CASE WHEN scope = (SELECT scope FROM profile) AND day >= (SELECT since FROM profile) THEN cents ELSE 0 END), 0) AS profile
+				FROM spend_days WHERE scope IN ($8, 'card:' || (SELECT id FROM card), (SELECT scope FROM profile)) AND day >= $9) u
+			CROSS JOIN (SELECT
+					COALESCE(SUM(CASE WHEN created_at >= $4 THEN amount_micro ELSE 0 END), 0) AS micro_day,
+					COALESCE(SUM(amount_micro), 0) AS micro_month
+				FROM signing_requests WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $10 AND created_at >= $6) h
+			CROSS JOIN (` + recentCheckouts("$1", "$11", "$12") + `) rl
 		WHERE g.bot_id = $1`,
-		botID, ownerID, card.ID, profile.Index, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)),
-		ms(botpay.WindowStart(profile.AllowanceDuration, now)), ms(now.Add(-window)), botScope, cardScope, profileScope,
-		max(limit, 1), ms(now)).
-		Scan(&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &above, &g.RecurringAllowed, &g.Notes, &approved, &blocked,
-			&updated, &master, &masterPer, &masterDaily, &masterMonthly, &lists[0], &lists[1], &lists[2], &lists[3], &f.details,
-			&u.BotDay, &u.BotMonth, &u.CardDay, &u.CardMonth, &u.Profile, &n, &f.oldest)
-	if err != nil {
+		args: []any{in.BotID, in.CardID, ":" + strconv.Itoa(in.ProfileIndex), ms(day), ms(week), ms(month), in.ProfileIndex,
+			"bot:" + in.BotID, min(ms(week), ms(month)), ms(now), ms(now.Add(-in.Limit.Window)), max(in.Limit.Max, 1)},
+		dest: []any{&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &f.above, &g.RecurringAllowed, &g.Notes,
+			&f.approved, &f.blocked, &f.updated, &f.master, &f.masterPer, &f.masterDaily, &f.masterMax,
+			&f.lists[0], &f.lists[1], &f.lists[2], &f.lists[3], &f.details,
+			&f.botDay, &f.botMonth, &f.cardDay, &f.cardMonth, &f.profile, &f.microDay, &f.microMonth, &f.recent, &f.oldest},
+		found: &f.found}
+}
+
+// withMicro adds x402 micro-USDC to cents, rounding the micro total up to
+// whole cents.
+func withMicro(cents, micro int64) botpay.Money {
+	return botpay.Money(cents) + botpay.Micro(micro).CentsCeil()
+}
+
+// facts turns what factsStep read into the rules and usage of a checkout
+// with card and profile.
+func (row *factsRow) facts(card botpay.Card, profile botpay.PaymentProfile) (checkoutFacts, error) {
+	if !row.found {
+		return checkoutFacts{}, errors.New("checkout facts: the bot has no guardrails")
+	}
+	f := checkoutFacts{rules: botpay.SpendingRules{Card: card.Limits, Profile: profile, Decoy: profile.Index != card.RealProfileIndex},
+		details: row.details, recent: row.recent, oldest: row.oldest,
+		usage: botpay.Usage{BotDay: withMicro(row.botDay, row.microDay), BotMonth: withMicro(row.botMonth, row.microMonth),
+			CardDay: botpay.Money(row.cardDay), CardMonth: botpay.Money(row.cardMonth), Profile: botpay.Money(row.profile)}}
+	r := &f.rules
+	r.Bot = row.g
+	g := &r.Bot
+	g.AskApprovalAbove, g.UpdatedAt = moneyPtr(row.above), fromMS(row.updated)
+	if err := json.Unmarshal([]byte(row.approved), &g.ApprovedCategories); err != nil {
 		return f, err
 	}
-	f.recent = n
-	g.AskApprovalAbove, g.UpdatedAt = moneyPtr(above), fromMS(updated)
-	if err := json.Unmarshal([]byte(approved), &g.ApprovedCategories); err != nil {
-		return f, err
-	}
-	if err := json.Unmarshal([]byte(blocked), &g.BlockedCategories); err != nil {
+	if err := json.Unmarshal([]byte(row.blocked), &g.BlockedCategories); err != nil {
 		return f, err
 	}
 	if r.Decoy {
 		return f, nil
 	}
-	if master.Valid {
-		r.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(masterPer), DailyBudget: moneyPtr(masterDaily),
-			MonthlyBudget: moneyPtr(masterMonthly)}
+	if row.master.Valid {
+		r.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(row.masterPer), DailyBudget: moneyPtr(row.masterDaily),
+			MonthlyBudget: moneyPtr(row.masterMax)}
 	}
 	for i, dst := range []*[]string{&r.Procurement.AllowedDomains, &r.Procurement.BlockedDomains,
 		&r.Procurement.AllowedMerchants, &r.Procurement.BlockedMerchants} {
-		if lists[i].Valid {
-			if err := json.Unmarshal([]byte(lists[i].String), dst); err != nil {
+		if row.lists[i].Valid {
+			if err := json.Unmarshal([]byte(row.lists[i].String), dst); err != nil {
 				return f, err
 			}
 		}

@@ -75,8 +75,8 @@ func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 // and task completion. A guardrail refusal commits its
 // wallet.spend.declined event and rate-limit hit, then returns the refusal.
 //
-// On PostgreSQL an auto-approved checkout takes three round trips: BEGIN,
-// the wallet lock and the cards; the rules and usage; the writes and COMMIT.
+// On PostgreSQL an auto-approved checkout takes two round trips: BEGIN, the
+// wallet lock, the cards and the rules and usage; the writes and COMMIT.
 func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult, error) {
 	now := s.clock.Now()
 	var res CheckoutResult
@@ -85,7 +85,9 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		var w lockedWallet
 		var claimed bool
 		var cards []botpay.Card
-		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards)); err != nil {
+		var row factsRow
+		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards),
+			factsStep(in, now, &row)); err != nil {
 			return err
 		}
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
@@ -96,8 +98,8 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 			if err != nil {
 				return err
 			}
-			if n > 0 { // released holds changed the wallet
-				if w, _, err = tx.lockWallet(ctx, in.BotID); err != nil {
+			if n > 0 { // released holds changed the wallet and the totals
+				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, now, &row)); err != nil {
 					return err
 				}
 			}
@@ -115,7 +117,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 		}
-		facts, err := tx.checkoutFacts(ctx, in.BotID, w.ownerID, card, profile, in.Limit.Window, in.Limit.Max, now)
+		facts, err := row.facts(card, profile)
 		if err != nil {
 			return err
 		}
