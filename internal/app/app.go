@@ -53,10 +53,8 @@ type Service struct {
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
-	// procurement and settler belong to x402 (issue 6); see signing.go and
-	// settlement.go.
-	procurement ProcurementSource
-	settler     Settler
+	// settler belongs to x402 (issue 6); see settlement.go.
+	settler Settler
 }
 
 // Config assembles a Service.
@@ -70,10 +68,8 @@ type Config struct {
 	// WebhookAllowPrivate turns off the up-front refusal of internal
 	// callback URLs.
 	WebhookAllowPrivate bool
-	// Procurement supplies procurement controls (nil: none); Settler settles
-	// x402 payments (nil: the sandbox settler).
-	Procurement ProcurementSource
-	Settler     Settler
+	// Settler settles x402 payments (nil: the sandbox settler).
+	Settler Settler
 }
 
 // New builds the Service.
@@ -84,7 +80,7 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		procurement: c.Procurement, settler: c.Settler}
+		settler: c.Settler}
 	svc.x402Defaults()
 	return svc
 }

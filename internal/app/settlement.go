@@ -24,9 +24,6 @@ const X402Tolerance = 5 // seconds
 const X402Timeout = 300
 
 func (s *Service) x402Defaults() {
-	if s.procurement == nil {
-		s.procurement = storedProcurement{store: s.store}
-	}
 	if s.settler == nil {
 		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
 			_, ok, err := s.store.ProcessorWalletByAddress(ctx, a.Hex())

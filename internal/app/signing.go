@@ -12,29 +12,6 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// ProcurementSource supplies an owner's procurement controls for a bot
-// (DESIGN.md section 5). The default reads the controls the owner set
-// through PUT /api/v1/owner/bots/{bot_id}/procurement; tests may inject
-// their own.
-type ProcurementSource interface {
-	Procurement(ctx context.Context, botID string) (botpay.Procurement, error)
-}
-
-// NoProcurement is the ProcurementSource with no controls.
-type NoProcurement struct{}
-
-// Procurement returns empty lists.
-func (NoProcurement) Procurement(context.Context, string) (botpay.Procurement, error) {
-	return botpay.Procurement{}, nil
-}
-
-// storedProcurement reads the controls from the database.
-type storedProcurement struct{ store *store.Store }
-
-func (p storedProcurement) Procurement(ctx context.Context, botID string) (botpay.Procurement, error) {
-	return p.store.BotProcurement(ctx, botID)
-}
-
 // SignRequest is the body of POST /api/v1/processor-wallet/bot/sign.
 type SignRequest struct {
 	ResourceURL string
@@ -125,11 +102,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	if bot.Frozen {
 		return SignResult{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
 	}
-	g, master := signer.Guardrails, signer.Master
-	proc, err := s.procurement.Procurement(ctx, bot.ID)
-	if err != nil {
-		return SignResult{}, err
-	}
+	g, master, proc := signer.Guardrails, signer.Master, signer.Procurement
 	key, from, err := s.walletKey(signer.Wallet)
 	if err != nil {
 		return SignResult{}, err

@@ -1,21 +1,11 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
-
-// fixedProcurement stands in for the spending issue's procurement
-// storage: the same controls for every bot.
-type fixedProcurement botpay.Procurement
-
-func (f fixedProcurement) Procurement(context.Context, string) (botpay.Procurement, error) {
-	return botpay.Procurement(f), nil
-}
 
 // TestSignRefusesWhatProcurementControlsForbid: the domain of resource_url
 // and the recipient are checked against the controls, after the limits.
@@ -24,10 +14,10 @@ func TestSignRefusesWhatProcurementControlsForbid(t *testing.T) {
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			opts := x402Opts
-			opts.Procurement = fixedProcurement{BlockedDomains: []string{"blocked.example"}, BlockedMerchants: []string{"0x0000000000000000000000000000000000000bad"}}
-			r := raw{t: t, srv: testserver.Start(t, d, opts)}
+			r := raw{t: t, srv: testserver.Start(t, d, x402Opts)}
 			b := r.walletBot("proc", 1)
+			r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, map[string]any{
+				"blocked_domains": []string{"blocked.example"}, "blocked_merchants": []string{"0x0000000000000000000000000000000000000bad"}})
 			for name, c := range map[string]struct {
 				url, to, reason string
 			}{

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -139,25 +140,29 @@ func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Mi
 // approval settings, and the owner's master guardrails (nil when unset).
 // Categories are not read: a signing request names none.
 type Signer struct {
-	Wallet     ProcessorWallet
-	Guardrails botpay.Guardrails
-	Master     *botpay.MasterGuardrails
+	Wallet      ProcessorWallet
+	Guardrails  botpay.Guardrails
+	Master      *botpay.MasterGuardrails
+	Procurement botpay.Procurement
 }
 
-// SignerOf reads a claimed bot's Signer; ok is false without a processor
-// wallet.
+// SignerOf reads a claimed bot's Signer (key, guardrails, master guardrails
+// and procurement controls, in one statement); ok is false without a
+// processor wallet.
 func (s *Store) SignerOf(ctx context.Context, botID, ownerID string) (sg Signer, ok bool, err error) {
 	var above, mPer, mDay, mMonth *int64
 	var hasMaster bool
+	var lists [4]sql.NullString
 	g := &sg.Guardrails
 	err = s.queryRow(ctx, `SELECT w.bot_id, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
 			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
-			m.owner_id IS NOT NULL
+			m.owner_id IS NOT NULL, `+procurementLists+`
 		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id
 		LEFT JOIN master_guardrails m ON m.owner_id = $2
+		LEFT JOIN procurement p ON p.bot_id = w.bot_id
 		WHERE w.bot_id = $1`, botID, ownerID).
 		Scan(&sg.Wallet.BotID, &sg.Wallet.Address, &sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction, &g.Daily,
-			&g.Monthly, &above, &mPer, &mDay, &mMonth, &hasMaster)
+			&g.Monthly, &above, &mPer, &mDay, &mMonth, &hasMaster, &lists[0], &lists[1], &lists[2], &lists[3])
 	if isNoRows(err) {
 		return sg, false, nil
 	}
@@ -168,5 +173,5 @@ func (s *Store) SignerOf(ctx context.Context, botID, ownerID string) (sg Signer,
 	if hasMaster {
 		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(mPer), DailyBudget: moneyPtr(mDay), MonthlyBudget: moneyPtr(mMonth)}
 	}
-	return sg, true, nil
+	return sg, true, parseProcurement(lists, &sg.Procurement)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -16,10 +17,21 @@ func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.
 	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
 }
 
-// BotProcurement reads a bot's procurement controls for its own spending
-// decisions (no owner check: the caller is the bot itself).
-func (s *Store) BotProcurement(ctx context.Context, botID string) (botpay.Procurement, error) {
-	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
+// procurementLists are the lists of a LEFT JOIN procurement p, scanned into
+// [4]sql.NullString and parsed by parseProcurement: the spending decisions
+// read the controls in the statement that reads the rest of their rules.
+const procurementLists = `p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants`
+
+// parseProcurement fills p's lists from procurementLists (NULL: no controls).
+func parseProcurement(lists [4]sql.NullString, p *botpay.Procurement) error {
+	for i, dst := range []*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants} {
+		if lists[i].Valid {
+			if err := json.Unmarshal([]byte(lists[i].String), dst); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at

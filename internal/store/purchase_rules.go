@@ -64,7 +64,7 @@ func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
 		SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
 			m.owner_id, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
-			p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants,
+			` + procurementLists + `,
 			(SELECT details_sealed FROM profile),
 			u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
 			u.micro_day - h.micro_day, u.micro_month - h.micro_month,
@@ -130,15 +130,7 @@ func (row *factsRow) facts(card botpay.Card, profile botpay.PaymentProfile) (che
 		r.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(row.masterPer), DailyBudget: moneyPtr(row.masterDaily),
 			MonthlyBudget: moneyPtr(row.masterMax)}
 	}
-	for i, dst := range []*[]string{&r.Procurement.AllowedDomains, &r.Procurement.BlockedDomains,
-		&r.Procurement.AllowedMerchants, &r.Procurement.BlockedMerchants} {
-		if row.lists[i].Valid {
-			if err := json.Unmarshal([]byte(row.lists[i].String), dst); err != nil {
-				return f, err
-			}
-		}
-	}
-	return f, nil
+	return f, parseProcurement(row.lists, &r.Procurement)
 }
 
 // recentCheckouts counts, for the rate limit, the bot's most recent

@@ -56,10 +56,8 @@ type Options struct {
 	Events  events.Config
 	// Logger receives the service's logs; nil discards them.
 	Logger *slog.Logger
-	// Settler replaces the sandbox x402 settler; Procurement supplies
-	// procurement controls to the signing endpoint.
-	Settler     app.Settler
-	Procurement app.ProcurementSource
+	// Settler replaces the sandbox x402 settler.
+	Settler app.Settler
 }
 
 // Start runs the service on dialect until the test ends.
@@ -91,7 +89,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		sender = opts.Mail
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
-		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler, Procurement: opts.Procurement})
+		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
 	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
