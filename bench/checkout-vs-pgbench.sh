@@ -40,7 +40,12 @@ psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_botpay" -c "CREATE DATABA
 
 echo "== pgbench TPC-B-like: scale $SCALE, $CLIENTS clients, ${DURATION}s" >&2
 "$PGBENCH" -i -q -s "$SCALE" "$PGURL_BASE/$db_pgbench" >/dev/null 2>&1
+# A checkpoint before each measured workload, so neither pays for flushing
+# the pages the previous step dirtied (pgbench's initialisation, or pgbench
+# itself for botpay).
+psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
 "$PGBENCH" -c "$CLIENTS" -j 2 -T "$DURATION" -M prepared "$PGURL_BASE/$db_pgbench" >"$work/pgbench.txt" 2>&1
+psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
 pg_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 pg_lat=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$work/pgbench.txt" | head -n 1)
 

@@ -31,7 +31,11 @@ go build -o "$work/loadgen" ./bench/loadgen
 echo "== pgbench TPC-B (scale 10, $C clients, ${SECS}s)"
 "${PSQL[@]}" -c "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench"
 "$PGBENCH" -h 127.0.0.1 -U postgres -i -s 10 -q bench_pgbench >/dev/null 2>&1
+# A checkpoint before each measured workload, so neither pays for flushing
+# the pages the previous step dirtied.
+"${PSQL[@]}" -c CHECKPOINT
 "$PGBENCH" -h 127.0.0.1 -U postgres -c "$C" -j 2 -T "$SECS" -M prepared bench_pgbench | tee "$work/pgbench.txt" | grep -E "^(tps|latency)"
+"${PSQL[@]}" -c CHECKPOINT
 
 serve_and_load() { # label, then env assignments for the server
   local label=$1; shift
