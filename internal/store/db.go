@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -38,9 +37,10 @@ type Store struct {
 	write *sql.DB
 	read  *sql.DB
 	clock botpay.Clock
-	// stmts caches prepared read statements on SQLite (see readStmt).
-	stmts     sync.Map
-	stmtCount atomic.Int64
+	// readStmts and writeStmts cache prepared statements on SQLite, where
+	// the driver would otherwise compile the SQL text on every call (see
+	// stmt_cache.go).
+	readStmts, writeStmts stmtCache
 	// onEvent, when set, runs after a transaction that emitted events commits
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
@@ -138,10 +138,8 @@ func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx)
 
 // Close releases all connections.
 func (s *Store) Close() error {
-	s.stmts.Range(func(_, v any) bool {
-		v.(*sql.Stmt).Close()
-		return true
-	})
+	s.readStmts.close()
+	s.writeStmts.close()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())

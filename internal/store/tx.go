@@ -27,6 +27,8 @@ type Tx struct {
 	s       *Store
 	emitted bool
 
+	sqlTx  *sql.Tx   // SQLite only
+	missed []string  // SQLite: statements run unprepared (see writeStmt)
 	conn   *sql.Conn // PostgreSQL only
 	begun  bool      // PostgreSQL: BEGIN has been sent
 	broken error     // PostgreSQL: BEGIN failed; every later statement fails
@@ -37,6 +39,10 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, e
 	if err := t.begin(ctx); err != nil {
 		return nil, err
 	}
+	if st := t.writeStmt(ctx, query); st != nil {
+		res, err := st.ExecContext(ctx, args...)
+		return res, classify(err)
+	}
 	res, err := t.tx.ExecContext(ctx, t.s.rebind(query), args...)
 	return res, classify(err)
 }
@@ -45,12 +51,18 @@ func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	if err := t.begin(ctx); err != nil {
 		return t.failedRow(ctx)
 	}
+	if st := t.writeStmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return t.tx.QueryRowContext(ctx, t.s.rebind(query), args...)
 }
 
 func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if err := t.begin(ctx); err != nil {
 		return nil, err
+	}
+	if st := t.writeStmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, t.s.rebind(query), args...)
 }
@@ -114,7 +126,8 @@ func (s *Store) inSQLTx(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	t := &Tx{tx: tx, s: s}
+	t := &Tx{tx: tx, sqlTx: tx, s: s}
+	defer s.prepareMissed(ctx, t) // after the transaction: it holds the only connection
 	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -195,36 +208,4 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 		return st.QueryContext(ctx, args...)
 	}
 	return s.read.QueryContext(ctx, s.rebind(query), args...)
-}
-
-// maxCachedStatements bounds the read-statement cache; the service's SQL is
-// static text, so the bound only matters if a query is ever built
-// dynamically.
-const maxCachedStatements = 512
-
-// readStmt returns a prepared statement for a read on SQLite, where the
-// driver would otherwise compile the SQL text again on every call (a third
-// of wallet/check's CPU). PostgreSQL's driver caches statements itself, so
-// it gets nil there, as it does when preparing fails (the plain call then
-// reports the error).
-func (s *Store) readStmt(ctx context.Context, query string) *sql.Stmt {
-	if s.dialect != SQLite {
-		return nil
-	}
-	if v, ok := s.stmts.Load(query); ok {
-		return v.(*sql.Stmt)
-	}
-	if s.stmtCount.Load() >= maxCachedStatements {
-		return nil
-	}
-	st, err := s.read.PrepareContext(context.WithoutCancel(ctx), s.rebind(query))
-	if err != nil {
-		return nil
-	}
-	if v, loaded := s.stmts.LoadOrStore(query, st); loaded {
-		st.Close()
-		return v.(*sql.Stmt)
-	}
-	s.stmtCount.Add(1)
-	return st
 }
