@@ -92,33 +92,34 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	if !bot.Claimed() {
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
-	signer, ok, err := s.store.SignerOf(ctx, bot.ID, bot.OwnerID)
-	if err != nil {
-		return SignResult{}, err
-	}
-	if !ok {
-		return SignResult{}, store.ErrNoProcessorWallet
-	}
-	if bot.Frozen {
-		return SignResult{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
-	}
-	g, master, proc := signer.Guardrails, signer.Master, signer.Procurement
-	key, from, err := s.walletKey(signer.Wallet)
-	if err != nil {
-		return SignResult{}, err
-	}
-	auth := x402.Authorization{From: from, To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()}
-	signed := sign(key, auth)
+	var from x402.Address
+	nonce := newNonce()
 	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
-		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: auth.Nonce.Hex(), ValidBefore: validBefore,
-		Signature: signed.Signature.Hex(), Header: x402.Encode(signed, x402.BaseUSDC), ApprovalMode: g.ApprovalMode}
-	req, verdict, err := s.store.ReserveSigning(ctx, req, master != nil, func(spent store.SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error) {
+		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
+	req, verdict, err := s.store.ReserveSigning(ctx, req, func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
+		if bot.Frozen {
+			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
+		}
+		r.ApprovalMode = sg.Guardrails.ApprovalMode
 		if botpay.Micro(in.Amount) > available {
 			return botpay.SigningVerdict{}, errInsufficientTokens
 		}
-		return botpay.EvaluateSigning(botpay.SigningCheck{Amount: botpay.Micro(in.Amount), Guardrails: g, Master: master,
+		v := botpay.EvaluateSigning(botpay.SigningCheck{Amount: botpay.Micro(in.Amount), Guardrails: sg.Guardrails, Master: sg.Master,
 			BotSpentDay: spent.BotDay, BotSpentMonth: spent.BotMonth, OwnerSpentDay: spent.OwnerDay, OwnerSpentMonth: spent.OwnerMonth,
-			Host: host, Recipient: to.Hex(), Procurement: proc}), nil
+			Host: host, Recipient: to.Hex(), Procurement: sg.Procurement})
+		if v.Blocked || v.NeedsApproval {
+			return v, nil
+		}
+		// Signed inside the transaction, once everything allows it (about
+		// a hundred microseconds while the bot's wallet row is locked).
+		key, addr, err := s.walletKey(sg.Wallet)
+		if err != nil {
+			return v, err
+		}
+		from = addr
+		signed := sign(key, x402.Authorization{From: from, To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce})
+		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(signed, x402.BaseUSDC)
+		return v, nil
 	})
 	switch {
 	case err != nil:

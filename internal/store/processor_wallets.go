@@ -146,32 +146,38 @@ type Signer struct {
 	Procurement botpay.Procurement
 }
 
-// SignerOf reads a claimed bot's Signer (key, guardrails, master guardrails
-// and procurement controls, in one statement); ok is false without a
-// processor wallet.
-func (s *Store) SignerOf(ctx context.Context, botID, ownerID string) (sg Signer, ok bool, err error) {
-	var above, mPer, mDay, mMonth *int64
-	var hasMaster bool
-	var lists [4]sql.NullString
-	g := &sg.Guardrails
-	err = s.queryRow(ctx, `SELECT w.bot_id, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
+// signerRow is what signerStep reads.
+type signerRow struct {
+	sg                        Signer
+	above, mPer, mDay, mMonth *int64
+	hasMaster, found          bool
+	lists                     [4]sql.NullString
+}
+
+// signerStep reads a claimed bot's Signer (key, guardrails, master
+// guardrails and procurement controls) in one statement; found is false
+// without a processor wallet.
+func signerStep(botID, ownerID string, row *signerRow) step {
+	g := &row.sg.Guardrails
+	return step{query: `SELECT w.bot_id, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
 			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
-			m.owner_id IS NOT NULL, `+procurementLists+`
+			m.owner_id IS NOT NULL, ` + procurementLists + `
 		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id
 		LEFT JOIN master_guardrails m ON m.owner_id = $2
 		LEFT JOIN procurement p ON p.bot_id = w.bot_id
-		WHERE w.bot_id = $1`, botID, ownerID).
-		Scan(&sg.Wallet.BotID, &sg.Wallet.Address, &sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction, &g.Daily,
-			&g.Monthly, &above, &mPer, &mDay, &mMonth, &hasMaster, &lists[0], &lists[1], &lists[2], &lists[3])
-	if isNoRows(err) {
-		return sg, false, nil
+		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
+		dest: []any{&row.sg.Wallet.BotID, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
+			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
+			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3]},
+		found: &row.found}
+}
+
+// signer finishes what signerStep read.
+func (row *signerRow) signer() (Signer, error) {
+	sg := row.sg
+	sg.Guardrails.AskApprovalAbove = moneyPtr(row.above)
+	if row.hasMaster {
+		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(row.mPer), DailyBudget: moneyPtr(row.mDay), MonthlyBudget: moneyPtr(row.mMonth)}
 	}
-	if err != nil {
-		return sg, false, err
-	}
-	g.AskApprovalAbove = moneyPtr(above)
-	if hasMaster {
-		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(mPer), DailyBudget: moneyPtr(mDay), MonthlyBudget: moneyPtr(mMonth)}
-	}
-	return sg, true, parseProcurement(lists, &sg.Procurement)
+	return sg, parseProcurement(row.lists, &sg.Procurement)
 }

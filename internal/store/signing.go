@@ -37,32 +37,42 @@ type SpentTotals struct {
 	BotDay, BotMonth, OwnerDay, OwnerMonth botpay.Money
 }
 
-// SigningDecider judges a request once the wallet is locked; it sees the
-// money numbers as of that moment and nothing can change them until the
-// transaction ends.
-type SigningDecider func(spent SpentTotals, available botpay.Micro) (botpay.SigningVerdict, error)
+// SigningDecider judges a request once the wallet is locked. It sees the
+// bot's signer (key and rules) and the money numbers as of that moment,
+// which nothing can change until the transaction ends, and signs r when it
+// lets it be signed at once.
+type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r *SigningRequest) (botpay.SigningVerdict, error)
 
 // ReserveSigning is the money side of a signing request, in one
-// transaction: lock the bot's processor wallet, compute what is committed,
-// let decide judge, and if allowed insert the request — signed (its amount
-// reserved until the authorization expires) or pending (reserved until the
-// approval window closes). Concurrent requests queue on the wallet's row,
-// so signatures can never promise more than the balance.
-func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, withOwner bool, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+// transaction: read the bot's signer and lock its processor wallet and
+// compute what is committed (one round trip on PostgreSQL), let decide
+// judge, and if allowed insert the request — signed (its amount reserved
+// until the authorization expires) or pending (reserved until the approval
+// window closes). Concurrent requests queue on the wallet's row, so
+// signatures can never promise more than the balance.
+func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
 	err := s.inTx(ctx, func(tx *Tx) error {
-		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now)
+		var row signerRow
+		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now, signerStep(r.BotID, r.OwnerID, &row))
+		if err == nil && !row.found {
+			err = ErrNoProcessorWallet
+		}
 		if err != nil {
 			return err
 		}
-		if withOwner {
+		sg, err := row.signer()
+		if err != nil {
+			return err
+		}
+		if sg.Master != nil {
 			if spent.OwnerDay, spent.OwnerMonth, err = tx.ownerSpent(ctx, r.OwnerID, now); err != nil {
 				return err
 			}
 		}
-		if verdict, err = decide(spent, balance-reserved); err != nil || verdict.Blocked {
+		if verdict, err = decide(sg, spent, balance-reserved, &r); err != nil || verdict.Blocked {
 			return err
 		}
 		if verdict.NeedsApproval {
@@ -107,11 +117,11 @@ func committedSQL(who string) string {
 // that waited for the row lock still sees the snapshot taken before it
 // waited, so sums in the locking statement would miss the reservation that
 // the previous lock holder just committed.
-// Both statements travel in one round trip (a pipeline), and still run one
-// after the other.
-func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
+// Both statements, after first, travel in one round trip (a pipeline), and
+// still run one after the other.
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first ...step) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
 	var found bool
-	err = tx.pipeline(ctx,
+	err = tx.pipeline(ctx, append(first,
 		step{query: `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(), args: []any{botID},
 			dest: []any{&balance}, found: &found},
 		step{query: `SELECT
@@ -119,7 +129,7 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 				WHERE r.bot_id = $5 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
 			` + committedSQL("bot_id"),
 			args: []any{"bot:" + botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), botID},
-			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})
+			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})...)
 	if err == nil && !found {
 		return 0, 0, spent, ErrNoProcessorWallet
 	}

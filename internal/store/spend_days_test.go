@@ -53,8 +53,8 @@ func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, mic
 	r, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
 		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
 		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + 300, Signature: "0xsig", Header: "h",
-		ApprovalMode: botpay.ApprovalUnderThreshold}, false,
-		func(spent store.SpentTotals, _ botpay.Micro) (botpay.SigningVerdict, error) {
+		ApprovalMode: botpay.ApprovalUnderThreshold},
+		func(_ store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = spent
 			return v, nil
 		})
