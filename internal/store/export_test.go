@@ -23,9 +23,7 @@ func (s *Store) PurchaseTotals(ctx context.Context, botID string, now time.Time)
 // running totals, as budgets read it.
 func (s *Store) BotSpentToday(ctx context.Context, botID string, now time.Time) (botpay.Money, error) {
 	var spent botpay.Money
-	err := s.queryRow(ctx, `SELECT `+committedSince("$1", "$2", "$3", "bot_id = $4")+` - `+
-		overdueHolds("bot_id = $4 AND NOT decoy", "$3", "$2"),
-		"bot:"+botID, ms(botpay.DayStart(now)), ms(now), botID).Scan(&spent)
+	err := s.queryRow(ctx, `SELECT day FROM `+committedDays("bot_id"), committedArgs("bot:"+botID, botID, now)...).Scan(&spent)
 	return spent, err
 }
 
@@ -33,7 +31,10 @@ func (s *Store) BotSpentToday(ctx context.Context, botID string, now time.Time) 
 // allowance since from, from the running totals and from the purchases
 // themselves (approved, or held inside their window; decoys included).
 func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from, now time.Time) (totals, purchases botpay.Money, err error) {
-	err = s.queryRow(ctx, `SELECT `+spendSince("$1", "$2")+` - `+overdueHolds("card_id = $4 AND profile_index = $5", "$3", "$2")+`,
+	err = s.queryRow(ctx, `SELECT
+			(SELECT COALESCE(SUM(cents), 0) FROM spend_days WHERE scope = $1 AND day >= $2)
+			- (SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE status = 'pending' AND expires_at <= $3
+				AND card_id = $4 AND profile_index = $5 AND created_at >= $2),
 			(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE card_id = $4 AND profile_index = $5 AND created_at >= $2
 				AND (status = 'approved' OR (status = 'pending' AND expires_at > $3)))`,
 		"profile:"+cardID+":"+strconv.Itoa(index), ms(from), ms(now), cardID, index).Scan(&totals, &purchases)

@@ -153,10 +153,8 @@ func recentCheckouts(bot, since, limit string) string {
 // no card or profile allowance here).
 func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
 	var u botpay.Usage
-	err := t.queryRow(ctx, `SELECT
-			`+committedSince("$1", "$2", "$5", "bot_id = $4")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$2")+`,
-			`+committedSince("$1", "$3", "$5", "bot_id = $4")+` - `+overdueHolds("bot_id = $4 AND NOT decoy", "$5", "$3")+``,
-		"bot:"+botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), botID, ms(now)).Scan(&u.BotDay, &u.BotMonth)
+	err := t.queryRow(ctx, `SELECT day, month FROM `+committedDays("bot_id"), committedArgs("bot:"+botID, botID, now)...).
+		Scan(&u.BotDay, &u.BotMonth)
 	if err != nil {
 		return u, err
 	}
@@ -174,9 +172,7 @@ func (t *Tx) ownerUsage(ctx context.Context, ownerID string, r botpay.SpendingRu
 	if err := t.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+t.forUpdate(), ownerID).Scan(&locked); err != nil {
 		return u, err
 	}
-	err := t.queryRow(ctx, `SELECT
-			`+committedSince("$1", "$2", "$5", "owner_id = $4")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$2")+`,
-			`+committedSince("$1", "$3", "$5", "owner_id = $4")+` - `+overdueHolds("owner_id = $4 AND NOT decoy", "$5", "$3")+``,
-		"owner:"+ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ownerID, ms(now)).Scan(&u.OwnerDay, &u.OwnerMonth)
+	err := t.queryRow(ctx, `SELECT day, month FROM `+committedDays("owner_id"), committedArgs("owner:"+ownerID, ownerID, now)...).
+		Scan(&u.OwnerDay, &u.OwnerMonth)
 	return u, err
 }

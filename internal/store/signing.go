@@ -102,15 +102,6 @@ func msPtr(t *time.Time) any {
 	return ms(*t)
 }
 
-// committedSQL reads a bot: or owner: scope's ($1) committed spend of the
-// day ($2) and month ($3) in cents, as card checkouts do (the running
-// totals; $4 is now, $5 the bot or owner id, who is the where clause's
-// subject): card purchases and holds, rail5 spends and x402 signatures.
-func committedSQL(who string) string {
-	return committedSince("$1", "$2", "$4", who+" = $5") + ` - ` + overdueHolds(who+" = $5 AND NOT decoy", "$4", "$2") + `,
-		` + committedSince("$1", "$3", "$4", who+" = $5") + ` - ` + overdueHolds(who+" = $5 AND NOT decoy", "$4", "$3")
-}
-
 // lockProcessorWallet locks the bot's processor wallet row, then reads its
 // live reservations and the bot's commitments of the UTC day and month.
 // The sums must be a second statement: under READ COMMITTED a statement
@@ -127,8 +118,8 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 		step{query: `SELECT
 			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
 				WHERE r.bot_id = $5 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
-			` + committedSQL("bot_id"),
-			args: []any{"bot:" + botID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), botID},
+			day, month FROM ` + committedDays("bot_id"),
+			args: committedArgs("bot:"+botID, botID, now),
 			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})...)
 	if err == nil && !found {
 		return 0, 0, spent, ErrNoProcessorWallet
@@ -139,8 +130,8 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 // ownerSpent sums the commitments of all of the owner's bots (for master
 // budgets).
 func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
-	err = tx.queryRow(ctx, `SELECT `+committedSQL("owner_id"),
-		"owner:"+ownerID, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), ownerID).Scan(&day, &month)
+	err = tx.queryRow(ctx, `SELECT day, month FROM `+committedDays("owner_id"), committedArgs("owner:"+ownerID, ownerID, now)...).
+		Scan(&day, &month)
 	return day, month, err
 }
 

@@ -73,30 +73,28 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 	t.atCommit(step{query: b.String(), args: args})
 }
 
-// spendSince sums a scope's totals from day start from (ms) on.
-func spendSince(scope, from string) string {
-	return `(SELECT COALESCE(SUM(cents), 0) FROM spend_days WHERE scope = ` + scope + ` AND day >= ` + from + `)`
-}
-
-// overdueHolds sums the held purchases matching where (over purchases, with
-// extra conditions such as NOT decoy) that are past their approval window
-// ($now) but not yet marked expired, created from day start from on: the
-// totals still count them, and they must not be counted.
-func overdueHolds(where, now, from string) string {
-	return `(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE status = 'pending' AND expires_at <= ` + now +
-		` AND ` + where + ` AND created_at >= ` + from + `)`
-}
-
-// committedSince is a bot: or owner: scope's committed spend from day start
-// from on, in cents: card and rail5 cents plus x402 micro-USDC rounded up to
-// whole cents, less signing requests matching signingWhere that were held
-// past their approval window without a decision (they stop counting then,
-// and nothing marks them).
-func committedSince(scope, from, now, signingWhere string) string {
+// committedDays is a one-row subquery (columns day and month) of what a
+// bot: or owner: scope ($1) has committed in cents since the UTC day start
+// ($2) and the month start ($3): card and rail5 cents, plus x402
+// micro-USDC rounded up to whole cents, less the holds — card purchases
+// and signing requests of the bot or owner whose id ($5) is in column who —
+// whose approval window closed by now ($4) without anything marking them
+// (they stop counting then). Three aggregates, each one index range.
+func committedDays(who string) string {
 	// CAST: PostgreSQL sums BIGINT as NUMERIC, whose division is not the
 	// integer division that rounds up here.
-	return `(SELECT CAST(COALESCE(SUM(cents), 0) AS BIGINT) + CAST(COALESCE(SUM(micro), 0) - (SELECT COALESCE(SUM(amount_micro), 0)
-			FROM signing_requests WHERE ` + signingWhere + ` AND status = 'pending' AND reserved_until <= ` + now +
-		` AND created_at >= ` + from + `) + 9999 AS BIGINT) / 10000
-		FROM spend_days WHERE scope = ` + scope + ` AND day >= ` + from + `)`
+	return `(SELECT CAST(t.cents_day - h.day + CAST(t.micro_day - x.day + 9999 AS BIGINT) / 10000 AS BIGINT) AS day,
+			CAST(t.cents_month - h.month + CAST(t.micro_month - x.month + 9999 AS BIGINT) / 10000 AS BIGINT) AS month
+		FROM (SELECT COALESCE(SUM(CASE WHEN day >= $2 THEN cents ELSE 0 END), 0) AS cents_day, COALESCE(SUM(cents), 0) AS cents_month,
+				COALESCE(SUM(CASE WHEN day >= $2 THEN micro ELSE 0 END), 0) AS micro_day, COALESCE(SUM(micro), 0) AS micro_month
+			FROM spend_days WHERE scope = $1 AND day >= $3) t,
+			(SELECT COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_cents ELSE 0 END), 0) AS day, COALESCE(SUM(amount_cents), 0) AS month
+			FROM purchases WHERE ` + who + ` = $5 AND NOT decoy AND status = 'pending' AND expires_at <= $4 AND created_at >= $3) h,
+			(SELECT COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_micro ELSE 0 END), 0) AS day, COALESCE(SUM(amount_micro), 0) AS month
+			FROM signing_requests WHERE ` + who + ` = $5 AND status = 'pending' AND reserved_until <= $4 AND created_at >= $3) x) committed`
+}
+
+// committedArgs are committedDays' arguments for scope and id at now.
+func committedArgs(scope, id string, now time.Time) []any {
+	return []any{scope, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), id}
 }
