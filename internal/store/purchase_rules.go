@@ -149,7 +149,7 @@ func recentCheckouts(bot, since, limit string) string {
 }
 
 // usage reads what already counts against the bot's budgets, for a rail5
-// checkout (card checkouts read theirs with checkoutFacts; a rail5 card has
+// checkout (card checkouts read theirs with factsStep; a rail5 card has
 // no card or profile allowance here).
 func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
 	var u botpay.Usage

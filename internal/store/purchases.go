@@ -255,7 +255,7 @@ func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Tim
 // checkouts (card wallet and rail5, decided or declined) in the rolling
 // window. The checkouts themselves are the hits: no separate counter rows
 // are written, and the caller's wallet lock serialises the bot's checkouts.
-// (Card checkouts read the same count with their rules, in checkoutFacts.)
+// (Card checkouts read the same count with their rules, in factsStep.)
 func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil

@@ -16,7 +16,7 @@ import (
 //
 // A held purchase stops counting when its approval window closes, which
 // may be before anything marks it expired; readers subtract such overdue
-// holds (overdueHolds), so the totals are exact at every instant.
+// holds (committedDays), so the totals are exact at every instant.
 
 const dayMS = int64(24 * time.Hour / time.Millisecond)
 
