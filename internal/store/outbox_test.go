@@ -1,0 +1,78 @@
+package store_test
+
+import (
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// TestEmitStagesEventsOfBotsWithoutAttemptableWebhook checks the central
+// dispatch rule applied at emit: events of a bot whose webhook is
+// unreachable or none, or that has neither callback URL nor tunnel, are
+// pending messages as soon as the change commits and their outbox row is
+// done ("staged"); a bot with a live webhook leaves the row to the
+// dispatcher and stages nothing.
+func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, status, callback, tunnelHash string
+		staged                             bool
+	}{
+		{"active webhook is left to the dispatcher", botpay.WebhookActive, "https://bot.example.com/hook", "", false},
+		{"degraded webhook is left to the dispatcher", botpay.WebhookDegraded, "https://bot.example.com/hook", "", false},
+		{"tunnel bot is left to the dispatcher", botpay.WebhookActive, "", "tunnel-hash", false},
+		{"unreachable webhook is staged", botpay.WebhookUnreachable, "https://bot.example.com/hook", "", true},
+		{"status none is staged", botpay.WebhookNone, "", "", true},
+		{"no callback and no tunnel is staged", botpay.WebhookActive, "", "", true},
+	}
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := newOwner(t, st)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				token := botpay.NewClaimToken()
+				b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: owner.Email,
+					BotType: botpay.DefaultBotType, WebhookStatus: c.status, CallbackURL: c.callback, CreatedAt: st.Clock().Now()}
+				if _, err := st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+					ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"), TunnelTokenHash: c.tunnelHash,
+					Limit: store.Limit{Bucket: "register:test", Max: 0}}); err != nil {
+					t.Fatalf("register: %v", err)
+				}
+				if _, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil { // emits wallet.activated
+					t.Fatalf("claim: %v", err)
+				}
+				events, err := st.Events(ctx, b.ID)
+				if err != nil || len(events) != 1 || events[0].Type != "wallet.activated" {
+					t.Fatalf("events = %+v, %v; want one wallet.activated", events, err)
+				}
+				states, err := st.OutboxStates(ctx, b.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				msgs, err := st.PendingMessages(ctx, b.ID, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !c.staged {
+					if states[0].Done || states[0].Outcome != "" || len(msgs) != 0 {
+						t.Fatalf("outbox = %+v, pending = %+v; want an open row and no message", states[0], msgs)
+					}
+					return
+				}
+				if !states[0].Done || states[0].Outcome != "staged" || states[0].Attempts != 0 {
+					t.Fatalf("outbox = %+v; want done, staged, no attempt", states[0])
+				}
+				if len(msgs) != 1 {
+					t.Fatalf("pending = %+v; want one message", msgs)
+				}
+				m := msgs[0]
+				if m.EventID != events[0].ID || m.Event != "wallet.activated" || !m.EventAt.Equal(events[0].CreatedAt) ||
+					!m.ExpiresAt.Equal(events[0].CreatedAt.Add(botpay.MessageLife("wallet.activated"))) {
+					t.Fatalf("message = %+v; want the event %+v expiring after %v", m, events[0], botpay.MessageLife("wallet.activated"))
+				}
+			})
+		}
+	})
+}
