@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -9,8 +8,8 @@ import (
 
 // debitAndRecordPG is, on PostgreSQL, the whole write of an auto-approved
 // real purchase in one statement (one round trip instead of four): the
-// debit, its spend ledger row, the wallet.spend.authorized outbox event and
-// the purchase row with the ledger id. The caller holds the wallet lock, so
+// debit, its spend ledger row and the purchase row with the ledger id; the
+// wallet.spend.authorized event follows in the same round trip. The caller holds the wallet lock, so
 // the balance after the debit is known beforehand. It writes exactly what
 // capture, emit and insertPurchase write on SQLite.
 // The statement travels with COMMIT.
@@ -20,25 +19,21 @@ func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) 
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
 		"remaining_balance": balance - w.held,
 	}, now)
-	data, err := json.Marshal(ev.Data)
-	if err != nil {
-		return nil, err
-	}
 	t.atCommit(step{query: `WITH debit AS (
 			UPDATE wallets SET balance_cents = balance_cents - $1, updated_at = $2 WHERE bot_id = $3 RETURNING balance_cents
 		), spend AS (
 			INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
 			SELECT $3, 'spend', $4, debit.balance_cents, $5, $2 FROM debit RETURNING id
-		), event AS (
-			INSERT INTO outbox (event_id, bot_id, event_type, data, created_at) VALUES ($6, $3, $7, $8, $2)
 		)
 		INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
 			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id)
-		SELECT $9, $3, $10, $11, $12, $13, $1, $14, $15, $16, $17, $18, $19, $2, NULL, $2, spend.id FROM spend`,
-		args: []any{int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p), ev.ID, ev.Type, string(data),
+		SELECT $6, $3, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $2, NULL, $2, spend.id FROM spend`,
+		args: []any{int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p),
 			p.ID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, p.MerchantName, p.MerchantURL, p.ItemName, p.Category,
 			nullString(p.TaskID), p.Status}})
-	t.emitted = true
+	if err := t.emit(ev); err != nil {
+		return nil, err
+	}
 	before := w.available()
 	return t.lowBalance(w, before, before-p.Amount, now)
 }
