@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -10,7 +12,12 @@ import (
 // CheckoutInput is one bot checkout request (INTERFACE.md 4.3), already
 // validated.
 type CheckoutInput struct {
-	BotID        string
+	BotID string
+	// APIKeyHash, with BotID empty, names the bot by the digest of its API
+	// key: the checkout authenticates it first (on PostgreSQL in the same
+	// round trip as the wallet lock) and fails with ErrUnknownAPIKey when
+	// no bot has that key.
+	APIKeyHash   string
 	CardID       string // optional
 	ProfileIndex int
 	Request      botpay.CheckoutRequest
@@ -22,9 +29,36 @@ type CheckoutInput struct {
 // CheckoutResult is an admitted checkout. SealedDetails are the profile's
 // sealed card details when the purchase was approved at once.
 type CheckoutResult struct {
+	Bot           botpay.Bot // the bot named by APIKeyHash (only then)
 	Purchase      botpay.Purchase
 	SealedDetails []byte
 	LowBalance    *LowBalance // set when the checkout crossed the threshold
+}
+
+// ErrUnknownAPIKey is a checkout's answer when no bot has its APIKeyHash.
+var ErrUnknownAPIKey = errors.New("no bot has this API key")
+
+// botRef is how the statements of a checkout's first round trip name the
+// bot: by its id, as their last parameter; or, when the bot is named by its
+// API key on PostgreSQL, by the id that the authenticating statement before
+// them (authStep) stored in the transaction, so authentication needs no
+// round trip of its own.
+type botRef struct{ id string }
+
+// sql is the bot's id in SQL, where the statement's last parameter is $n.
+func (b botRef) sql(n int) string {
+	if b.id == "" {
+		return "current_setting('botpay.bot_id', true)"
+	}
+	return "$" + strconv.Itoa(n)
+}
+
+// args are a statement's parameters, followed by the bot's id when known.
+func (b botRef) args(args ...any) []any {
+	if b.id == "" {
+		return args
+	}
+	return append(args, b.id)
 }
 
 // lockedWallet is a claimed bot's wallet row, locked for this transaction.
@@ -63,10 +97,52 @@ func (t *Tx) lockWalletRow() string {
 
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
-	w.botID = botID
+	return walletStepOf(t, botRef{botID}, w, found)
+}
+
+func walletStepOf(t *Tx, ref botRef, w *lockedWallet, found *bool) step {
+	w.botID = ref.id
 	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
-		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
+		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = ` + ref.sql(1) + t.lockWalletRow(), args: ref.args(),
 		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold}, found: found}
+}
+
+// authStep reads the bot whose API key has the digest keyHash; on
+// PostgreSQL it also stores the bot's id in the transaction for the
+// statements after it (botRef).
+func (t *Tx) authStep(keyHash string, b *botpay.Bot, found *bool) step {
+	store := ""
+	if t.s.dialect == Postgres {
+		store = ` AND set_config('botpay.bot_id', id, true) IS NOT NULL`
+	}
+	return step{query: `SELECT ` + botColumns + ` FROM bots WHERE api_key_hash = $1` + store, args: []any{keyHash},
+		each: func(row scanner) (err error) {
+			*b, err = scanBot(row)
+			*found = err == nil
+			return err
+		}}
+}
+
+// authenticate resolves in.APIKeyHash to the bot. On PostgreSQL it returns
+// the step that does so in the first round trip and a reference to the bot
+// for the statements after it; on SQLite (no round trips to save) it reads
+// the bot at once.
+func (t *Tx) authenticate(ctx context.Context, in *CheckoutInput, b *botpay.Bot, found *bool) ([]step, botRef, error) {
+	if in.BotID != "" {
+		return nil, botRef{in.BotID}, nil
+	}
+	auth := t.authStep(in.APIKeyHash, b, found)
+	if t.conn != nil {
+		return []step{auth}, botRef{}, nil
+	}
+	if err := t.pipeline(ctx, auth); err != nil {
+		return nil, botRef{}, err
+	}
+	if !*found {
+		return nil, botRef{}, ErrUnknownAPIKey
+	}
+	in.BotID = b.ID
+	return nil, botRef{b.ID}, nil
 }
 
 // Checkout evaluates and applies a checkout in one transaction: wallet
@@ -86,9 +162,21 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		var claimed bool
 		var cards []botpay.Card
 		var row factsRow
-		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards),
-			factsStep(in, now, &row)); err != nil {
+		var authed bool
+		first, ref, err := tx.authenticate(ctx, &in, &res.Bot, &authed)
+		if err != nil {
 			return err
+		}
+		first = append(first, walletStepOf(tx, ref, &w, &claimed), checkoutCardsStep(ref, in.CardID, &cards),
+			factsStep(in, ref, now, &row))
+		if err := tx.pipeline(ctx, first...); err != nil {
+			return err
+		}
+		if ref.id == "" { // authenticated in this round trip
+			if !authed {
+				return ErrUnknownAPIKey
+			}
+			in.BotID, w.botID = res.Bot.ID, res.Bot.ID
 		}
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
@@ -99,7 +187,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 			if n > 0 { // released holds changed the wallet and the totals
-				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, now, &row)); err != nil {
+				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, botRef{in.BotID}, now, &row)); err != nil {
 					return err
 				}
 			}
