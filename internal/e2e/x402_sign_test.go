@@ -87,6 +87,12 @@ func TestSignEndpointErrors(t *testing.T) {
 		exact("no key", r.do("POST", "/api/v1/processor-wallet/bot/sign", "", signBody(1)), 401, unauth)
 		exact("malformed key", r.do("POST", "/api/v1/processor-wallet/bot/sign", "nope", signBody(1)), 401, unauth)
 		exact("unknown key", r.do("POST", "/api/v1/processor-wallet/bot/sign", "bp_live_"+strings.Repeat("ab", 24), signBody(1)), 401, unauth)
+		// The key is checked before the body: an unauthenticated caller learns
+		// nothing from validation.
+		exact("unknown key, not json", r.do("POST", "/api/v1/processor-wallet/bot/sign", "bp_live_"+strings.Repeat("ab", 24), "{"), 401, unauth)
+		exact("unknown key, zero amount", r.do("POST", "/api/v1/processor-wallet/bot/sign", "bp_live_"+strings.Repeat("ab", 24),
+			map[string]any{"resource_url": "https://a.example/x", "amount_usdc": 0, "recipient_address": vendor}), 401, unauth)
+		exact("no key, empty object", r.do("POST", "/api/v1/processor-wallet/bot/sign", "", map[string]any{}), 401, unauth)
 
 		invalid := map[string]struct {
 			body any

@@ -123,15 +123,17 @@ func (t *Tx) authStep(keyHash string, b *botpay.Bot, found *bool) step {
 		}}
 }
 
-// authenticate resolves in.APIKeyHash to the bot. On PostgreSQL it returns
-// the step that does so in the first round trip and a reference to the bot
-// for the statements after it; on SQLite (no round trips to save) it reads
-// the bot at once.
-func (t *Tx) authenticate(ctx context.Context, in *CheckoutInput, b *botpay.Bot, found *bool) ([]step, botRef, error) {
-	if in.BotID != "" {
-		return nil, botRef{in.BotID}, nil
+// authenticate names the bot for a transaction's first round trip: by
+// botID when known, else by the digest of its API key. On PostgreSQL it
+// returns the step that authenticates in that round trip and a reference
+// to the bot for the statements after it (the caller checks *found once the
+// round trip is read); on SQLite (no round trips to save) it reads the bot
+// at once and fails with ErrUnknownAPIKey.
+func (t *Tx) authenticate(ctx context.Context, botID, keyHash string, b *botpay.Bot, found *bool) ([]step, botRef, error) {
+	if botID != "" {
+		return nil, botRef{botID}, nil
 	}
-	auth := t.authStep(in.APIKeyHash, b, found)
+	auth := t.authStep(keyHash, b, found)
 	if t.conn != nil {
 		return []step{auth}, botRef{}, nil
 	}
@@ -141,7 +143,6 @@ func (t *Tx) authenticate(ctx context.Context, in *CheckoutInput, b *botpay.Bot,
 	if !*found {
 		return nil, botRef{}, ErrUnknownAPIKey
 	}
-	in.BotID = b.ID
 	return nil, botRef{b.ID}, nil
 }
 
@@ -163,10 +164,11 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		var cards []botpay.Card
 		var row factsRow
 		var authed bool
-		first, ref, err := tx.authenticate(ctx, &in, &res.Bot, &authed)
+		first, ref, err := tx.authenticate(ctx, in.BotID, in.APIKeyHash, &res.Bot, &authed)
 		if err != nil {
 			return err
 		}
+		in.BotID = ref.id
 		first = append(first, walletStepOf(tx, ref, &w, &claimed), checkoutCardsStep(ref, in.CardID, &cards),
 			factsStep(in, ref, now, &row))
 		if err := tx.pipeline(ctx, first...); err != nil {
