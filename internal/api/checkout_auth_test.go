@@ -9,11 +9,10 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// TestCheckoutAuthenticatesBeforeAnythingElse: checkout authenticates the
-// API key inside its own first database round trip (no Idempotency-Key) or
-// through the usual bot wrapper (with one); either way a bad key is 401
-// whatever the body, a good key with a bad body is 400, and nothing is
-// written for either.
+// TestCheckoutAuthenticatesBeforeAnythingElse: with or without an
+// Idempotency-Key, a bad key is 401 whatever the body (malformed, failing
+// decoding or failing validation), a good key with a bad body is 400, and
+// nothing is written for either.
 func TestCheckoutAuthenticatesBeforeAnythingElse(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {

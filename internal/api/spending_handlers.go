@@ -10,52 +10,10 @@ import (
 )
 
 func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	in, err := checkoutInput(r)
-	if err == nil {
-		var out app.CheckoutOutcome
-		if out, err = s.svc.Checkout(r.Context(), bot, in); err == nil {
-			status, v := viewCheckout(out)
-			writeJSON(w, status, v)
-			return
-		}
-	}
-	writeError(w, r, err)
-}
-
-// checkoutByKey serves a checkout without an Idempotency-Key by letting the
-// store authenticate the API key in the checkout's first database round
-// trip (the busiest bot route, one round trip fewer); with one it leaves
-// the request to withKey, the usual authenticate-then-replay path, since
-// the idempotency record is scoped to the authenticated bot.
-func (s *Server) checkoutByKey(withKey http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(idempotencyHeader) != "" {
-			withKey.ServeHTTP(w, r)
-			return
-		}
-		in, err := checkoutInput(r)
-		if err != nil {
-			if _, authErr := s.svc.AuthenticateBot(r.Context(), bearer(r)); authErr != nil {
-				err = authErr // 401 comes before 400, as on every bot route
-			}
-			writeError(w, r, err)
-			return
-		}
-		out, err := s.svc.CheckoutByKey(r.Context(), bearer(r), in)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		status, v := viewCheckout(out)
-		writeJSON(w, status, v)
-	})
-}
-
-// checkoutInput decodes a checkout request body.
-func checkoutInput(r *http.Request) (app.CheckoutInput, error) {
 	body, err := parseObject(r)
 	if err != nil {
-		return app.CheckoutInput{}, err
+		writeError(w, r, err)
+		return
 	}
 	in := app.CheckoutInput{
 		ProfileIndex: body.integer("profile_index"),
@@ -67,7 +25,17 @@ func checkoutInput(r *http.Request) (app.CheckoutInput, error) {
 		TaskID:       body.str("task_id", false),
 		CardID:       body.str("card_id", false),
 	}
-	return in, body.err()
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out, err := s.svc.Checkout(r.Context(), bot, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	status, v := viewCheckout(out)
+	writeJSON(w, status, v)
 }
 
 func (s *Server) checkoutStatus(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

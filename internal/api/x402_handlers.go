@@ -16,7 +16,7 @@ import (
 func (s *Server) x402Routes() {
 	m := s.mux
 	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
-	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.signByKey(s.bot(s.sign, signingAuthFailure)))
+	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure))
 	m.Handle("GET /api/v1/owner/signing-requests", s.owner(s.pendingSigningRequests))
 	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/approve", s.owner(s.decideSigning(true)))
 	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/deny", s.owner(s.decideSigning(false)))
@@ -26,9 +26,9 @@ func (s *Server) x402Routes() {
 
 // signingAuthFailure: the signing endpoint's 401 body is exactly
 // {"error":"Invalid or missing API key"} (DESIGN.md decision 1).
-func signingAuthFailure(r *botRoute) { r.authFailure = signingAuthError }
-
-var signingAuthError = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
+func signingAuthFailure(r *botRoute) {
+	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
+}
 
 func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	addr, err := s.svc.CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
@@ -53,46 +53,10 @@ func invalidSignRequest(err error) error {
 }
 
 func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	in, err := signInput(r)
+	body, err := parseObject(r)
 	if err != nil {
 		writeError(w, r, invalidSignRequest(err))
 		return
-	}
-	res, err := s.svc.Sign(r.Context(), bot, in)
-	writeSignResult(w, r, res, err)
-}
-
-// signByKey serves a signing request without an Idempotency-Key by letting
-// the store authenticate the API key in the request's first database round
-// trip, as checkoutByKey does; with one it leaves the request to withKey.
-func (s *Server) signByKey(withKey http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(idempotencyHeader) != "" {
-			withKey.ServeHTTP(w, r)
-			return
-		}
-		in, err := signInput(r)
-		if err != nil {
-			if _, authErr := s.svc.AuthenticateBot(r.Context(), bearer(r)); authErr != nil {
-				writeError(w, r, signingAuthError) // 401 comes before 400
-				return
-			}
-			writeError(w, r, invalidSignRequest(err))
-			return
-		}
-		res, err := s.svc.SignByKey(r.Context(), bearer(r), in)
-		if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindUnauthenticated {
-			err = signingAuthError
-		}
-		writeSignResult(w, r, res, err)
-	})
-}
-
-// signInput decodes a signing request body.
-func signInput(r *http.Request) (app.SignRequest, error) {
-	body, err := parseObject(r)
-	if err != nil {
-		return app.SignRequest{}, err
 	}
 	in := app.SignRequest{ResourceURL: body.str("resource_url", true), Recipient: body.str("recipient_address", true)}
 	if n, ok := body.number("amount_usdc", true); ok {
@@ -110,11 +74,11 @@ func signInput(r *http.Request) (app.SignRequest, error) {
 			in.ValidBefore = &v
 		}
 	}
-	return in, body.err()
-}
-
-// writeSignResult answers a signing request as INTERFACE.md 4.20 says.
-func writeSignResult(w http.ResponseWriter, r *http.Request, res app.SignResult, err error) {
+	if err := body.err(); err != nil {
+		writeError(w, r, invalidSignRequest(err))
+		return
+	}
+	res, err := s.svc.Sign(r.Context(), bot, in)
 	var blocked *app.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -32,46 +31,21 @@ type CheckoutOutcome struct {
 // Checkout validates a bot's purchase request and lets the store evaluate
 // and apply it in one transaction.
 func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput) (CheckoutOutcome, error) {
-	return s.checkout(ctx, &bot, store.CheckoutInput{BotID: bot.ID}, in)
-}
-
-// CheckoutByKey is Checkout for the bot whose API key this is, which the
-// store authenticates in the checkout's first round trip instead of one of
-// its own. A caller that is not authenticated gets 401 even when its
-// request is invalid too, as on every other bot route.
-func (s *Service) CheckoutByKey(ctx context.Context, apiKey string, in CheckoutInput) (CheckoutOutcome, error) {
-	if _, _, _, err := s.validCheckout(in); err != nil || !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
-		if _, authErr := s.AuthenticateBot(ctx, apiKey); authErr != nil {
-			return CheckoutOutcome{}, authErr
-		}
-		return CheckoutOutcome{}, err
-	}
-	out, err := s.checkout(ctx, nil, store.CheckoutInput{APIKeyHash: botpay.Digest(apiKey)}, in)
-	if errors.Is(err, store.ErrUnknownAPIKey) {
-		return out, errBotAuth
-	}
-	return out, err
-}
-
-// checkout validates in and runs it for the bot that who names (bot, when
-// the caller has read it already).
-func (s *Service) checkout(ctx context.Context, bot *botpay.Bot, who store.CheckoutInput, in CheckoutInput) (CheckoutOutcome, error) {
 	req, item, cardID, err := s.validCheckout(in)
 	if err != nil {
 		return CheckoutOutcome{}, err
 	}
-	who.CardID, who.ProfileIndex, who.ItemName, who.TaskID = cardID, *in.ProfileIndex, item, strings.TrimSpace(in.TaskID)
-	who.Request = req
-	who.Limit = store.Limit{Bucket: "checkout", Max: s.limits.CheckoutPerHour, Window: time.Hour}
-	res, err := s.store.Checkout(ctx, who)
+	taskID := strings.TrimSpace(in.TaskID)
+	res, err := s.store.Checkout(ctx, store.CheckoutInput{
+		BotID: bot.ID, CardID: cardID, ProfileIndex: *in.ProfileIndex, ItemName: item, TaskID: taskID,
+		Request: req,
+		Limit:   store.Limit{Bucket: "checkout:" + bot.ID, Max: s.limits.CheckoutPerHour, Window: time.Hour},
+	})
 	if err != nil {
 		return CheckoutOutcome{}, err
 	}
 	out := CheckoutOutcome{Purchase: res.Purchase}
-	if bot == nil {
-		bot = &res.Bot
-	}
-	s.notifyCheckout(ctx, *bot, res) // after commit (issue 8)
+	s.notifyCheckout(ctx, bot, res) // after commit (issue 8)
 	if res.SealedDetails != nil {
 		d, err := s.openDetails(res.Purchase.CardID, res.Purchase.ProfileIndex, res.SealedDetails)
 		if err != nil {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -85,51 +84,20 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 // and the reservation, then a signature at once or a request held for the
 // owner.
 func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (SignResult, error) {
-	if !bot.Claimed() {
-		if _, _, _, err := s.validSign(in, s.clock.Now()); err != nil {
-			return SignResult{}, err
-		}
-		return SignResult{}, store.ErrNoProcessorWallet
-	}
-	return s.sign(ctx, &bot, "", in)
-}
-
-// SignByKey is Sign for the bot whose API key this is, which the store
-// authenticates in the request's first round trip instead of one of its
-// own. An unauthenticated caller gets errBotAuth even when its request is
-// invalid too.
-func (s *Service) SignByKey(ctx context.Context, apiKey string, in SignRequest) (SignResult, error) {
-	if _, _, _, err := s.validSign(in, s.clock.Now()); err != nil || !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
-		if _, authErr := s.AuthenticateBot(ctx, apiKey); authErr != nil {
-			return SignResult{}, authErr
-		}
-		return SignResult{}, err
-	}
-	res, err := s.sign(ctx, nil, botpay.Digest(apiKey), in)
-	if errors.Is(err, store.ErrUnknownAPIKey) {
-		return res, errBotAuth
-	}
-	return res, err
-}
-
-// sign runs a signing request for known, or else for the bot whose API key
-// has the digest keyHash.
-func (s *Service) sign(ctx context.Context, known *botpay.Bot, keyHash string, in SignRequest) (SignResult, error) {
-	botID := ""
-	if known != nil {
-		botID = known.ID
-	}
 	now := s.clock.Now()
 	to, host, validBefore, err := s.validSign(in, now)
 	if err != nil {
 		return SignResult{}, err
 	}
+	if !bot.Claimed() {
+		return SignResult{}, store.ErrNoProcessorWallet
+	}
 	var from x402.Address
 	nonce := newNonce()
-	req := store.SigningRequest{BotID: botID, ResourceURL: in.ResourceURL, ResourceHost: host,
+	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
-	req, bot, verdict, err := s.store.ReserveSigning(ctx, keyHash, req, func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
-		if sg.Frozen {
+	req, verdict, err := s.store.ReserveSigning(ctx, req, func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
+		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
 			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
 		}
 		r.ApprovalMode = sg.Guardrails.ApprovalMode
@@ -159,9 +127,6 @@ func (s *Service) sign(ctx context.Context, known *botpay.Bot, keyHash string, i
 	case verdict.Blocked:
 		return SignResult{}, &GuardrailBlocked{Reason: verdict.Reason}
 	case verdict.NeedsApproval:
-		if known != nil { // the store returns the bot only when it authenticated it
-			bot = *known
-		}
 		s.notifyHeldSigning(ctx, bot, req) // after commit (issue 8)
 		return SignResult{Request: req, Pending: true}, nil
 	}

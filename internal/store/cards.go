@@ -147,11 +147,11 @@ func (s *Store) cards(ctx context.Context, q querier, where string, args ...any)
 
 // checkoutCardsStep reads the cards a checkout may use (INTERFACE.md 7.2):
 // the named card, or else the bot's active cards; checkoutCard picks.
-func checkoutCardsStep(ref botRef, cardID string, out *[]botpay.Card) step {
+func checkoutCardsStep(botID, cardID string, out *[]botpay.Card) step {
 	if cardID != "" {
-		return step{query: cardsQuery(`c.id = $1 AND c.bot_id = ` + ref.sql(2)), args: ref.args(cardID), each: cardCollector(out)}
+		return step{query: cardsQuery(`c.id = $1 AND c.bot_id = $2`), args: []any{cardID, botID}, each: cardCollector(out)}
 	}
-	return step{query: cardsQuery(`c.status = $1 AND c.bot_id = ` + ref.sql(2)), args: ref.args(botpay.CardActive), each: cardCollector(out)}
+	return step{query: cardsQuery(`c.bot_id = $1 AND c.status = $2`), args: []any{botID, botpay.CardActive}, each: cardCollector(out)}
 }
 
 // checkoutCard picks the card of a checkout from what checkoutCardsStep

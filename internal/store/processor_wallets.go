@@ -140,7 +140,7 @@ func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Mi
 // approval settings, and the owner's master guardrails (nil when unset).
 // Categories are not read: a signing request names none.
 type Signer struct {
-	Frozen      bool // the owner has frozen the bot (as of the transaction)
+	Frozen      bool // the owner has frozen the bot, as of the signing transaction
 	Wallet      ProcessorWallet
 	Guardrails  botpay.Guardrails
 	Master      *botpay.MasterGuardrails
@@ -150,26 +150,25 @@ type Signer struct {
 // signerRow is what signerStep reads.
 type signerRow struct {
 	sg                        Signer
-	ownerID                   string
 	above, mPer, mDay, mMonth *int64
 	hasMaster, found          bool
 	lists                     [4]sql.NullString
 }
 
 // signerStep reads a claimed bot's Signer (key, freeze, guardrails, master
-// guardrails and procurement controls) and its owner in one statement;
-// found is false without a processor wallet.
-func signerStep(ref botRef, row *signerRow) step {
+// guardrails and procurement controls) in one statement; found is false
+// without a processor wallet.
+func signerStep(botID, ownerID string, row *signerRow) step {
 	g := &row.sg.Guardrails
-	return step{query: `SELECT w.bot_id, b.owner_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents,
-			g.daily_cents, g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents,
-			m.monthly_budget_cents, m.owner_id IS NOT NULL, ` + procurementLists + `
+	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
+			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
+			m.owner_id IS NOT NULL, ` + procurementLists + `
 		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id JOIN bots b ON b.id = w.bot_id
-		LEFT JOIN master_guardrails m ON m.owner_id = b.owner_id
+		LEFT JOIN master_guardrails m ON m.owner_id = $2
 		LEFT JOIN procurement p ON p.bot_id = w.bot_id
-		WHERE w.bot_id = ` + ref.sql(1), args: ref.args(),
-		dest: []any{&row.sg.Wallet.BotID, &row.ownerID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey,
-			&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
+		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
+		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
+			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
 			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3]},
 		found: &row.found}
 }

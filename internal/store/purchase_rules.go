@@ -50,17 +50,16 @@ type factsRow struct {
 // hold of this bot: Checkout expires those first, and reads the facts again
 // when there were any (a decoy is never held). The rate limit counts at
 // most the limit's number of recent checkouts.
-func factsStep(in CheckoutInput, ref botRef, now time.Time, f *factsRow) step {
+func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
 	day, week, month := botpay.DayStart(now), botpay.WeekStart(now), botpay.MonthStart(now)
 	g := &f.g
-	bot := ref.sql(11)
 	return step{query: `WITH card AS (
-			SELECT c.id FROM cards c WHERE c.bot_id = ` + bot + ` AND (c.id = $1 OR ($1 = '' AND c.status = 'active'))
+			SELECT c.id FROM cards c WHERE c.bot_id = $1 AND (c.id = $2 OR ($2 = '' AND c.status = 'active'))
 			ORDER BY c.created_at, c.id LIMIT 1
 		), profile AS (
-			SELECT p.details_sealed, 'profile:' || p.card_id || $2 AS scope,
-				CASE p.allowance_duration WHEN 'day' THEN CAST($3 AS BIGINT) WHEN 'week' THEN CAST($4 AS BIGINT) ELSE CAST($5 AS BIGINT) END AS since
-			FROM card_profiles p JOIN card ON p.card_id = card.id WHERE p.profile_index = $6
+			SELECT p.details_sealed, 'profile:' || p.card_id || $3 AS scope,
+				CASE p.allowance_duration WHEN 'day' THEN CAST($4 AS BIGINT) WHEN 'week' THEN CAST($5 AS BIGINT) ELSE CAST($6 AS BIGINT) END AS since
+			FROM card_profiles p JOIN card ON p.card_id = card.id WHERE p.profile_index = $7
 		)
 		SELECT g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents,
 			g.ask_approval_above_cents, g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at,
@@ -75,22 +74,22 @@ func factsStep(in CheckoutInput, ref botRef, now time.Time, f *factsRow) step {
 			LEFT JOIN master_guardrails m ON m.owner_id = b.owner_id
 			LEFT JOIN procurement p ON p.bot_id = g.bot_id
 			CROSS JOIN (SELECT
-					COALESCE(SUM(CASE WHEN scope = 'bot:' || ` + bot + ` AND day >= $3 THEN cents ELSE 0 END), 0) AS bot_day,
-					COALESCE(SUM(CASE WHEN scope = 'bot:' || ` + bot + ` AND day >= $5 THEN cents ELSE 0 END), 0) AS bot_month,
-					COALESCE(SUM(CASE WHEN scope = 'bot:' || ` + bot + ` AND day >= $3 THEN micro ELSE 0 END), 0) AS micro_day,
-					COALESCE(SUM(CASE WHEN scope = 'bot:' || ` + bot + ` AND day >= $5 THEN micro ELSE 0 END), 0) AS micro_month,
-					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $3 THEN cents ELSE 0 END), 0) AS card_day,
-					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $5 THEN cents ELSE 0 END), 0) AS card_month,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $4 THEN cents ELSE 0 END), 0) AS bot_day,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $6 THEN cents ELSE 0 END), 0) AS bot_month,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $4 THEN micro ELSE 0 END), 0) AS micro_day,
+					COALESCE(SUM(CASE WHEN scope = $8 AND day >= $6 THEN micro ELSE 0 END), 0) AS micro_month,
+					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $4 THEN cents ELSE 0 END), 0) AS card_day,
+					COALESCE(SUM(CASE WHEN scope = 'card:' || (SELECT id FROM card) AND day >= $6 THEN cents ELSE 0 END), 0) AS card_month,
 					COALESCE(SUM(CASE WHEN scope = (SELECT scope FROM profile) AND day >= (SELECT since FROM profile) THEN cents ELSE 0 END), 0) AS profile
-				FROM spend_days WHERE scope IN ('bot:' || ` + bot + `, 'card:' || (SELECT id FROM card), (SELECT scope FROM profile)) AND day >= $7) u
+				FROM spend_days WHERE scope IN ($8, 'card:' || (SELECT id FROM card), (SELECT scope FROM profile)) AND day >= $9) u
 			CROSS JOIN (SELECT
-					COALESCE(SUM(CASE WHEN created_at >= $3 THEN amount_micro ELSE 0 END), 0) AS micro_day,
+					COALESCE(SUM(CASE WHEN created_at >= $4 THEN amount_micro ELSE 0 END), 0) AS micro_day,
 					COALESCE(SUM(amount_micro), 0) AS micro_month
-				FROM signing_requests WHERE bot_id = ` + bot + ` AND status = 'pending' AND reserved_until <= $8 AND created_at >= $5) h
-			CROSS JOIN (` + recentCheckouts(bot, "$9", "$10") + `) rl
-		WHERE g.bot_id = ` + bot,
-		args: ref.args(in.CardID, ":"+strconv.Itoa(in.ProfileIndex), ms(day), ms(week), ms(month), in.ProfileIndex,
-			min(ms(week), ms(month)), ms(now), ms(now.Add(-in.Limit.Window)), max(in.Limit.Max, 1)),
+				FROM signing_requests WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $10 AND created_at >= $6) h
+			CROSS JOIN (` + recentCheckouts("$1", "$11", "$12") + `) rl
+		WHERE g.bot_id = $1`,
+		args: []any{in.BotID, in.CardID, ":" + strconv.Itoa(in.ProfileIndex), ms(day), ms(week), ms(month), in.ProfileIndex,
+			"bot:" + in.BotID, min(ms(week), ms(month)), ms(now), ms(now.Add(-in.Limit.Window)), max(in.Limit.Max, 1)},
 		dest: []any{&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &f.above, &g.RecurringAllowed, &g.Notes,
 			&f.approved, &f.blocked, &f.updated, &f.master, &f.masterPer, &f.masterDaily, &f.masterMax,
 			&f.lists[0], &f.lists[1], &f.lists[2], &f.lists[3], &f.details,

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -12,12 +10,7 @@ import (
 // CheckoutInput is one bot checkout request (INTERFACE.md 4.3), already
 // validated.
 type CheckoutInput struct {
-	BotID string
-	// APIKeyHash, with BotID empty, names the bot by the digest of its API
-	// key: the checkout authenticates it first (on PostgreSQL in the same
-	// round trip as the wallet lock) and fails with ErrUnknownAPIKey when
-	// no bot has that key.
-	APIKeyHash   string
+	BotID        string
 	CardID       string // optional
 	ProfileIndex int
 	Request      botpay.CheckoutRequest
@@ -29,36 +22,9 @@ type CheckoutInput struct {
 // CheckoutResult is an admitted checkout. SealedDetails are the profile's
 // sealed card details when the purchase was approved at once.
 type CheckoutResult struct {
-	Bot           botpay.Bot // the bot named by APIKeyHash (only then)
 	Purchase      botpay.Purchase
 	SealedDetails []byte
 	LowBalance    *LowBalance // set when the checkout crossed the threshold
-}
-
-// ErrUnknownAPIKey is a checkout's answer when no bot has its APIKeyHash.
-var ErrUnknownAPIKey = errors.New("no bot has this API key")
-
-// botRef is how the statements of a checkout's first round trip name the
-// bot: by its id, as their last parameter; or, when the bot is named by its
-// API key on PostgreSQL, by the id that the authenticating statement before
-// them (authStep) stored in the transaction, so authentication needs no
-// round trip of its own.
-type botRef struct{ id string }
-
-// sql is the bot's id in SQL, where the statement's last parameter is $n.
-func (b botRef) sql(n int) string {
-	if b.id == "" {
-		return "current_setting('botpay.bot_id', true)"
-	}
-	return "$" + strconv.Itoa(n)
-}
-
-// args are a statement's parameters, followed by the bot's id when known.
-func (b botRef) args(args ...any) []any {
-	if b.id == "" {
-		return args
-	}
-	return append(args, b.id)
 }
 
 // lockedWallet is a claimed bot's wallet row, locked for this transaction.
@@ -97,53 +63,10 @@ func (t *Tx) lockWalletRow() string {
 
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
-	return walletStepOf(t, botRef{botID}, w, found)
-}
-
-func walletStepOf(t *Tx, ref botRef, w *lockedWallet, found *bool) step {
-	w.botID = ref.id
+	w.botID = botID
 	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
-		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = ` + ref.sql(1) + t.lockWalletRow(), args: ref.args(),
+		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
 		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold}, found: found}
-}
-
-// authStep reads the bot whose API key has the digest keyHash; on
-// PostgreSQL it also stores the bot's id in the transaction for the
-// statements after it (botRef).
-func (t *Tx) authStep(keyHash string, b *botpay.Bot, found *bool) step {
-	store := ""
-	if t.s.dialect == Postgres {
-		store = ` AND set_config('botpay.bot_id', id, true) IS NOT NULL`
-	}
-	return step{query: `SELECT ` + botColumns + ` FROM bots WHERE api_key_hash = $1` + store, args: []any{keyHash},
-		each: func(row scanner) (err error) {
-			*b, err = scanBot(row)
-			*found = err == nil
-			return err
-		}}
-}
-
-// authenticate names the bot for a transaction's first round trip: by
-// botID when known, else by the digest of its API key. On PostgreSQL it
-// returns the step that authenticates in that round trip and a reference
-// to the bot for the statements after it (the caller checks *found once the
-// round trip is read); on SQLite (no round trips to save) it reads the bot
-// at once and fails with ErrUnknownAPIKey.
-func (t *Tx) authenticate(ctx context.Context, botID, keyHash string, b *botpay.Bot, found *bool) ([]step, botRef, error) {
-	if botID != "" {
-		return nil, botRef{botID}, nil
-	}
-	auth := t.authStep(keyHash, b, found)
-	if t.conn != nil {
-		return []step{auth}, botRef{}, nil
-	}
-	if err := t.pipeline(ctx, auth); err != nil {
-		return nil, botRef{}, err
-	}
-	if !*found {
-		return nil, botRef{}, ErrUnknownAPIKey
-	}
-	return nil, botRef{b.ID}, nil
 }
 
 // Checkout evaluates and applies a checkout in one transaction: wallet
@@ -163,22 +86,9 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		var claimed bool
 		var cards []botpay.Card
 		var row factsRow
-		var authed bool
-		first, ref, err := tx.authenticate(ctx, in.BotID, in.APIKeyHash, &res.Bot, &authed)
-		if err != nil {
+		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards),
+			factsStep(in, now, &row)); err != nil {
 			return err
-		}
-		in.BotID = ref.id
-		first = append(first, walletStepOf(tx, ref, &w, &claimed), checkoutCardsStep(ref, in.CardID, &cards),
-			factsStep(in, ref, now, &row))
-		if err := tx.pipeline(ctx, first...); err != nil {
-			return err
-		}
-		if ref.id == "" { // authenticated in this round trip
-			if !authed {
-				return ErrUnknownAPIKey
-			}
-			in.BotID, w.botID = res.Bot.ID, res.Bot.ID
 		}
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
@@ -189,7 +99,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 			if n > 0 { // released holds changed the wallet and the totals
-				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, botRef{in.BotID}, now, &row)); err != nil {
+				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, now, &row)); err != nil {
 					return err
 				}
 			}

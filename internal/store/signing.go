@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 
@@ -51,34 +50,19 @@ type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r
 // until the authorization expires) or pending (reserved until the approval
 // window closes). Concurrent requests queue on the wallet's row, so
 // signatures can never promise more than the balance.
-//
-// r.BotID names the bot; when it is empty, keyHash (the digest of the bot's
-// API key) does, the bot is authenticated in the same round trip (on
-// PostgreSQL) and returned, and ErrUnknownAPIKey means no bot has the key.
-// r.OwnerID is set from the bot row.
-func (s *Store) ReserveSigning(ctx context.Context, keyHash string, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.Bot, botpay.SigningVerdict, error) {
+func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
-	var bot botpay.Bot
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var row signerRow
-		var authed bool
-		first, ref, err := tx.authenticate(ctx, r.BotID, keyHash, &bot, &authed)
-		if err != nil {
-			return err
-		}
-		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, ref, now, append(first, signerStep(ref, &row))...)
-		if ref.id == "" && !authed && (err == nil || errors.Is(err, ErrNoProcessorWallet)) {
-			return ErrUnknownAPIKey
-		}
+		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now, signerStep(r.BotID, r.OwnerID, &row))
 		if err == nil && !row.found {
 			err = ErrNoProcessorWallet
 		}
 		if err != nil {
 			return err
 		}
-		r.BotID, r.OwnerID = row.sg.Wallet.BotID, row.ownerID
 		sg, err := row.signer()
 		if err != nil {
 			return err
@@ -108,7 +92,7 @@ func (s *Store) ReserveSigning(ctx context.Context, keyHash string, r SigningReq
 			dest: []any{&r.ID}})
 		return nil
 	})
-	return r, bot, verdict, err
+	return r, verdict, err
 }
 
 func msPtr(t *time.Time) any {
@@ -126,17 +110,16 @@ func msPtr(t *time.Time) any {
 // the previous lock holder just committed.
 // Both statements, after first, travel in one round trip (a pipeline), and
 // still run one after the other.
-func (tx *Tx) lockProcessorWallet(ctx context.Context, ref botRef, now time.Time, first ...step) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first ...step) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
 	var found bool
-	bot := ref.sql(4)
 	err = tx.pipeline(ctx, append(first,
-		step{query: `SELECT balance_micro FROM processor_wallets WHERE bot_id = ` + ref.sql(1) + tx.forUpdate(), args: ref.args(),
+		step{query: `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(), args: []any{botID},
 			dest: []any{&balance}, found: &found},
 		step{query: `SELECT
 			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
-				WHERE r.bot_id = ` + bot + ` AND r.status IN ('signed', 'pending') AND r.reserved_until > $3),
-			day, month FROM ` + committedDaysOf("bot_id", "'bot:' || "+bot, bot, "$1", "$2", "$3"),
-			args: ref.args(ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now)),
+				WHERE r.bot_id = $5 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
+			day, month FROM ` + committedDays("bot_id"),
+			args: committedArgs("bot:"+botID, botID, now),
 			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})...)
 	if err == nil && !found {
 		return 0, 0, spent, ErrNoProcessorWallet

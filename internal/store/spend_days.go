@@ -81,24 +81,17 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 // whose approval window closed by now ($4) without anything marking them
 // (they stop counting then). Three aggregates, each one index range.
 func committedDays(who string) string {
-	return committedDaysOf(who, "$1", "$5", "$2", "$3", "$4")
-}
-
-// committedDaysOf is committedDays with its operands as SQL: the scope and
-// id (a parameter, or an expression such as botRef's) and the day start,
-// month start and now parameters.
-func committedDaysOf(who, scope, id, day, month, now string) string {
 	// CAST: PostgreSQL sums BIGINT as NUMERIC, whose division is not the
 	// integer division that rounds up here.
 	return `(SELECT CAST(t.cents_day - h.day + CAST(t.micro_day - x.day + 9999 AS BIGINT) / 10000 AS BIGINT) AS day,
 			CAST(t.cents_month - h.month + CAST(t.micro_month - x.month + 9999 AS BIGINT) / 10000 AS BIGINT) AS month
-		FROM (SELECT COALESCE(SUM(CASE WHEN day >= ` + day + ` THEN cents ELSE 0 END), 0) AS cents_day, COALESCE(SUM(cents), 0) AS cents_month,
-				COALESCE(SUM(CASE WHEN day >= ` + day + ` THEN micro ELSE 0 END), 0) AS micro_day, COALESCE(SUM(micro), 0) AS micro_month
-			FROM spend_days WHERE scope = ` + scope + ` AND day >= ` + month + `) t,
-			(SELECT COALESCE(SUM(CASE WHEN created_at >= ` + day + ` THEN amount_cents ELSE 0 END), 0) AS day, COALESCE(SUM(amount_cents), 0) AS month
-			FROM purchases WHERE ` + who + ` = ` + id + ` AND NOT decoy AND status = 'pending' AND expires_at <= ` + now + ` AND created_at >= ` + month + `) h,
-			(SELECT COALESCE(SUM(CASE WHEN created_at >= ` + day + ` THEN amount_micro ELSE 0 END), 0) AS day, COALESCE(SUM(amount_micro), 0) AS month
-			FROM signing_requests WHERE ` + who + ` = ` + id + ` AND status = 'pending' AND reserved_until <= ` + now + ` AND created_at >= ` + month + `) x) committed`
+		FROM (SELECT COALESCE(SUM(CASE WHEN day >= $2 THEN cents ELSE 0 END), 0) AS cents_day, COALESCE(SUM(cents), 0) AS cents_month,
+				COALESCE(SUM(CASE WHEN day >= $2 THEN micro ELSE 0 END), 0) AS micro_day, COALESCE(SUM(micro), 0) AS micro_month
+			FROM spend_days WHERE scope = $1 AND day >= $3) t,
+			(SELECT COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_cents ELSE 0 END), 0) AS day, COALESCE(SUM(amount_cents), 0) AS month
+			FROM purchases WHERE ` + who + ` = $5 AND NOT decoy AND status = 'pending' AND expires_at <= $4 AND created_at >= $3) h,
+			(SELECT COALESCE(SUM(CASE WHEN created_at >= $2 THEN amount_micro ELSE 0 END), 0) AS day, COALESCE(SUM(amount_micro), 0) AS month
+			FROM signing_requests WHERE ` + who + ` = $5 AND status = 'pending' AND reserved_until <= $4 AND created_at >= $3) x) committed`
 }
 
 // committedArgs are committedDays' arguments for scope and id at now.

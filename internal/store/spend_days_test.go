@@ -50,7 +50,7 @@ func sign(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro
 func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, v botpay.SigningVerdict) (store.SpentTotals, store.SigningRequest) {
 	t.Helper()
 	var seen store.SpentTotals
-	r, _, _, err := st.ReserveSigning(ctx, "", store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
+	r, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
 		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
 		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + 300, Signature: "0xsig", Header: "h",
 		ApprovalMode: botpay.ApprovalUnderThreshold},
