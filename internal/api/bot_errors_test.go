@@ -23,6 +23,25 @@ var botEndpoints = []struct {
 	{http.MethodPatch, "/api/v1/bot/profile", map[string]any{"callback_url": "https://bot.example.com/new"}},
 }
 
+// badCredentials are Authorization headers that must not authenticate a
+// bot, made from a real bot key and a real owner token.
+func badCredentials(key, ownerToken string) []struct{ name, header string } {
+	hex48 := strings.Repeat("0123456789abcdef", 3)
+	return []struct{ name, header string }{
+		{"no Authorization header", ""},
+		{"empty bearer", "Bearer "},
+		{"basic scheme", "Basic " + key},
+		{"key without scheme", key},
+		{"wrong prefix", "Bearer sk_live_" + hex48},
+		{"owner token instead of API key", "Bearer " + ownerToken},
+		{"too short", "Bearer bp_live_abc123"},
+		{"too long", "Bearer " + key + "0"},
+		{"upper-case hex", "Bearer " + key[:8] + strings.ToUpper(key[8:])},
+		{"non-hex characters", "Bearer bp_live_" + strings.Repeat("z", 48)},
+		{"well-formed but unknown", "Bearer bp_live_" + hex48},
+	}
+}
+
 // TestBotEndpointsRequireAValidKey: a missing, malformed or unknown key is
 // 401 "Authentication required" on every bot endpoint (INTERFACE.md 5.4,
 // DESIGN.md decision 1), and nothing runs.
@@ -32,20 +51,7 @@ func TestBotEndpointsRequireAValidKey(t *testing.T) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, _ := claimedBot(t, srv, o)
-		hex48 := strings.Repeat("0123456789abcdef", 3)
-		creds := []struct{ name, header string }{
-			{"no Authorization header", ""},
-			{"empty bearer", "Bearer "},
-			{"basic scheme", "Basic " + key},
-			{"key without scheme", key},
-			{"wrong prefix", "Bearer sk_live_" + hex48},
-			{"owner token instead of API key", "Bearer " + o.token},
-			{"too short", "Bearer bp_live_abc123"},
-			{"too long", "Bearer " + key + "0"},
-			{"upper-case hex", "Bearer " + key[:8] + strings.ToUpper(key[8:])},
-			{"non-hex characters", "Bearer bp_live_" + strings.Repeat("z", 48)},
-			{"well-formed but unknown", "Bearer bp_live_" + hex48},
-		}
+		creds := badCredentials(key, o.token)
 		for _, e := range botEndpoints {
 			for _, c := range creds {
 				t.Run(e.method+" "+e.path+"/"+c.name, func(t *testing.T) {

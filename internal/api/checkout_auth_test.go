@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
@@ -19,19 +18,12 @@ func TestCheckoutAuthenticatesBeforeAnythingElse(t *testing.T) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, _ := claimedBot(t, srv, o)
-		hex48 := strings.Repeat("0123456789abcdef", 3)
 		valid := map[string]any{"profile_index": 1, "merchant_name": "Shop", "merchant_url": "https://shop.example.com/x",
 			"item_name": "Widget", "amount_cents": 100}
 		invalid := map[string]any{"profile_index": 0, "merchant_name": "Shop"} // fails decoding
 		zero := map[string]any{"profile_index": 1, "merchant_name": "Shop", "merchant_url": "https://shop.example.com/x",
 			"item_name": "Widget", "amount_cents": 0} // fails validation
-		badKeys := []struct{ name, header string }{
-			{"no Authorization header", ""},
-			{"wrong prefix", "Bearer sk_live_" + hex48},
-			{"owner token instead of API key", "Bearer " + o.token},
-			{"upper-case hex", "Bearer " + key[:8] + strings.ToUpper(key[8:])},
-			{"well-formed but unknown", "Bearer bp_live_" + hex48},
-		}
+		badKeys := badCredentials(key, o.token)
 		bodies := []struct {
 			name string
 			body any
