@@ -73,7 +73,9 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 }
 
 // attempts says whether handling dl makes a delivery attempt; when not,
-// handling is immediate (no bot, or the event is only staged).
+// handling is immediate (no bot, or the event is only staged). store's emit
+// applies the same rule in SQL when the event is written; this one covers
+// health that changed between the write and the claim.
 func attempts(dl store.Delivery) bool {
 	t := dl.Target
 	return t != nil && t.WebhookStatus != botpay.WebhookUnreachable && t.WebhookStatus != botpay.WebhookNone &&

@@ -19,8 +19,9 @@ func (t *Tx) stage(ctx context.Context, m botpay.PendingMessage) error {
 }
 
 // PendingMessages lists a bot's unacknowledged, unexpired messages, oldest
-// event first (staging order can differ by a few milliseconds), at most limit of them. Expiry is enforced here, not only by the
-// purge, so an expired message is never handed out.
+// event first (staging order can differ by a few milliseconds), at most
+// limit of them. Expiry is enforced here, not only by the purge, so an
+// expired message is never handed out.
 func (s *Store) PendingMessages(ctx context.Context, botID string, limit int) ([]botpay.PendingMessage, error) {
 	rows, err := s.query(ctx, `SELECT id, event_id, event_type, data, event_at, staged_at, expires_at FROM pending_messages
 		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2 ORDER BY event_at, id LIMIT $3`, botID, ms(s.clock.Now()), limit)

@@ -9,8 +9,9 @@ import (
 // debitAndRecordPG is, on PostgreSQL, the whole write of an auto-approved
 // real purchase in one statement (one round trip instead of four): the
 // debit, its spend ledger row and the purchase row with the ledger id; the
-// wallet.spend.authorized event follows in the same round trip. The caller holds the wallet lock, so
-// the balance after the debit is known beforehand. It writes exactly what
+// wallet.spend.authorized event (emit) follows in the same round trip. The
+// caller holds the wallet lock, so the balance after the debit is known
+// beforehand. It writes exactly what
 // capture, emit and insertPurchase write on SQLite.
 // The statement travels with COMMIT.
 func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {

@@ -14,12 +14,20 @@ import (
 // heldShopper is a funded bot whose every checkout waits for its owner.
 func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
 	t.Helper()
+	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
+}
+
+// shopper is a claimed bot of owner funded with $1,000, with guardrails
+// adjusted from the defaults and one active card (profile 1, $1,000 a
+// month).
+func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
+	t.Helper()
 	b := claimedBot(t, st, owner)
 	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
 		t.Fatal(err)
 	}
 	g := botpay.DefaultGuardrails(st.Clock().Now())
-	g.ApprovalMode = botpay.ApprovalAskForEverything
+	adjust(&g)
 	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}

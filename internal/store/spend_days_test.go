@@ -14,21 +14,7 @@ import (
 func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
 	t.Helper()
 	owner := newOwner(t, st)
-	b := claimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
-		t.Fatal(err)
-	}
-	g := botpay.DefaultGuardrails(st.Clock().Now())
-	g.Daily, g.AskApprovalAbove = 1000, nil
-	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
-	}
-	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
-		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
-		CreatedAt: st.Clock().Now()}
-	if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
-		t.Fatal(err)
-	}
+	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
 	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
