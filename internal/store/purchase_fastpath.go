@@ -8,11 +8,12 @@ import (
 
 // debitAndRecordPG is, on PostgreSQL, the whole write of an auto-approved
 // real purchase in one statement (one round trip instead of four): the
-// debit, its spend ledger row and the purchase row with the ledger id; the
+// debit with the bot's new checkout number (numberCheckout), its spend
+// ledger row and the purchase row with the ledger id and that number; the
 // wallet.spend.authorized event (emit) follows in the same round trip. The
 // caller holds the wallet lock, so the balance after the debit is known
 // beforehand. It writes exactly what
-// capture, emit and insertPurchase write on SQLite.
+// capture, emit, insertPurchase and numberCheckout write on SQLite.
 // The statement travels with COMMIT.
 func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
 	balance := w.balance - p.Amount
@@ -21,17 +22,18 @@ func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) 
 		"remaining_balance": balance - w.held,
 	}, now)
 	t.atCommit(step{query: `WITH debit AS (
-			UPDATE wallets SET balance_cents = balance_cents - $1, updated_at = $2 WHERE bot_id = $3 RETURNING balance_cents
+			UPDATE wallets SET balance_cents = balance_cents - $1, updated_at = $2, checkout_seq = $17 WHERE bot_id = $3
+			RETURNING balance_cents
 		), spend AS (
 			INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
 			SELECT $3, 'spend', $4, debit.balance_cents, $5, $2 FROM debit RETURNING id
 		)
 		INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
-			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id)
-		SELECT $6, $3, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $2, NULL, $2, spend.id FROM spend`,
+			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq)
+		SELECT $6, $3, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $2, NULL, $2, spend.id, $17 FROM spend`,
 		args: []any{int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p),
 			p.ID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, p.MerchantName, p.MerchantURL, p.ItemName, p.Category,
-			nullString(p.TaskID), p.Status}})
+			nullString(p.TaskID), p.Status, w.seq + 1}})
 	if err := t.emit(ev); err != nil {
 		return nil, err
 	}

@@ -13,11 +13,10 @@ import (
 
 // checkoutFacts are the rules, usage and rate-limit count of one checkout.
 type checkoutFacts struct {
-	rules   botpay.SpendingRules
-	usage   botpay.Usage // without the owner's usage and the balance
-	details []byte       // the profile's sealed card details
-	recent  int          // checkouts of the bot in the rate-limit window, at most the limit
-	oldest  *int64       // the oldest of those counted
+	rules       botpay.SpendingRules
+	usage       botpay.Usage // without the owner's usage and the balance
+	details     []byte       // the profile's sealed card details
+	maxthLatest *int64       // when the bot made its limit-th most recent checkout (rateLimited)
 }
 
 // factsRow is what factsStep reads, before the card it was read for is
@@ -33,8 +32,7 @@ type factsRow struct {
 	botDay, botMonth, cardDay, cardMonth     int64 // cents
 	profile                                  int64 // cents
 	microDay, microMonth                     int64 // x402 signatures, less overdue held ones
-	recent                                   int
-	oldest                                   *int64
+	maxthLatest                              *int64
 	found                                    bool // a bot before its claim has no guardrails
 }
 
@@ -48,8 +46,8 @@ type factsRow struct {
 // Usage comes from the running totals in one aggregate (x402 signatures
 // included, less those held past their window). It holds no overdue card
 // hold of this bot: Checkout expires those first, and reads the facts again
-// when there were any (a decoy is never held). The rate limit counts at
-// most the limit's number of recent checkouts.
+// when there were any (a decoy is never held). For the rate limit it reads
+// when the bot made its limit-th most recent checkout.
 func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
 	day, week, month := botpay.DayStart(now), botpay.WeekStart(now), botpay.MonthStart(now)
 	g := &f.g
@@ -68,7 +66,7 @@ func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
 			(SELECT details_sealed FROM profile),
 			u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
 			u.micro_day - h.micro_day, u.micro_month - h.micro_month,
-			rl.n, rl.oldest
+			(SELECT ` + maxthLatestCheckout("$1", "(SELECT checkout_seq FROM wallets WHERE bot_id = $1) + 1 - $11") + `)
 		FROM guardrails g
 			JOIN bots b ON b.id = g.bot_id
 			LEFT JOIN master_guardrails m ON m.owner_id = b.owner_id
@@ -86,14 +84,13 @@ func factsStep(in CheckoutInput, now time.Time, f *factsRow) step {
 					COALESCE(SUM(CASE WHEN created_at >= $4 THEN amount_micro ELSE 0 END), 0) AS micro_day,
 					COALESCE(SUM(amount_micro), 0) AS micro_month
 				FROM signing_requests WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $10 AND created_at >= $6) h
-			CROSS JOIN (` + recentCheckouts("$1", "$11", "$12") + `) rl
 		WHERE g.bot_id = $1`,
 		args: []any{in.BotID, in.CardID, ":" + strconv.Itoa(in.ProfileIndex), ms(day), ms(week), ms(month), in.ProfileIndex,
-			"bot:" + in.BotID, min(ms(week), ms(month)), ms(now), ms(now.Add(-in.Limit.Window)), max(in.Limit.Max, 1)},
+			"bot:" + in.BotID, min(ms(week), ms(month)), ms(now), int64(max(in.Limit.Max, 1))},
 		dest: []any{&g.ApprovalMode, &g.PerTransaction, &g.Daily, &g.Monthly, &f.above, &g.RecurringAllowed, &g.Notes,
 			&f.approved, &f.blocked, &f.updated, &f.master, &f.masterPer, &f.masterDaily, &f.masterMax,
 			&f.lists[0], &f.lists[1], &f.lists[2], &f.lists[3], &f.details,
-			&f.botDay, &f.botMonth, &f.cardDay, &f.cardMonth, &f.profile, &f.microDay, &f.microMonth, &f.recent, &f.oldest},
+			&f.botDay, &f.botMonth, &f.cardDay, &f.cardMonth, &f.profile, &f.microDay, &f.microMonth, &f.maxthLatest},
 		found: &f.found}
 }
 
@@ -110,7 +107,7 @@ func (row *factsRow) facts(card botpay.Card, profile botpay.PaymentProfile) (che
 		return checkoutFacts{}, errors.New("checkout facts: the bot has no guardrails")
 	}
 	f := checkoutFacts{rules: botpay.SpendingRules{Card: card.Limits, Profile: profile, Decoy: profile.Index != card.RealProfileIndex},
-		details: row.details, recent: row.recent, oldest: row.oldest,
+		details: row.details, maxthLatest: row.maxthLatest,
 		usage: botpay.Usage{BotDay: withMicro(row.botDay, row.microDay), BotMonth: withMicro(row.botMonth, row.microMonth),
 			CardDay: botpay.Money(row.cardDay), CardMonth: botpay.Money(row.cardMonth), Profile: botpay.Money(row.profile)}}
 	r := &f.rules
@@ -133,19 +130,16 @@ func (row *factsRow) facts(card botpay.Card, profile botpay.PaymentProfile) (che
 	return f, parseProcurement(row.lists, &r.Procurement)
 }
 
-// recentCheckouts counts, for the rate limit, the bot's most recent
-// checkouts (card and rail5, decided or declined) after since, at most
-// limit of them, and the oldest of those: once that one leaves the window
-// the bot is under the limit again. Bounded by the limit, it costs the same
-// for a bot with a long history. The arguments are placeholders.
-func recentCheckouts(bot, since, limit string) string {
-	return `SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM (
-		SELECT created_at FROM (SELECT created_at FROM purchases WHERE bot_id = ` + bot + ` AND created_at > ` + since + `
-			ORDER BY created_at DESC LIMIT ` + limit + `) recent_purchases
+// maxthLatestCheckout is the time of the bot's checkout (card or rail5)
+// number seq, or NULL: with seq the latest number + 1 - the limit, it is
+// the limit-th most recent one, and a single probe of each table's
+// (bot_id, bot_seq) index answers the rate limit whatever the limit is.
+// The arguments are SQL expressions.
+func maxthLatestCheckout(bot, seq string) string {
+	return `MAX(created_at) FROM (
+		SELECT created_at FROM purchases WHERE bot_id = ` + bot + ` AND bot_seq = ` + seq + `
 		UNION ALL
-		SELECT created_at FROM (SELECT created_at FROM rail5_checkouts WHERE bot_id = ` + bot + ` AND created_at > ` + since + `
-			ORDER BY created_at DESC LIMIT ` + limit + `) recent_rail5
-		ORDER BY created_at DESC LIMIT ` + limit + `) recent`
+		SELECT created_at FROM rail5_checkouts WHERE bot_id = ` + bot + ` AND bot_seq = ` + seq + `) maxth`
 }
 
 // usage reads what already counts against the bot's budgets, for a rail5

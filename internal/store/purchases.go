@@ -36,6 +36,7 @@ type lockedWallet struct {
 	balance   botpay.Money
 	held      botpay.Money
 	threshold botpay.Money
+	seq       int64 // the number of the bot's latest checkout (card or rail5)
 }
 
 func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
@@ -64,9 +65,9 @@ func (t *Tx) lockWalletRow() string {
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID
-	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents
+	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq
 		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
-		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold}, found: found}
+		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq}, found: found}
 }
 
 // Checkout evaluates and applies a checkout in one transaction: wallet
@@ -121,7 +122,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		if err != nil {
 			return err
 		}
-		if err := rateLimited(in.Limit, facts.recent, facts.oldest, now); err != nil {
+		if err := rateLimited(in.Limit, facts.maxthLatest, now); err != nil {
 			return err
 		}
 		rules, details := facts.rules, facts.details
@@ -140,9 +141,10 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 			// limit, never against budgets) with its event.
 			refusal = refused
 			p.Status, p.DecidedAt = botpay.PurchaseDeclined, now
-			if err := tx.insertPurchase(ctx, p); err != nil {
+			if err := tx.insertPurchase(ctx, p, w.seq+1); err != nil {
 				return err
 			}
+			tx.numberCheckout(in.BotID, w.seq+1)
 			return tx.emit(botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
 				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
 			}, now))
@@ -158,8 +160,9 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		} else {
 			res.LowBalance, err = tx.applyNewPurchase(ctx, w, &p, now)
 			if err == nil {
-				err = tx.insertPurchase(ctx, p)
+				err = tx.insertPurchase(ctx, p, w.seq+1)
 			}
+			tx.numberCheckout(in.BotID, w.seq+1)
 		}
 		if err != nil {
 			return err
@@ -251,34 +254,38 @@ func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Tim
 	return &LowBalance{Available: after, Threshold: w.threshold}, err
 }
 
-// checkoutRateLimit admits a checkout when the bot made fewer than l.Max
-// checkouts (card wallet and rail5, decided or declined) in the rolling
-// window. The checkouts themselves are the hits: no separate counter rows
+// checkoutRateLimit refuses a checkout (card wallet or rail5, decided or
+// declined ones all count) when the bot already made l.Max of them in the
+// rolling window. The checkouts themselves are the hits: no counter rows
 // are written, and the caller's wallet lock serialises the bot's checkouts.
-// (Card checkouts read the same count with their rules, in factsStep.)
-func (t *Tx) checkoutRateLimit(ctx context.Context, botID string, l Limit, now time.Time) error {
+// w is the bot's locked wallet. (Card checkouts read the same probe with
+// their rules, in factsStep.)
+func (t *Tx) checkoutRateLimit(ctx context.Context, w lockedWallet, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil
 	}
-	var n int
-	var oldest *int64
-	err := t.queryRow(ctx, recentCheckouts("$1", "$2", "$3"), botID, ms(now.Add(-l.Window)), l.Max).Scan(&n, &oldest)
+	var at *int64
+	err := t.queryRow(ctx, `SELECT `+maxthLatestCheckout("$1", "$2")+``, w.botID, w.seq+1-int64(l.Max)).Scan(&at)
 	if err != nil {
 		return err
 	}
-	return rateLimited(l, n, oldest, now)
+	return rateLimited(l, at, now)
 }
 
-// rateLimited refuses a checkout once recent checkouts reach l.Max; the
-// wait is until the oldest of them leaves the window.
-func rateLimited(l Limit, recent int, oldest *int64, now time.Time) error {
-	if l.Max <= 0 || recent < l.Max {
+// rateLimited refuses a checkout while the bot's l.Max-th most recent
+// checkout, made at maxthLatest (nil when the bot has made fewer), is inside
+// the window: l.Max checkouts are in it. The wait is until that one leaves.
+func rateLimited(l Limit, maxthLatest *int64, now time.Time) error {
+	if l.Max <= 0 || maxthLatest == nil || *maxthLatest <= ms(now.Add(-l.Window)) {
 		return nil
 	}
-	secs := 1
-	if oldest != nil {
-		secs = max(1, int((fromMS(*oldest).Add(l.Window).Sub(now)+time.Second-1)/time.Second))
-	}
+	secs := max(1, int((fromMS(*maxthLatest).Add(l.Window).Sub(now)+time.Second-1)/time.Second))
 	return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
 		Message: "too many checkout requests; try again later", RetryAfterSeconds: secs}
+}
+
+// numberCheckout records, with COMMIT, seq as the number of the bot's latest
+// checkout (the caller holds the wallet lock and inserted that checkout).
+func (t *Tx) numberCheckout(botID string, seq int64) {
+	t.atCommit(step{query: `UPDATE wallets SET checkout_seq = $1 WHERE bot_id = $2`, args: []any{seq, botID}})
 }

@@ -136,7 +136,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
 		}
-		if err := tx.checkoutRateLimit(ctx, in.BotID, in.Limit, now); err != nil {
+		if err := tx.checkoutRateLimit(ctx, w, in.Limit, now); err != nil {
 			return err
 		}
 		cardID, err := tx.confirmedRail5Card(ctx, in.BotID, in.CardID)
@@ -176,8 +176,10 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 			}
 		}
 		_, err = tx.exec(ctx, `INSERT INTO rail5_checkouts (id, bot_id, owner_id, card_id, amount_cents, merchant_name, merchant_url,
-				item_name, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now))
+				item_name, status, created_at, bot_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now),
+			w.seq+1)
+		tx.numberCheckout(in.BotID, w.seq+1)
 		if refused == nil {
 			tx.countSpend(rail5Scopes(out.BotID, out.OwnerID), ms(now), out.Amount)
 		}

@@ -1,0 +1,86 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// The checkout rate limit is a rolling window over every checkout of the
+// bot: card-wallet and rail5 ones, approved, held and declined alike. A bot
+// at the limit waits until its limit-th most recent checkout leaves the
+// window, and is told how long that is.
+func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
+	t.Parallel()
+	limit := store.Limit{Bucket: "checkout", Max: 3, Window: time.Hour}
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+			clock := botpay.NewManualClock(start)
+			db := storetest.Open(t, d, clock)
+			st := db.Store
+			owner := newOwner(t, st)
+			b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) {
+				g.ApprovalMode = botpay.ApprovalUnderThreshold
+				above := botpay.Money(5000)
+				g.AskApprovalAbove = &above
+				g.PerTransaction = 10000
+			})
+			r5 := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
+				Status: botpay.Rail5PendingDelivery, CreatedAt: start}
+			if err := st.CreateRail5Card(ctx, r5, []byte("sealed key"),
+				botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": r5.ID}, start)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.ConfirmRail5Delivery(ctx, b.ID, r5.ID); err != nil {
+				t.Fatal(err)
+			}
+			card := func(amount botpay.Money) error {
+				_, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", Limit: limit,
+					Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
+				return err
+			}
+			rail5 := func(amount botpay.Money) error {
+				_, err := st.Rail5Checkout(ctx, store.Rail5CheckoutInput{BotID: b.ID, Item: "thing", Limit: limit,
+					Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
+				return err
+			}
+			steps := []struct {
+				at        time.Duration // since start
+				name      string
+				do        func() error
+				wantCode  string // "" for admitted
+				wantRetry int    // seconds, when limited
+			}{
+				{0, "approved card checkout", func() error { return card(100) }, "", 0},
+				{10 * time.Minute, "held card checkout", func() error { return card(6000) }, "", 0},
+				{20 * time.Minute, "declined card checkout counts", func() error { return card(20000) },
+					botpay.CodeCardGuardrailViolation, 0},
+				{30 * time.Minute, "fourth in the hour", func() error { return card(100) }, botpay.CodeRateLimited, 30 * 60},
+				{30 * time.Minute, "rail5 shares the limit", func() error { return rail5(100) }, botpay.CodeRateLimited, 30 * 60},
+				{60*time.Minute + time.Millisecond, "first one left the window", func() error { return rail5(100) }, "", 0},
+				{61 * time.Minute, "limited until the held one leaves", func() error { return card(100) }, botpay.CodeRateLimited, 9 * 60},
+				{70*time.Minute + time.Second, "held one left", func() error { return card(100) }, "", 0},
+				{71 * time.Minute, "limited again", func() error { return card(100) }, botpay.CodeRateLimited, 9 * 60},
+			}
+			for _, s := range steps {
+				clock.Advance(start.Add(s.at).Sub(clock.Now()))
+				err := s.do()
+				if s.wantCode == "" {
+					if err != nil {
+						t.Fatalf("%s: %v, want admitted", s.name, err)
+					}
+					continue
+				}
+				wantCode(t, err, s.wantCode)
+				if e := botpay.AsError(err); s.wantRetry != 0 && e.RetryAfterSeconds != s.wantRetry {
+					t.Fatalf("%s: retry after %d s, want %d", s.name, e.RetryAfterSeconds, s.wantRetry)
+				}
+			}
+		})
+	}
+}
