@@ -145,18 +145,9 @@ func (s *Store) cards(ctx context.Context, q querier, where string, args ...any)
 	return out, rows.Err()
 }
 
-// checkoutCardsStep reads the cards a checkout may use (INTERFACE.md 7.2):
-// the named card, or else the bot's active cards; checkoutCard picks.
-func checkoutCardsStep(botID, cardID string, out *[]botpay.Card) step {
-	if cardID != "" {
-		return step{query: cardsQuery(`c.id = $1 AND c.bot_id = $2`), args: []any{cardID, botID}, each: cardCollector(out)}
-	}
-	return step{query: cardsQuery(`c.bot_id = $1 AND c.status = $2`), args: []any{botID, botpay.CardActive}, each: cardCollector(out)}
-}
-
-// checkoutCard picks the card of a checkout from what checkoutCardsStep
-// read: the named card, which must be the bot's and active; or else the
-// bot's only active card.
+// checkoutCard picks the card of a checkout from the candidates
+// checkoutConfig.checkoutCards found: the named card, which must be the
+// bot's and active; or else the bot's only active card.
 func checkoutCard(cards []botpay.Card, cardID string) (botpay.Card, error) {
 	switch {
 	case cardID != "" && len(cards) == 0:

@@ -44,6 +44,8 @@ type Store struct {
 	// onEvent, when set, runs after a transaction that emitted events commits
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
+	// configs keeps the bots' spending configurations (checkout_config.go).
+	configs configCache
 }
 
 // Options configure Open.

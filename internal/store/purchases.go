@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -37,6 +38,9 @@ type lockedWallet struct {
 	held      botpay.Money
 	threshold botpay.Money
 	seq       int64 // the number of the bot's latest checkout (card or rail5)
+	// configVersion is the version of the bot's spending configuration
+	// (checkoutConfig).
+	configVersion int64
 }
 
 func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
@@ -65,9 +69,9 @@ func (t *Tx) lockWalletRow() string {
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID
-	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq
-		FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
-		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq}, found: found}
+	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq,
+			w.config_version FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
+		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq, &w.configVersion}, found: found}
 }
 
 // Checkout evaluates and applies a checkout in one transaction: wallet
@@ -77,7 +81,9 @@ func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 // wallet.spend.declined event and rate-limit hit, then returns the refusal.
 //
 // On PostgreSQL an auto-approved checkout takes two round trips: BEGIN, the
-// wallet lock, the cards and the rules and usage; the writes and COMMIT.
+// wallet lock and the usage; the writes and COMMIT. The cards and rules
+// come from memory (checkoutConfig) unless the wallet's configuration
+// version says they changed, which costs one more read.
 func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult, error) {
 	now := s.clock.Now()
 	var res CheckoutResult
@@ -85,14 +91,29 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var w lockedWallet
 		var claimed bool
-		var cards []botpay.Card
-		var row factsRow
-		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), checkoutCardsStep(in.BotID, in.CardID, &cards),
-			factsStep(in, now, &row)); err != nil {
+		var u checkoutUsage
+		// The usage read with the wallet lock is for the card and profile of
+		// the configuration in memory; when that turns out to be stale, the
+		// fresh one's are read again.
+		cfg := s.configs.get(in.BotID)
+		card, profile, pickErr := pickCheckoutCard(cfg, in)
+		if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), usageStep(in, card.ID, profile, now, &u)); err != nil {
 			return err
 		}
 		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
 			return err
+		}
+		reread := false
+		if cfg == nil || cfg.walletID != w.id || cfg.version != w.configVersion {
+			fresh, err := tx.readCheckoutConfig(ctx, w)
+			if err != nil {
+				return err
+			}
+			s.configs.put(in.BotID, fresh)
+			wasCard, wasProfile := card.ID, profile
+			cfg = fresh
+			card, profile, pickErr = pickCheckoutCard(cfg, in)
+			reread = card.ID != wasCard || profile != wasProfile
 		}
 		if w.held > 0 { // only a bot with holds can have overdue ones
 			n, err := tx.expireOverdueOf(ctx, in.BotID, now)
@@ -100,33 +121,33 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				return err
 			}
 			if n > 0 { // released holds changed the wallet and the totals
-				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed), factsStep(in, now, &row)); err != nil {
+				if err := tx.pipeline(ctx, walletStep(tx, in.BotID, &w, &claimed)); err != nil {
 					return err
 				}
+				reread = true
 			}
 		}
-		card, err := checkoutCard(cards, in.CardID)
-		if err != nil {
-			return err
+		if pickErr != nil {
+			return pickErr
 		}
-		profile, ok := card.Profile(in.ProfileIndex)
-		if !ok {
-			return botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidProfile, "card %s has no payment profile %d", card.ID, in.ProfileIndex)
+		if reread {
+			if err := tx.pipeline(ctx, usageStep(in, card.ID, profile, now, &u)); err != nil {
+				return err
+			}
 		}
 		if in.TaskID != "" {
 			if err := tx.claimTaskForCheckout(ctx, in.BotID, in.TaskID); err != nil {
 				return err
 			}
 		}
-		facts, err := row.facts(card, profile)
-		if err != nil {
+		if !cfg.claimed {
+			return errors.New("checkout: the bot has no guardrails")
+		}
+		if err := rateLimited(in.Limit, u.maxthLatest, now); err != nil {
 			return err
 		}
-		if err := rateLimited(in.Limit, facts.maxthLatest, now); err != nil {
-			return err
-		}
-		rules, details := facts.rules, facts.details
-		usage, err := tx.ownerUsage(ctx, w.ownerID, rules, facts.usage, now)
+		rules, details := cfg.rulesFor(card, profile), cfg.details[cardProfile{card.ID, profile.Index}]
+		usage, err := tx.ownerUsage(ctx, w.ownerID, rules, u.usage(), now)
 		if err != nil {
 			return err
 		}
@@ -183,6 +204,23 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		return CheckoutResult{}, refusal
 	}
 	return res, err
+}
+
+// pickCheckoutCard picks the card and profile of a checkout from cfg (none
+// without a configuration).
+func pickCheckoutCard(cfg *checkoutConfig, in CheckoutInput) (botpay.Card, botpay.PaymentProfile, error) {
+	if cfg == nil {
+		return botpay.Card{}, botpay.PaymentProfile{}, nil
+	}
+	card, err := checkoutCard(cfg.checkoutCards(in.CardID), in.CardID)
+	if err != nil {
+		return card, botpay.PaymentProfile{}, err
+	}
+	profile, ok := card.Profile(in.ProfileIndex)
+	if !ok {
+		return card, profile, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidProfile, "card %s has no payment profile %d", card.ID, in.ProfileIndex)
+	}
+	return card, profile, nil
 }
 
 // applyNewPurchase moves the money of a new purchase: a real approved one is
@@ -259,7 +297,7 @@ func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Tim
 // rolling window. The checkouts themselves are the hits: no counter rows
 // are written, and the caller's wallet lock serialises the bot's checkouts.
 // w is the bot's locked wallet. (Card checkouts read the same probe with
-// their rules, in factsStep.)
+// their usage, in usageStep.)
 func (t *Tx) checkoutRateLimit(ctx context.Context, w lockedWallet, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil

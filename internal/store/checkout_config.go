@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"sync"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// checkoutConfig is the part of a checkout's rules that changes only when an
+// owner changes it: the bot's guardrails, its owner's master guardrails, its
+// procurement controls and its cards with their payment profiles. It is
+// read under the wallet lock and kept in memory under the wallet's id and
+// configuration version (migration 0009 bumps the version, by trigger, with
+// every change to those rows), so most checkouts read only their usage.
+type checkoutConfig struct {
+	walletID string
+	version  int64
+	claimed  bool // false: the bot has no guardrails (never claimed)
+	rules    botpay.SpendingRules
+	cards    []botpay.Card // every card of the bot, any status, oldest first
+	details  map[cardProfile][]byte
+}
+
+// cardProfile names one payment profile of one card.
+type cardProfile struct {
+	card  string
+	index int
+}
+
+// checkoutCards returns the candidates for a checkout naming cardID: the
+// named card (when it is the bot's), or else the bot's active cards.
+func (c *checkoutConfig) checkoutCards(cardID string) []botpay.Card {
+	var out []botpay.Card
+	for _, card := range c.cards {
+		if (cardID != "" && card.ID == cardID) || (cardID == "" && card.Status == botpay.CardActive) {
+			out = append(out, card)
+		}
+	}
+	return out
+}
+
+// rulesFor completes the rules with card and profile. A decoy profile is
+// judged by its card alone: no master guardrails, no procurement controls.
+func (c *checkoutConfig) rulesFor(card botpay.Card, profile botpay.PaymentProfile) botpay.SpendingRules {
+	r := c.rules
+	r.Card, r.Profile, r.Decoy = card.Limits, profile, profile.Index != card.RealProfileIndex
+	if r.Decoy {
+		r.Master, r.Procurement = nil, botpay.Procurement{}
+	}
+	return r
+}
+
+// readCheckoutConfig reads the bot's configuration. The caller holds w's
+// lock, under which no configuration change can commit (its trigger waits
+// for the lock), so the statements agree with each other and with
+// w.configVersion.
+func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutConfig, error) {
+	c := &checkoutConfig{walletID: w.id, version: w.configVersion, details: map[cardProfile][]byte{}}
+	g, err := scanGuardrails(t.queryRow(ctx, guardrailsQuery, w.botID))
+	if botpay.AsError(err) == botpay.ErrWalletNotActive {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.claimed, c.rules.Bot = true, g
+	if c.rules.Master, err = scanMasterGuardrails(t.queryRow(ctx, masterGuardrailsQuery, w.ownerID)); err != nil {
+		return nil, err
+	}
+	if c.rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, w.botID)); err != nil {
+		return nil, err
+	}
+	if err := t.eachRow(ctx, step{query: cardsQuery(`c.bot_id = $1`), args: []any{w.botID}, each: cardCollector(&c.cards)}); err != nil {
+		return nil, err
+	}
+	err = t.eachRow(ctx, step{query: `SELECT p.card_id, p.profile_index, p.details_sealed FROM card_profiles p
+			JOIN cards c ON c.id = p.card_id WHERE c.bot_id = $1`, args: []any{w.botID},
+		each: func(row scanner) error {
+			var k cardProfile
+			var sealed []byte
+			if err := row.Scan(&k.card, &k.index, &sealed); err != nil {
+				return err
+			}
+			c.details[k] = sealed
+			return nil
+		}})
+	return c, err
+}
+
+// configCache keeps the checkout configurations this process read, at most
+// configCacheSize of them (an arbitrary one makes room for a new one).
+// Entries are never changed, only replaced.
+type configCache struct {
+	mu sync.Mutex
+	m  map[string]*checkoutConfig // by bot id
+}
+
+const configCacheSize = 50000
+
+func (c *configCache) get(botID string) *checkoutConfig {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[botID]
+}
+
+func (c *configCache) put(botID string, cfg *checkoutConfig) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*checkoutConfig{}
+	}
+	if _, ok := c.m[botID]; !ok && len(c.m) >= configCacheSize {
+		for k := range c.m {
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[botID] = cfg
+}
