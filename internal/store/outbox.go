@@ -33,16 +33,20 @@ func (t *Tx) emit(e botpay.Event) error {
 	const outbox = `INSERT INTO outbox (event_id, bot_id, event_type, data, created_at, done_at, outcome)
 		SELECT $1, $2, $3, $4, CAST($5 AS BIGINT), CASE WHEN yes THEN CAST($5 AS BIGINT) END, CASE WHEN yes THEN $9 END FROM staged`
 	const pending = `INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
-		SELECT $2, $1, $3, $4, CAST($5 AS BIGINT), CAST($5 AS BIGINT), CAST($6 AS BIGINT) FROM staged WHERE yes ON CONFLICT (bot_id, event_id) DO NOTHING`
+		SELECT $2, $1, $3, $4, CAST($5 AS BIGINT), CAST($5 AS BIGINT), CAST($6 AS BIGINT) FROM staged WHERE yes ON CONFLICT (bot_id, event_id) DO NOTHING
+		RETURNING 1`
 	const staged = `staged AS (SELECT EXISTS (SELECT 1 FROM bots WHERE id = $2 AND (webhook_status IN ($7, $8)
 		OR (COALESCE(callback_url, '') = '' AND tunnel_token_hash IS NULL))) AS yes)`
+	// The pending message's row comes back when the event was staged: the
+	// dispatcher is not woken for it (Store.committed).
+	wasStaged, one := new(bool), new(int)
 	if t.s.dialect == Postgres {
-		t.atCommit(step{query: `WITH ` + staged + `, o AS (` + outbox + `) ` + pending, args: args})
+		t.atCommit(step{query: `WITH ` + staged + `, o AS (` + outbox + `) ` + pending, args: args, dest: []any{one}, found: wasStaged})
 	} else { // SQLite has no INSERT inside WITH: the same rule in two statements
 		t.atCommit(step{query: `WITH ` + staged + ` ` + outbox, args: args})
-		t.atCommit(step{query: `WITH ` + staged + ` ` + pending, args: args})
+		t.atCommit(step{query: `WITH ` + staged + ` ` + pending, args: args, dest: []any{one}, found: wasStaged})
 	}
-	t.emitted = true
+	t.staged = append(t.staged, wasStaged)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -29,6 +30,8 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 	}
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
+		var wakes atomic.Int64 // the local dispatcher is woken only for events it has to deliver
+		st.OnEvent(func() { wakes.Add(1) })
 		owner := newOwner(t, st)
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -40,8 +43,12 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 					Limit: store.Limit{Bucket: "register:test", Max: 0}}); err != nil {
 					t.Fatalf("register: %v", err)
 				}
+				before := wakes.Load()
 				if _, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil { // emits wallet.activated
 					t.Fatalf("claim: %v", err)
+				}
+				if woken, want := wakes.Load()-before, map[bool]int64{true: 0, false: 1}[c.staged]; woken != want {
+					t.Fatalf("dispatcher woken %d times, want %d", woken, want)
 				}
 				events, err := st.Events(ctx, b.ID)
 				if err != nil || len(events) != 1 || events[0].Type != "wallet.activated" {

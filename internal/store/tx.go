@@ -23,9 +23,11 @@ type runner interface {
 // pipeline.go): every round trip to the server costs more than the
 // statement it carries on a small machine.
 type Tx struct {
-	tx      runner
-	s       *Store
-	emitted bool
+	tx runner
+	s  *Store
+	// staged says, per event written, whether emit staged it at once as a
+	// pending message (set when its statement has run).
+	staged []*bool
 
 	sqlTx  *sql.Tx   // SQLite only
 	missed []string  // SQLite: statements run unprepared (see writeStmt)
@@ -184,10 +186,16 @@ func (t *Tx) rollback(ctx context.Context) {
 }
 
 // committed runs after a commit: wakes the local dispatcher when events
-// were written.
+// were written that it has to deliver (not those staged at once).
 func (s *Store) committed(t *Tx) {
-	if t.emitted && s.onEvent != nil {
-		s.onEvent()
+	if s.onEvent == nil {
+		return
+	}
+	for _, staged := range t.staged {
+		if !*staged {
+			s.onEvent()
+			return
+		}
 	}
 }
 
