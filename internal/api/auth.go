@@ -22,7 +22,15 @@ type botHandler func(w http.ResponseWriter, r *http.Request, bot botpay.Bot)
 // botOption tunes one bot route.
 type botOption func(*botRoute)
 
-type botRoute struct{ authFailure *botpay.Error }
+type botRoute struct {
+	authFailure *botpay.Error
+	spending    bool
+}
+
+// spendingAuth authenticates the route with app.AuthenticateBotForSpending:
+// its handler must take what can change about the bot (freeze, claim,
+// webhook) from its own transaction, never from the bot it is given.
+func spendingAuth(r *botRoute) { r.spending = true }
 
 // authFailsAs answers a failed authentication with code instead of the
 // general "Authentication required" (sales answers 401 unauthorized,
@@ -41,7 +49,11 @@ func (s *Server) bot(h botHandler, opts ...botOption) http.Handler {
 		o(&route)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := s.svc.AuthenticateBot(r.Context(), bearer(r))
+		authenticate := s.svc.AuthenticateBot
+		if route.spending {
+			authenticate = s.svc.AuthenticateBotForSpending
+		}
+		b, err := authenticate(r.Context(), bearer(r))
 		if err != nil {
 			if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindUnauthenticated && route.authFailure != nil {
 				err = route.authFailure

@@ -4,7 +4,7 @@ package api
 // procurement controls (issue 3).
 func (s *Server) spendingRoutes() {
 	m := s.mux
-	m.Handle("POST /api/v1/bot/merchant/checkout", s.bot(s.checkout))
+	m.Handle("POST /api/v1/bot/merchant/checkout", s.bot(s.checkout, spendingAuth))
 	m.Handle("GET /api/v1/bot/merchant/checkout/status", s.bot(s.checkoutStatus))
 	m.Handle("POST /api/v1/bot/tasks/next", s.bot(s.nextTask))
 

@@ -16,7 +16,7 @@ import (
 func (s *Server) x402Routes() {
 	m := s.mux
 	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
-	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure))
+	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure, spendingAuth))
 	m.Handle("GET /api/v1/owner/signing-requests", s.owner(s.pendingSigningRequests))
 	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/approve", s.owner(s.decideSigning(true)))
 	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/deny", s.owner(s.decideSigning(false)))

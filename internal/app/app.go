@@ -55,6 +55,9 @@ type Service struct {
 	allowPrivate bool
 	// settler belongs to x402 (issue 6); see settlement.go.
 	settler Settler
+	// botAuth keeps claimed bots by API key digest for the payment
+	// endpoints (bot_auth_cache.go).
+	botAuth botAuthCache
 }
 
 // Config assembles a Service.
