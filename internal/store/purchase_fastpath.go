@@ -9,11 +9,12 @@ import (
 // debitAndRecordPG is, on PostgreSQL, the whole write of an auto-approved
 // real purchase in one statement (one round trip instead of four): the
 // debit with the bot's new checkout number (numberCheckout), its spend
-// ledger row and the purchase row with the ledger id and that number; the
+// ledger row, its count in the running totals (countSpend) and the purchase
+// row with the ledger id and that number; the
 // wallet.spend.authorized event (emit) follows in the same round trip. The
 // caller holds the wallet lock, so the balance after the debit is known
 // beforehand. It writes exactly what
-// capture, emit, insertPurchase and numberCheckout write on SQLite.
+// capture, emit, insertPurchase, numberCheckout and countSpend write on SQLite.
 // The statement travels with COMMIT.
 func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
 	balance := w.balance - p.Amount
@@ -21,19 +22,23 @@ func (t *Tx) debitAndRecordPG(w lockedWallet, p botpay.Purchase, now time.Time) 
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
 		"remaining_balance": balance - w.held,
 	}, now)
+	scopes := purchaseScopes(p) // bot, card, profile, owner: a real purchase's four, in countDelta's order
 	t.atCommit(step{query: `WITH debit AS (
 			UPDATE wallets SET balance_cents = balance_cents - $1, updated_at = $2, checkout_seq = $17 WHERE bot_id = $3
 			RETURNING balance_cents
 		), spend AS (
 			INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
 			SELECT $3, 'spend', $4, debit.balance_cents, $5, $2 FROM debit RETURNING id
+		), days AS (
+			INSERT INTO spend_days (scope, day, cents) VALUES ($18, $19, $1), ($20, $19, $1), ($21, $19, $1), ($22, $19, $1)
+			ON CONFLICT (scope, day) DO UPDATE SET cents = spend_days.cents + excluded.cents
 		)
 		INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
 			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq)
 		SELECT $6, $3, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $2, NULL, $2, spend.id, $17 FROM spend`,
 		args: []any{int64(p.Amount), ms(now), p.BotID, -int64(p.Amount), purchaseDescription(p),
 			p.ID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, p.MerchantName, p.MerchantURL, p.ItemName, p.Category,
-			nullString(p.TaskID), p.Status, w.seq + 1}})
+			nullString(p.TaskID), p.Status, w.seq + 1, scopes[0], spendDay(ms(now)), scopes[1], scopes[2], scopes[3]}})
 	if err := t.emit(ev); err != nil {
 		return nil, err
 	}

@@ -34,9 +34,16 @@ func usageStep(in CheckoutInput, cardID string, profile botpay.PaymentProfile, n
 	case botpay.AllowanceWeek:
 		since = week
 	}
-	return step{query: `SELECT u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
-			u.micro_day - h.micro_day, u.micro_month - h.micro_month,
-			(SELECT ` + maxthLatestCheckout("$1", "(SELECT checkout_seq FROM wallets WHERE bot_id = $1) + 1 - $10") + `)
+	// Signing requests held past their window are summed only for a bot
+	// that has x402 signatures in its totals at all.
+	held := func(since string) string {
+		return `CASE WHEN u.micro_month = 0 THEN 0 ELSE (SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests
+			WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $9 AND created_at >= ` + since + `) END`
+	}
+	return step{query: `WITH maxth AS (SELECT checkout_seq + 1 - $10 AS seq FROM wallets WHERE bot_id = $1)
+		SELECT u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
+			u.micro_day - ` + held("$5") + `, u.micro_month - ` + held("$6") + `,
+			(SELECT ` + maxthLatestCheckout("$1", "(SELECT seq FROM maxth)") + `)
 		FROM (SELECT
 				COALESCE(SUM(CASE WHEN scope = $2 AND day >= $5 THEN cents ELSE 0 END), 0) AS bot_day,
 				COALESCE(SUM(CASE WHEN scope = $2 AND day >= $6 THEN cents ELSE 0 END), 0) AS bot_month,
@@ -45,11 +52,7 @@ func usageStep(in CheckoutInput, cardID string, profile botpay.PaymentProfile, n
 				COALESCE(SUM(CASE WHEN scope = $3 AND day >= $5 THEN cents ELSE 0 END), 0) AS card_day,
 				COALESCE(SUM(CASE WHEN scope = $3 AND day >= $6 THEN cents ELSE 0 END), 0) AS card_month,
 				COALESCE(SUM(CASE WHEN scope = $4 AND day >= $7 THEN cents ELSE 0 END), 0) AS profile
-			FROM spend_days WHERE scope IN ($2, $3, $4) AND day >= $8) u
-		CROSS JOIN (SELECT
-				COALESCE(SUM(CASE WHEN created_at >= $5 THEN amount_micro ELSE 0 END), 0) AS micro_day,
-				COALESCE(SUM(amount_micro), 0) AS micro_month
-			FROM signing_requests WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $9 AND created_at >= $6) h`,
+			FROM spend_days WHERE scope IN ($2, $3, $4) AND day >= $8) u`,
 		args: []any{in.BotID, "bot:" + in.BotID, "card:" + cardID, "profile:" + cardID + ":" + strconv.Itoa(profile.Index),
 			ms(day), ms(month), ms(since), min(ms(week), ms(month)), ms(now), int64(max(in.Limit.Max, 1))},
 		dest: []any{&u.botDay, &u.botMonth, &u.cardDay, &u.cardMonth, &u.profile, &u.microDay, &u.microMonth, &u.maxthLatest}}

@@ -184,11 +184,11 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 				err = tx.insertPurchase(ctx, p, w.seq+1)
 			}
 			tx.numberCheckout(in.BotID, w.seq+1)
+			tx.countSpend(purchaseScopes(p), ms(now), p.Amount)
 		}
 		if err != nil {
 			return err
 		}
-		tx.countSpend(purchaseScopes(p), ms(now), p.Amount)
 		if in.TaskID != "" {
 			if err := tx.completeTask(ctx, in.TaskID, p.ID, ms(now)); err != nil {
 				return err
