@@ -88,27 +88,27 @@ func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutC
 	return c, err
 }
 
-// configCache keeps the checkout configurations this process read, at most
+// configCache keeps configurations this process read, by bot id, at most
 // configCacheSize of them (an arbitrary one makes room for a new one).
 // Entries are never changed, only replaced.
-type configCache struct {
+type configCache[T any] struct {
 	mu sync.Mutex
-	m  map[string]*checkoutConfig // by bot id
+	m  map[string]*T
 }
 
 const configCacheSize = 50000
 
-func (c *configCache) get(botID string) *checkoutConfig {
+func (c *configCache[T]) get(botID string) *T {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.m[botID]
 }
 
-func (c *configCache) put(botID string, cfg *checkoutConfig) {
+func (c *configCache[T]) put(botID string, cfg *T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]*checkoutConfig{}
+		c.m = map[string]*T{}
 	}
 	if _, ok := c.m[botID]; !ok && len(c.m) >= configCacheSize {
 		for k := range c.m {

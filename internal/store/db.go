@@ -44,8 +44,10 @@ type Store struct {
 	// onEvent, when set, runs after a transaction that emitted events commits
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
-	// configs keeps the bots' spending configurations (checkout_config.go).
-	configs configCache
+	// configs and signers keep the bots' spending configurations for
+	// checkout (checkout_config.go) and x402 signing (signer_config.go).
+	configs configCache[checkoutConfig]
+	signers configCache[signerConfig]
 }
 
 // Options configure Open.

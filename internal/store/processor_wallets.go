@@ -147,12 +147,14 @@ type Signer struct {
 	Procurement botpay.Procurement
 }
 
-// signerRow is what signerStep reads.
+// signerRow is what signerStep (or slimSignerStep) reads.
 type signerRow struct {
 	sg                        Signer
 	above, mPer, mDay, mMonth *int64
 	hasMaster, found          bool
 	lists                     [4]sql.NullString
+	walletID                  string // the bot's card wallet, which versions its configuration
+	version                   int64
 }
 
 // signerStep reads a claimed bot's Signer (key, freeze, guardrails, master
@@ -162,15 +164,45 @@ func signerStep(botID, ownerID string, row *signerRow) step {
 	g := &row.sg.Guardrails
 	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
 			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
-			m.owner_id IS NOT NULL, ` + procurementLists + `
+			m.owner_id IS NOT NULL, ` + procurementLists + `, cw.id, cw.config_version
 		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id JOIN bots b ON b.id = w.bot_id
+		JOIN wallets cw ON cw.bot_id = w.bot_id
 		LEFT JOIN master_guardrails m ON m.owner_id = $2
 		LEFT JOIN procurement p ON p.bot_id = w.bot_id
 		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
 		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
 			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
-			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3]},
+			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.walletID, &row.version},
 		found: &row.found}
+}
+
+// slimSignerStep is signerStep without the rules, for a bot whose rules are
+// in memory (signerConfig): the key, the freeze and the version of the
+// configuration, which says whether those rules are still the bot's.
+func slimSignerStep(botID string, row *signerRow) step {
+	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, cw.id, cw.config_version
+		FROM processor_wallets w JOIN bots b ON b.id = w.bot_id JOIN wallets cw ON cw.bot_id = w.bot_id
+		WHERE w.bot_id = $1`, args: []any{botID},
+		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
+		found: &row.found}
+}
+
+// signerConfig is the part of a Signer that changes only when the owner
+// changes the bot's configuration, kept in memory under the card wallet's
+// configuration version as checkoutConfig is.
+type signerConfig struct {
+	walletID    string
+	version     int64
+	guardrails  botpay.Guardrails
+	master      *botpay.MasterGuardrails
+	procurement botpay.Procurement
+}
+
+// with completes a Signer read by slimSignerStep with the rules in memory.
+func (c *signerConfig) with(row *signerRow) Signer {
+	sg := row.sg
+	sg.Guardrails, sg.Master, sg.Procurement = c.guardrails, c.master, c.procurement
+	return sg
 }
 
 // signer finishes what signerStep read.

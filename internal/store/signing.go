@@ -55,15 +55,7 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
 	err := s.inTx(ctx, func(tx *Tx) error {
-		var row signerRow
-		balance, reserved, spent, err := tx.lockProcessorWallet(ctx, r.BotID, now, signerStep(r.BotID, r.OwnerID, &row))
-		if err == nil && !row.found {
-			err = ErrNoProcessorWallet
-		}
-		if err != nil {
-			return err
-		}
-		sg, err := row.signer()
+		sg, balance, reserved, spent, err := tx.lockSigner(ctx, r, now)
 		if err != nil {
 			return err
 		}
@@ -93,6 +85,43 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 		return nil
 	})
 	return r, verdict, err
+}
+
+// lockSigner reads the bot's Signer and locks its processor wallet
+// (lockProcessorWallet), in one round trip when the bot's rules in memory
+// are still its own, else reading them again.
+func (tx *Tx) lockSigner(ctx context.Context, r SigningRequest, now time.Time) (sg Signer, balance, reserved botpay.Micro, spent SpentTotals, err error) {
+	cfg := tx.s.signers.get(r.BotID)
+	var row signerRow
+	first := signerStep(r.BotID, r.OwnerID, &row)
+	if cfg != nil {
+		first = slimSignerStep(r.BotID, &row)
+	}
+	balance, reserved, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first)
+	if err == nil && !row.found {
+		err = ErrNoProcessorWallet
+	}
+	if err != nil {
+		return sg, 0, 0, spent, err
+	}
+	if cfg != nil && cfg.walletID == row.walletID && cfg.version == row.version {
+		return cfg.with(&row), balance, reserved, spent, nil
+	}
+	if cfg != nil { // stale: the owner changed the configuration since
+		row = signerRow{}
+		if err := tx.pipeline(ctx, signerStep(r.BotID, r.OwnerID, &row)); err != nil {
+			return sg, 0, 0, spent, err
+		}
+		if !row.found {
+			return sg, 0, 0, spent, ErrNoProcessorWallet
+		}
+	}
+	if sg, err = row.signer(); err != nil {
+		return sg, 0, 0, spent, err
+	}
+	tx.s.signers.put(r.BotID, &signerConfig{walletID: row.walletID, version: row.version,
+		guardrails: sg.Guardrails, master: sg.Master, procurement: sg.Procurement})
+	return sg, balance, reserved, spent, nil
 }
 
 func msPtr(t *time.Time) any {
