@@ -183,7 +183,7 @@ func slimSignerStep(botID string, row *signerRow) step {
 	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, cw.id, cw.config_version
 		FROM processor_wallets w JOIN bots b ON b.id = w.bot_id JOIN wallets cw ON cw.bot_id = w.bot_id
 		WHERE w.bot_id = $1`, args: []any{botID},
-		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
+		dest:  []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
 		found: &row.found}
 }
 
