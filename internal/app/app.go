@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -58,6 +59,9 @@ type Service struct {
 	// botAuth keeps claimed bots by API key digest for the payment
 	// endpoints (bot_auth_cache.go).
 	botAuth botAuthCache
+	// signingWallets holds, by bot id, the processor wallet (address and
+	// sealed key) this process last signed with (presign).
+	signingWallets sync.Map
 }
 
 // Config assembles a Service.

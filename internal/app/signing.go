@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"net/url"
@@ -96,6 +97,8 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	nonce := newNonce()
 	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
+	auth := x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}
+	pre, preWallet := s.presign(bot.ID, auth)
 	req, verdict, err := s.store.ReserveSigning(ctx, req, func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
 		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
 			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
@@ -110,15 +113,22 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		if v.Blocked || v.NeedsApproval {
 			return v, nil
 		}
-		// Signed inside the transaction, once everything allows it (about
-		// a hundred microseconds while the bot's wallet row is locked).
-		key, addr, err := s.walletKey(sg.Wallet)
-		if err != nil {
-			return v, err
+		signed := pre
+		if pre == nil || !sameWallet(preWallet, sg.Wallet) {
+			// Signed inside the transaction (about a hundred microseconds
+			// while the bot's wallet row is locked): the first signature of
+			// this process for the bot.
+			key, addr, err := s.walletKey(sg.Wallet)
+			if err != nil {
+				return v, err
+			}
+			auth.From = addr
+			p := sign(key, auth)
+			signed = &p
+			s.signingWallets.Store(bot.ID, sg.Wallet)
 		}
-		from = addr
-		signed := sign(key, x402.Authorization{From: from, To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce})
-		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(signed, x402.BaseUSDC)
+		from = signed.Authorization.From
+		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, x402.BaseUSDC)
 		return v, nil
 	})
 	switch {
@@ -131,6 +141,31 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		return SignResult{Request: req, Pending: true}, nil
 	}
 	return SignResult{Request: req, From: from.Hex(), Header: req.Header, Signature: req.Signature}, nil
+}
+
+// presign signs auth before the transaction with the processor wallet this
+// process last signed with for the bot (a wallet's key and address never
+// change), so that the signature is not made while the bot's wallet row,
+// or on SQLite the database, is locked. The transaction uses it only when
+// its own read of the wallet is that wallet and the request is allowed at
+// once; otherwise it is dropped, never stored or shown.
+func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment, store.ProcessorWallet) {
+	v, ok := s.signingWallets.Load(botID)
+	if !ok {
+		return nil, store.ProcessorWallet{}
+	}
+	w := v.(store.ProcessorWallet)
+	key, addr, err := s.walletKey(w)
+	if err != nil {
+		return nil, store.ProcessorWallet{}
+	}
+	auth.From = addr
+	p := sign(key, auth)
+	return &p, w
+}
+
+func sameWallet(a, b store.ProcessorWallet) bool {
+	return a.BotID == b.BotID && a.Address == b.Address && bytes.Equal(a.SealedKey, b.SealedKey)
 }
 
 func newNonce() x402.Nonce {
