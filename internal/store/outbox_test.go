@@ -83,3 +83,52 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 		}
 	})
 }
+
+// An auto-approved checkout writes its wallet.spend.authorized event in its
+// own statement on PostgreSQL (debitAndRecordPG) by the same rule as emit:
+// staged at once, without waking the dispatcher, for a bot it could not
+// deliver to; left to the dispatcher, which is woken, otherwise.
+func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		callback string
+		staged   bool
+	}{{"active webhook", "https://bot.example.com/hook", false}, {"no webhook", "", true}}
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				st := db.Store
+				var wakes atomic.Int64
+				st.OnEvent(func() { wakes.Add(1) })
+				owner := newOwner(t, st)
+				b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+				if _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
+					t.Fatal(err)
+				}
+				before := wakes.Load()
+				res, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
+				if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
+					t.Fatalf("checkout = %+v, %v", res.Purchase, err)
+				}
+				if n, want := wakes.Load()-before, map[bool]int64{true: 0, false: 1}[c.staged]; n != want {
+					t.Fatalf("dispatcher woken %d times, want %d", n, want)
+				}
+				states, err := st.OutboxStates(ctx, b.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last := states[len(states)-1]
+				msgs, err := st.PendingMessages(ctx, b.ID, 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				staged := len(msgs) > 0 && msgs[len(msgs)-1].Event == "wallet.spend.authorized" && msgs[len(msgs)-1].EventID == last.EventID
+				if staged != c.staged || last.Done != c.staged || (c.staged && last.Outcome != "staged") {
+					t.Fatalf("outbox %+v, messages %+v; want staged %v", last, msgs, c.staged)
+				}
+			})
+		}
+	})
+}

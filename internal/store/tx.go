@@ -25,9 +25,9 @@ type runner interface {
 type Tx struct {
 	tx runner
 	s  *Store
-	// staged says, per event written, whether emit staged it at once as a
-	// pending message (set when its statement has run).
-	staged []*bool
+	// staged says, per event written, whether it was staged at once as a
+	// pending message (known once its statement has run).
+	staged []func() bool
 
 	sqlTx  *sql.Tx   // SQLite only
 	missed []string  // SQLite: statements run unprepared (see writeStmt)
@@ -192,7 +192,7 @@ func (s *Store) committed(t *Tx) {
 		return
 	}
 	for _, staged := range t.staged {
-		if !*staged {
+		if !staged() {
 			s.onEvent()
 			return
 		}
