@@ -55,33 +55,23 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			}
 		}, botpay.CodeCardIDRequired},
 	}
-	for _, d := range storetest.Dialects {
-		for _, replica := range []string{"same replica", "other replica"} {
-			for _, ch := range changes {
-				t.Run(string(d)+"/"+replica+"/"+ch.name, func(t *testing.T) {
-					t.Parallel()
-					db := storetest.Open(t, d, nil)
-					changer := db.Store
-					if replica == "other replica" {
-						changer = db.OpenAnother(t)
-					}
-					owner := newOwner(t, db.Store)
-					b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
-					checkout := func() error {
-						_, err := db.Store.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
-							Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
-						return err
-					}
-					for i := range 2 { // the second one uses the configuration in memory
-						if err := checkout(); err != nil {
-							t.Fatalf("checkout %d before the change: %v", i+1, err)
-						}
-					}
-					ch.change(t, changer, owner, b, c)
-					wantCode(t, checkout(), ch.want)
-				})
+	for _, ch := range changes {
+		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
+			owner := newOwner(t, db.Store)
+			b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+			checkout := func() error {
+				_, err := db.Store.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
+				return err
 			}
-		}
+			for i := range 2 { // the second one uses the configuration in memory
+				if err := checkout(); err != nil {
+					t.Fatalf("checkout %d before the change: %v", i+1, err)
+				}
+			}
+			ch.change(t, changer, owner, b, c)
+			wantCode(t, checkout(), ch.want)
+		})
 	}
 }
 
@@ -124,43 +114,53 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			}
 		}, func(sg store.Signer) bool { return sg.Frozen }},
 	}
+	for _, ch := range changes {
+		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
+			owner, b := autoShopper(t, db.Store)
+			signer := func() store.Signer {
+				var seen store.Signer
+				_, _, err := db.Store.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
+					ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
+					Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
+					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold},
+					func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+						seen = sg
+						return botpay.SigningVerdict{}, nil
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return seen
+			}
+			for i := range 2 { // the second one uses the rules in memory
+				if sg := signer(); ch.check(sg) {
+					t.Fatalf("signature %d before the change already sees it: %+v", i+1, sg)
+				}
+			}
+			ch.change(t, changer, owner, b)
+			if sg := signer(); !ch.check(sg) {
+				t.Fatalf("signer after the change = %+v", sg)
+			}
+		})
+	}
+}
+
+// onEachReplica runs test, as a parallel subtest on each engine, with a
+// fresh database and the store that makes the change: the one under test
+// ("same replica"), or a second store on the same database ("other
+// replica"), whose changes the first can learn of only from the database.
+func onEachReplica(t *testing.T, name string, test func(t *testing.T, db *storetest.DB, changer *store.Store)) {
 	for _, d := range storetest.Dialects {
 		for _, replica := range []string{"same replica", "other replica"} {
-			for _, ch := range changes {
-				t.Run(string(d)+"/"+replica+"/"+ch.name, func(t *testing.T) {
-					t.Parallel()
-					db := storetest.Open(t, d, nil)
-					changer := db.Store
-					if replica == "other replica" {
-						changer = db.OpenAnother(t)
-					}
-					owner, b := autoShopper(t, db.Store)
-					signer := func() store.Signer {
-						var seen store.Signer
-						_, _, err := db.Store.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
-							ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
-							Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
-							Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold},
-							func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
-								seen = sg
-								return botpay.SigningVerdict{}, nil
-							})
-						if err != nil {
-							t.Fatal(err)
-						}
-						return seen
-					}
-					for i := range 2 { // the second one uses the rules in memory
-						if sg := signer(); ch.check(sg) {
-							t.Fatalf("signature %d before the change already sees it: %+v", i+1, sg)
-						}
-					}
-					ch.change(t, changer, owner, b)
-					if sg := signer(); !ch.check(sg) {
-						t.Fatalf("signer after the change = %+v", sg)
-					}
-				})
-			}
+			t.Run(string(d)+"/"+replica+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.Open(t, d, nil)
+				changer := db.Store
+				if replica == "other replica" {
+					changer = db.OpenAnother(t)
+				}
+				test(t, db, changer)
+			})
 		}
 	}
 }
