@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -39,4 +40,54 @@ func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from
 				AND (status = 'approved' OR (status = 'pending' AND expires_at > $3)))`,
 		"profile:"+cardID+":"+strconv.Itoa(index), ms(from), ms(now), cardID, index).Scan(&totals, &purchases)
 	return totals, purchases, err
+}
+
+// RenumberCheckoutsAsMigration0008 (tests only) forgets every checkout
+// number, then runs migration 0008's backfill statements again, as they ran
+// on a database that had checkouts before the numbering existed.
+func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
+	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect) + "/0008_checkout_sequence.sql")
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx *Tx) error {
+		for _, q := range []string{`UPDATE purchases SET bot_seq = NULL`, `UPDATE rail5_checkouts SET bot_seq = NULL`,
+			`UPDATE wallets SET checkout_seq = 0`} {
+			if _, err := tx.exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		for _, q := range strings.Split(string(body), ";\n") {
+			if q = strings.TrimSpace(q); strings.HasPrefix(q, "WITH") || strings.HasPrefix(q, "UPDATE") {
+				if _, err := tx.exec(ctx, q); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// CheckoutNumbers (tests only) lists a bot's checkouts (card and rail5) by
+// number with their times, and the wallet's last number.
+func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []int64, times []int64, last int64, err error) {
+	rows, err := s.query(ctx, `SELECT bot_seq, created_at FROM (
+			SELECT bot_seq, created_at, id FROM purchases WHERE bot_id = $1
+			UNION ALL SELECT bot_seq, created_at, id FROM rail5_checkouts WHERE bot_id = $1) c ORDER BY created_at, id`, botID)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n, at int64
+		if err := rows.Scan(&n, &at); err != nil {
+			return nil, nil, 0, err
+		}
+		numbers, times = append(numbers, n), append(times, at)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, 0, err
+	}
+	err = s.queryRow(ctx, `SELECT checkout_seq FROM wallets WHERE bot_id = $1`, botID).Scan(&last)
+	return numbers, times, last, err
 }
