@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -58,7 +59,7 @@ func (c *checkoutConfig) rulesFor(card botpay.Card, profile botpay.PaymentProfil
 func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutConfig, error) {
 	c := &checkoutConfig{walletID: w.id, version: w.configVersion, details: map[cardProfile][]byte{}}
 	g, err := scanGuardrails(t.queryRow(ctx, guardrailsQuery, w.botID))
-	if botpay.AsError(err) == botpay.ErrWalletNotActive {
+	if errors.Is(err, botpay.ErrWalletNotActive) {
 		return c, nil
 	}
 	if err != nil {

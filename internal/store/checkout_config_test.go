@@ -19,14 +19,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		want   string
 	}{
 		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, _ botpay.Card) {
-			g, err := st.Guardrails(ctx, b.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.PerTransaction = 50
-			if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-				t.Fatal(err)
-			}
+			lowerPerTransaction(t, st, owner, b, 50)
 		}, botpay.CodeCardGuardrailViolation},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot, _ botpay.Card) {
 			per := botpay.Money(50)
@@ -86,14 +79,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		check  func(sg store.Signer) bool
 	}{
 		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			g, err := st.Guardrails(ctx, b.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.PerTransaction = 50
-			if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-				t.Fatal(err)
-			}
+			lowerPerTransaction(t, st, owner, b, 50)
 		}, func(sg store.Signer) bool { return sg.Guardrails.PerTransaction == 50 }},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
 			per := botpay.Money(50)
@@ -162,5 +148,18 @@ func onEachReplica(t *testing.T, name string, test func(t *testing.T, db *storet
 				test(t, db, changer)
 			})
 		}
+	}
+}
+
+// lowerPerTransaction sets the bot's per-transaction limit to cents.
+func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
+	t.Helper()
+	g, err := st.Guardrails(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.PerTransaction = cents
+	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -30,15 +30,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 				g.AskApprovalAbove = &above
 				g.PerTransaction = 10000
 			})
-			r5 := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
-				Status: botpay.Rail5PendingDelivery, CreatedAt: start}
-			if err := st.CreateRail5Card(ctx, r5, []byte("sealed key"),
-				botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": r5.ID}, start)); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := st.ConfirmRail5Delivery(ctx, b.ID, r5.ID); err != nil {
-				t.Fatal(err)
-			}
+			confirmedRail5Card(t, st, owner, b)
 			card := func(amount botpay.Money) error {
 				_, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", Limit: limit,
 					Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
@@ -100,15 +92,7 @@ func TestMigration0008NumbersExistingCheckoutsInTimeOrder(t *testing.T) {
 			var bots []botpay.Bot
 			for range 2 {
 				b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
-				r5 := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
-					Status: botpay.Rail5PendingDelivery, CreatedAt: start}
-				if err := st.CreateRail5Card(ctx, r5, []byte("sealed key"),
-					botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": r5.ID}, start)); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := st.ConfirmRail5Delivery(ctx, b.ID, r5.ID); err != nil {
-					t.Fatal(err)
-				}
+				confirmedRail5Card(t, st, owner, b)
 				bots = append(bots, b)
 			}
 			checkout := func(b botpay.Bot, i int) {
@@ -148,5 +132,20 @@ func TestMigration0008NumbersExistingCheckoutsInTimeOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// confirmedRail5Card gives the bot a rail5 card whose delivery it confirmed.
+func confirmedRail5Card(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
+	t.Helper()
+	now := st.Clock().Now()
+	r5 := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
+		Status: botpay.Rail5PendingDelivery, CreatedAt: now}
+	if err := st.CreateRail5Card(ctx, r5, []byte("sealed key"),
+		botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": r5.ID}, now)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ConfirmRail5Delivery(ctx, b.ID, r5.ID); err != nil {
+		t.Fatal(err)
 	}
 }

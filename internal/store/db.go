@@ -45,7 +45,8 @@ type Store struct {
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
 	// configs and signers keep the bots' spending configurations for
-	// checkout (checkout_config.go) and x402 signing (signer_config.go).
+	// checkout (checkout_config.go) and x402 signing (signerConfig in
+	// processor_wallets.go).
 	configs configCache[checkoutConfig]
 	signers configCache[signerConfig]
 }

@@ -303,7 +303,7 @@ func (t *Tx) checkoutRateLimit(ctx context.Context, w lockedWallet, l Limit, now
 		return nil
 	}
 	var at *int64
-	err := t.queryRow(ctx, `SELECT `+maxthLatestCheckout("$1", "$2")+``, w.botID, w.seq+1-int64(l.Max)).Scan(&at)
+	err := t.queryRow(ctx, `SELECT `+maxthLatestCheckout("$1", "$2"), w.botID, w.seq+1-int64(l.Max)).Scan(&at)
 	if err != nil {
 		return err
 	}

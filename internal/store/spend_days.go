@@ -58,6 +58,15 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 	if delta == 0 || len(scopes) == 0 {
 		return
 	}
+	q, args := countDeltaSQL(column, scopes, 1, createdMS, delta)
+	t.atCommit(step{query: q, args: args})
+}
+
+// countDeltaSQL is countDelta's statement, its placeholders numbered from
+// first, so that a caller can put it in a statement of its own
+// (debitAndRecordPG).
+func countDeltaSQL(column string, scopes []string, first int, createdMS, delta int64) (string, []any) {
+	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
 	var b strings.Builder
 	b.WriteString(`INSERT INTO spend_days (scope, day, ` + column + `) VALUES `)
 	args := make([]any, 0, len(scopes)+2)
@@ -66,11 +75,11 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("($" + strconv.Itoa(i+3) + ", $1, $2)")
+		b.WriteString("(" + p(i+2) + ", " + p(0) + ", " + p(1) + ")")
 		args = append(args, s)
 	}
 	b.WriteString(` ON CONFLICT (scope, day) DO UPDATE SET ` + column + ` = spend_days.` + column + ` + excluded.` + column)
-	t.atCommit(step{query: b.String(), args: args})
+	return b.String(), args
 }
 
 // committedDays is a one-row subquery (columns day and month) of what a
