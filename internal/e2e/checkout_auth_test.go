@@ -31,3 +31,32 @@ func TestFreezeAppliesToTheNextCheckoutOfARecentlyAuthenticatedBot(t *testing.T)
 		}
 	})
 }
+
+// A bot that calls a payment endpoint before its owner claims it is refused
+// and not remembered as unclaimed (app.AuthenticateBotForSpending keeps
+// claimed bots only): once claimed, it signs for its owner. A bot kept from
+// before the claim would have no owner, and signing refuses such a bot.
+func TestPaymentBeforeTheClaimDoesNotOutliveIt(t *testing.T) {
+	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
+		bot, reg := h.register(client.RegisterRequest{BotName: "early", OwnerEmail: uniqueEmail("early")})
+		sign := client.SignRequest{ResourceURL: "https://vendor.example/data", AmountUSDC: 1000,
+			RecipientAddress: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}
+		_, err := bot.Sign(h.ctx, sign)
+		wantError(t, err, http.StatusNotFound, client.CodeNoProcessorWallet)
+		_, err = bot.Checkout(h.ctx, purchase(100))
+		wantError(t, err, http.StatusForbidden, client.CodeWalletNotActive)
+		owner, _ := h.signup(uniqueEmail("early-owner"))
+		if _, err := owner.Claim(h.ctx, *reg.ClaimToken); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := owner.CreateProcessorWallet(h.ctx, reg.BotID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := owner.Fund(h.ctx, reg.BotID, client.Dollars(10, 0), client.RailProcessorWallet); err != nil {
+			t.Fatal(err)
+		}
+		if signed, err := bot.Sign(h.ctx, sign); err != nil || signed.XPaymentHeader == "" {
+			t.Fatalf("sign after the claim = %+v, %v", signed, err)
+		}
+	})
+}
