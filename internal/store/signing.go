@@ -55,7 +55,7 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
 	err := s.inTx(ctx, func(tx *Tx) error {
-		sg, balance, reserved, spent, err := tx.lockSigner(ctx, r, now)
+		sg, w, spent, err := tx.lockSigner(ctx, r, now)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 				return err
 			}
 		}
-		if verdict, err = decide(sg, spent, balance-reserved, &r); err != nil || verdict.Blocked {
+		if verdict, err = decide(sg, spent, w.balance-w.reserved(), &r); err != nil || verdict.Blocked {
 			return err
 		}
 		if verdict.NeedsApproval {
@@ -73,6 +73,7 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 		} else {
 			r.Status, r.ReservedUntil = botpay.SigningSigned, time.Unix(r.ValidBefore, 0)
 		}
+		tx.reserve(r.BotID, w, ms(now), ms(r.ReservedUntil), r.Amount)
 		tx.countSigning(r.BotID, r.OwnerID, ms(now), r.Amount)
 		// The insert travels with COMMIT; r.ID is known once inTx returns.
 		tx.atCommit(step{query: `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
@@ -90,38 +91,38 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 // lockSigner reads the bot's Signer and locks its processor wallet
 // (lockProcessorWallet), in one round trip when the bot's rules in memory
 // are still its own, else reading them again.
-func (tx *Tx) lockSigner(ctx context.Context, r SigningRequest, now time.Time) (sg Signer, balance, reserved botpay.Micro, spent SpentTotals, err error) {
+func (tx *Tx) lockSigner(ctx context.Context, r SigningRequest, now time.Time) (sg Signer, w lockedProcessor, spent SpentTotals, err error) {
 	cfg := tx.s.signers.get(r.BotID)
 	var row signerRow
 	first := signerStep(r.BotID, r.OwnerID, &row)
 	if cfg != nil {
 		first = slimSignerStep(r.BotID, &row)
 	}
-	balance, reserved, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first)
+	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first)
 	if err == nil && !row.found {
 		err = ErrNoProcessorWallet
 	}
 	if err != nil {
-		return sg, 0, 0, spent, err
+		return sg, w, spent, err
 	}
 	if cfg != nil && cfg.walletID == row.walletID && cfg.version == row.version {
-		return cfg.with(&row), balance, reserved, spent, nil
+		return cfg.with(&row), w, spent, nil
 	}
 	if cfg != nil { // stale: the owner changed the configuration since
 		row = signerRow{}
 		if err := tx.pipeline(ctx, signerStep(r.BotID, r.OwnerID, &row)); err != nil {
-			return sg, 0, 0, spent, err
+			return sg, w, spent, err
 		}
 		if !row.found {
-			return sg, 0, 0, spent, ErrNoProcessorWallet
+			return sg, w, spent, ErrNoProcessorWallet
 		}
 	}
 	if sg, err = row.signer(); err != nil {
-		return sg, 0, 0, spent, err
+		return sg, w, spent, err
 	}
 	tx.s.signers.put(r.BotID, &signerConfig{walletID: row.walletID, version: row.version,
 		guardrails: sg.Guardrails, master: sg.Master, procurement: sg.Procurement})
-	return sg, balance, reserved, spent, nil
+	return sg, w, spent, nil
 }
 
 func msPtr(t *time.Time) any {
@@ -131,29 +132,27 @@ func msPtr(t *time.Time) any {
 	return ms(*t)
 }
 
-// lockProcessorWallet locks the bot's processor wallet row, then reads its
-// live reservations and the bot's commitments of the UTC day and month.
-// The sums must be a second statement: under READ COMMITTED a statement
+// lockProcessorWallet locks the bot's processor wallet row, then reads the
+// reservations that ran out since its running total was last swept
+// (reservations.go) and the bot's commitments of the UTC day and month.
+// The reads must be a second statement: under READ COMMITTED a statement
 // that waited for the row lock still sees the snapshot taken before it
-// waited, so sums in the locking statement would miss the reservation that
-// the previous lock holder just committed.
+// waited, so reads in the locking statement would miss what the previous
+// lock holder just committed.
 // Both statements, after first, travel in one round trip (a pipeline), and
 // still run one after the other.
-func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first ...step) (balance, reserved botpay.Micro, spent SpentTotals, err error) {
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first ...step) (w lockedProcessor, spent SpentTotals, err error) {
 	var found bool
 	err = tx.pipeline(ctx, append(first,
-		step{query: `SELECT balance_micro FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(), args: []any{botID},
-			dest: []any{&balance}, found: &found},
-		step{query: `SELECT
-			(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
-				WHERE r.bot_id = $5 AND r.status IN ('signed', 'pending') AND r.reserved_until > $4),
-			day, month FROM ` + committedDays("bot_id"),
+		step{query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
+			args: []any{botID}, dest: []any{&w.balance, &w.total, &w.asOf}, found: &found},
+		step{query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + committedDays("bot_id"),
 			args: committedArgs("bot:"+botID, botID, now),
-			dest: []any{&reserved, &spent.BotDay, &spent.BotMonth}})...)
+			dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})...)
 	if err == nil && !found {
-		return 0, 0, spent, ErrNoProcessorWallet
+		return w, spent, ErrNoProcessorWallet
 	}
-	return balance, reserved, spent, err
+	return w, spent, err
 }
 
 // ownerSpent sums the commitments of all of the owner's bots (for master
@@ -256,11 +255,13 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 			return ErrApprovalExpired
 		}
 		r.DecidedAt = &now
+		oldUntil, newUntil := ms(r.ReservedUntil), int64(0)
 		event := botpay.EventPurchaseRejected
 		if d.Approve {
 			event = botpay.EventPurchaseApproved
 			r.Status, r.Nonce, r.ValidBefore, r.Signature, r.Header = botpay.SigningSigned, strings.ToLower(d.Nonce), d.ValidBefore, d.Signature, d.Header
 			r.ReservedUntil = time.Unix(d.ValidBefore, 0)
+			newUntil = ms(r.ReservedUntil)
 			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, nonce = $2, valid_before = $3, reserved_until = $4,
 				signature = $5, header = $6, decided_at = $7 WHERE id = $8`, r.Status, r.Nonce, r.ValidBefore, ms(r.ReservedUntil),
 				r.Signature, r.Header, ms(now), r.ID)
@@ -268,6 +269,9 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 			r.Status = botpay.SigningDenied
 			tx.countSigning(r.BotID, r.OwnerID, ms(r.CreatedAt), -r.Amount)
 			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3`, r.Status, ms(now), r.ID)
+		}
+		if err == nil {
+			err = tx.releaseReservation(ctx, r.BotID, r.Amount, oldUntil, newUntil)
 		}
 		if err != nil {
 			return err

@@ -12,10 +12,16 @@ import (
 // autoShopper is a funded bot that buys without asking, up to $10 a day,
 // with a processor wallet holding $100 of USDC.
 func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
+	return autoShopperAt(t, st, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23")
+}
+
+// autoShopperAt is autoShopper with its processor wallet at address (each
+// wallet of a database has its own).
+func autoShopperAt(t *testing.T, st *store.Store, address string) (botpay.Owner, botpay.Bot) {
 	t.Helper()
 	owner := newOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
-	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", []byte("sealed")); err != nil {
+	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 100_000_000, "test"); err != nil {

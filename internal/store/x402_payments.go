@@ -116,8 +116,19 @@ func (tx *Tx) debitProcessor(ctx context.Context, d InternalDebit) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.exec(ctx, `UPDATE signing_requests SET status = 'settled' WHERE bot_id = $1 AND nonce = $2 AND status = 'signed'`,
-		botID, strings.ToLower(d.Nonce)); err != nil {
+	// A signature of ours stops being reserved once it is paid: the wallet
+	// row, locked by the debit above, gives up its amount.
+	var until int64
+	var amount botpay.Micro
+	err = tx.queryRow(ctx, `UPDATE signing_requests SET status = 'settled' WHERE bot_id = $1 AND nonce = $2 AND status = 'signed'
+		RETURNING reserved_until, amount_micro`, botID, strings.ToLower(d.Nonce)).Scan(&until, &amount)
+	switch {
+	case err == nil:
+		err = tx.releaseReservation(ctx, botID, amount, until, 0)
+	case isNoRows(err):
+		err = nil
+	}
+	if err != nil {
 		return err
 	}
 	_, err = tx.appendProcessorLedger(ctx, botID, "x402_payment", -d.Amount, balance, "x402 payment, nonce "+strings.ToLower(d.Nonce), ms(now))
