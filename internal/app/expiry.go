@@ -8,10 +8,11 @@ import (
 // expiryBatch bounds the bots one expiry pass handles before it looks again.
 const expiryBatch = 100
 
-// ExpireHeldPurchases runs until ctx ends, expiring held purchases whose 15
-// minutes have passed every interval: their holds are released and
-// purchase.expired is written. Every replica may run it; the store claims
-// each purchase so the event is written exactly once.
+// ExpireHeldPurchases runs until ctx ends, expiring held purchases and held
+// signing requests whose 15 minutes have passed every interval: holds and
+// reservations are released and purchase.expired is written. Every replica
+// may run it; the store claims each request so the event is written
+// exactly once.
 func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -26,11 +27,17 @@ func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) 
 }
 
 func (s *Service) expirePass(ctx context.Context) {
+	s.expireAll(ctx, "held purchases", s.store.ExpireOverdue)
+	s.expireAll(ctx, "held signing requests", s.store.ExpireOverdueSigning)
+}
+
+// expireAll runs expire in batches until a batch comes back short.
+func (s *Service) expireAll(ctx context.Context, what string, expire func(context.Context, int) (int, error)) {
 	for ctx.Err() == nil {
-		n, err := s.store.ExpireOverdue(ctx, expiryBatch)
+		n, err := expire(ctx, expiryBatch)
 		if err != nil {
 			if ctx.Err() == nil {
-				s.log.WarnContext(ctx, "expiring held purchases failed", "err", err)
+				s.log.WarnContext(ctx, "expiring "+what+" failed", "err", err)
 			}
 			return
 		}

@@ -219,7 +219,11 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 	if err != nil {
 		return "", err
 	}
-	if r.Status != botpay.SigningPending {
+	switch r.Status {
+	case botpay.SigningPending:
+	case botpay.SigningExpired:
+		return "", store.ErrApprovalExpired
+	default:
 		return "", store.ErrAlreadyDecided
 	}
 	data := map[string]any{"checkout_id": r.ID, "approval_id": r.ID, "amount": r.Amount, "currency": "USDC",

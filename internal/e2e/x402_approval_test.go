@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/botpay/botpay/internal/app"
@@ -139,6 +142,75 @@ func TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit(t *testing.T
 			}
 			clock.Advance(15*time.Minute + time.Second)
 			checkSigned(t, r.sign(b, signBody(5_000_000)), b.Address, 5_000_000)
+		})
+	}
+}
+
+// The expiry worker, run by two replicas on one database, expires a held
+// signing request at 15 minutes: purchase.expired is written exactly once
+// with its approval_id, its reservation is released and a late approval is
+// 410 expired. Time is synctest's fake clock: nothing sleeps for real.
+func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
+	for _, dialect := range storetest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			t.Parallel()
+			h := start(t, dialect, manyBots)
+			replica := h.srv.Replica(t, manyBots)
+			r := raw{t: t, srv: h.srv}
+			b := r.walletBot("patient", 5)
+			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
+			bot, err := h.srv.Store.Bot(h.ctx, b.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warm(h.srv.Store, replica.Store)
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				held, err := h.srv.App.Sign(ctx, bot, app.SignRequest{ResourceURL: "https://vendor.example/data", Amount: 5_000_000,
+					Recipient: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"})
+				if err != nil || !held.Pending {
+					t.Fatalf("sign = %+v, %v; want held", held, err)
+				}
+				workers, stop := context.WithCancel(ctx)
+				var wg sync.WaitGroup
+				for _, svc := range []*app.Service{h.srv.App, replica.App} {
+					wg.Go(func() { svc.ExpireHeldPurchases(workers, time.Second) })
+				}
+				reserved := func() botpay.Micro {
+					w, _, err := h.srv.Store.ProcessorWallet(ctx, bot.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return w.Reserved
+				}
+
+				time.Sleep(botpay.SigningApprovalWindow - 2*time.Second)
+				synctest.Wait()
+				if n := len(h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)); n != 0 || reserved() != 5_000_000 {
+					t.Fatalf("before 15 minutes: %d purchase.expired, %d reserved; want 0 and 5000000", n, reserved())
+				}
+				time.Sleep(3 * time.Second)
+				synctest.Wait()
+				time.Sleep(time.Minute) // more passes change nothing
+				synctest.Wait()
+				expired := h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)
+				if len(expired) != 1 || fmt.Sprint(expired[0].Data["approval_id"]) != fmt.Sprint(held.Request.ID) {
+					t.Fatalf("purchase.expired events = %+v, want exactly one for approval %d", expired, held.Request.ID)
+				}
+				if got := reserved(); got != 0 {
+					t.Errorf("reserved = %d after expiry, want 0", got)
+				}
+				owner, err := h.srv.Store.OwnerByID(ctx, bot.OwnerID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = h.srv.App.DecideSigning(ctx, owner, held.Request.ID, true)
+				if e := botpay.AsError(err); e == nil || e.Code != "expired" {
+					t.Errorf("late approval: %v, want expired", err)
+				}
+				stop()
+				wg.Wait()
+			})
 		})
 	}
 }

@@ -49,6 +49,9 @@ type Store struct {
 	// processor_wallets.go).
 	configs configCache[checkoutConfig]
 	signers configCache[signerConfig]
+	// gate admits write transactions in arrival order (gate.go), as many
+	// at once as the write pool has connections.
+	gate writeGate
 }
 
 // Options configure Open.
@@ -99,7 +102,7 @@ func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns 
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &Store{dialect: Postgres, write: db, read: db, clock: clock}, nil
+	return &Store{dialect: Postgres, write: db, read: db, clock: clock, gate: newWriteGate(maxConns)}, nil
 }
 
 func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, error) {
@@ -124,7 +127,7 @@ func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, e
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	s := &Store{dialect: SQLite, write: write, read: read, clock: clock}
+	s := &Store{dialect: SQLite, write: write, read: read, clock: clock, gate: newWriteGate(1)}
 	if err := write.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)

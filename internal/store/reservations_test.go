@@ -15,7 +15,7 @@ import (
 
 // TestReservedTotalMatchesTheLiveRequests drives one processor wallet
 // through random signatures (signed at once or held), approvals, denials,
-// settlements and the passing of time, and after every step checks the
+// settlements, expiry sweeps and the passing of time, and after every step checks the
 // running reserved total against the plain sum of the requests whose
 // reservation is still live: what the wallet shows and what a signing
 // request is judged against.
@@ -37,7 +37,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 				page := newPage(t, st, seller.ID, cents(1))
 				var held, signed []store.SigningRequest
 				for range rapid.IntRange(1, maxSteps).Draw(rt, "steps") {
-					switch rapid.IntRange(0, 5).Draw(rt, "op") {
+					switch rapid.IntRange(0, 6).Draw(rt, "op") {
 					case 0, 1:
 						validFor := rapid.Int64Range(11, 3600).Draw(rt, "valid for (s)")
 						v := botpay.SigningVerdict{NeedsApproval: rapid.Bool().Draw(rt, "held")}
@@ -72,7 +72,11 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 						i := rapid.IntRange(0, len(signed)-1).Draw(rt, "which signed")
 						settle(rt, st, page, w.Address, signed[i])
 						signed = append(signed[:i], signed[i+1:]...)
-					case 4, 5:
+					case 4:
+						if _, err := st.ExpireOverdueSigning(ctx, 100); err != nil {
+							rt.Fatal(err)
+						}
+					case 5, 6:
 						clock.Advance(time.Duration(rapid.Int64Range(0, 20*60).Draw(rt, "seconds")) * time.Second)
 					}
 					checkReserved(rt, st, b.ID, clock.Now())

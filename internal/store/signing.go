@@ -249,6 +249,8 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 			return err
 		}
 		switch {
+		case r.Status == botpay.SigningExpired:
+			return ErrApprovalExpired
 		case r.Status != botpay.SigningPending:
 			return ErrAlreadyDecided
 		case r.ExpiresAt != nil && !now.Before(*r.ExpiresAt):

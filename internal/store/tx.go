@@ -124,6 +124,10 @@ func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
 }
 
 func (s *Store) inSQLTx(ctx context.Context, fn func(*Tx) error) error {
+	if err := s.gate.enter(ctx); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer s.gate.leave()
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -150,6 +154,10 @@ func (s *Store) inSQLTx(ctx context.Context, fn func(*Tx) error) error {
 // transaction: a failed ROLLBACK discards it, and the pool's session reset
 // (openPostgres) refuses any connection that is not idle.
 func (s *Store) inConnTx(ctx context.Context, fn func(*Tx) error) error {
+	if err := s.gate.enter(ctx); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer s.gate.leave()
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

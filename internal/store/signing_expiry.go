@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// overdueSigning is a held signing request whose approval window has
+// closed, as the sweep finds it.
+type overdueSigning struct {
+	id                   int64
+	botID, ownerID, host string
+	amount               botpay.Micro
+	reservedUntil        int64
+	created              int64
+}
+
+// ExpireOverdueSigning marks up to batch held signing requests whose
+// 15-minute approval window has closed as expired, one transaction each,
+// and reports how many it expired. Each one stops counting against its
+// budgets and its wallet's reservations (it already counted for neither
+// once its window closed; the totals now say so too) and announces
+// purchase.expired, as a held purchase does (DESIGN.md section 7). Safe to
+// run on every replica at once: each request is claimed by a conditional
+// update under its processor wallet's lock, so it expires, and is
+// announced, once.
+func (s *Store) ExpireOverdueSigning(ctx context.Context, batch int) (int, error) {
+	now := s.clock.Now()
+	rows, err := s.query(ctx, `SELECT id, bot_id, owner_id, resource_host, amount_micro, reserved_until, created_at
+		FROM signing_requests WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, ms(now), batch)
+	if err != nil {
+		return 0, err
+	}
+	var due []overdueSigning
+	for rows.Next() {
+		var o overdueSigning
+		if err := rows.Scan(&o.id, &o.botID, &o.ownerID, &o.host, &o.amount, &o.reservedUntil, &o.created); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		due = append(due, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, o := range due {
+		var expired bool
+		err := s.inTx(ctx, func(tx *Tx) error {
+			var err error
+			expired, err = tx.expireSigning(ctx, o, now)
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		if expired {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// expireSigning expires one overdue held request unless an owner's
+// decision or another replica's sweep got to it first.
+func (tx *Tx) expireSigning(ctx context.Context, o overdueSigning, now time.Time) (bool, error) {
+	var botID string
+	if err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), o.botID).Scan(&botID); err != nil {
+		return false, err
+	}
+	res, err := tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'pending'`,
+		botpay.SigningExpired, ms(now), o.id)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	if err := tx.releaseReservation(ctx, o.botID, o.amount, o.reservedUntil, 0); err != nil {
+		return false, err
+	}
+	tx.countSigning(o.botID, o.ownerID, o.created, -o.amount)
+	return true, tx.emit(botpay.NewEvent(o.botID, botpay.EventPurchaseExpired, map[string]any{
+		"checkout_id": o.id, "approval_id": o.id, "amount": o.amount, "currency": "USDC", "vendor": o.host,
+		"message": "Your owner did not decide on your signing request within 15 minutes; it expired and nothing was signed.",
+	}, now))
+}
