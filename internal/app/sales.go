@@ -108,9 +108,15 @@ type PageView struct {
 }
 
 // OpenCheckoutPage counts a view of the page; with ref it also shows that
-// invoice and moves it from sent to viewed (DESIGN.md decision 8).
-func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string) (PageView, error) {
-	page, err := s.store.CountPageView(ctx, pageID)
+// invoice and moves it from sent to viewed (DESIGN.md decision 8). A look
+// that is not a view (an HTTP HEAD: link checkers, previews, monitors)
+// reads the same and changes neither.
+func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string, view bool) (PageView, error) {
+	read := s.store.CountPageView
+	if !view {
+		read = func(ctx context.Context, id string) (botpay.CheckoutPage, error) { return s.store.CheckoutPage(ctx, id, "") }
+	}
+	page, err := read(ctx, pageID)
 	if err != nil {
 		return PageView{}, err
 	}
@@ -122,7 +128,7 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP st
 	if err != nil {
 		return v, err
 	}
-	if inv.Status == botpay.InvoiceSent {
+	if view && inv.Status == botpay.InvoiceSent {
 		if inv, err = s.store.MarkInvoiceViewed(ctx, inv.ID); err != nil {
 			return v, err
 		}

@@ -30,6 +30,17 @@ func (h *harness) page(t *testing.T, path string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// head asks for a buyer page with HEAD, as link checkers and previews do.
+func (h *harness) head(t *testing.T, path string) int {
+	t.Helper()
+	resp, err := h.srv.HTTP.Client().Head(h.srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // postForm submits a buyer form as a same-origin browser would.
 func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, string) {
 	t.Helper()
@@ -81,6 +92,11 @@ func TestCheckoutPageViewPaySaleWalkThrough(t *testing.T) {
 		wantNull(t, raw, "image_url")
 		wantNull(t, raw, "digital_product_url")
 
+		// A HEAD answers like the page but is not a view: the one view
+		// counted below is the GET's.
+		if status := h.head(t, page.CheckoutURL); status != http.StatusOK {
+			t.Fatalf("HEAD %s: HTTP %d", page.CheckoutURL, status)
+		}
 		status, body := h.page(t, page.CheckoutURL)
 		if status != http.StatusOK || !strings.Contains(body, "Sticker pack") || !strings.Contains(body, "12.50") {
 			t.Fatalf("GET %s: HTTP %d\n%s", page.CheckoutURL, status, body)
@@ -194,6 +210,12 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		_, err = c.bot.SendInvoice(h.ctx, inv.InvoiceID)
 		wantError(t, err, http.StatusBadRequest, client.CodeOnlyDraftInvoicesCanSend)
 
+		if status := h.head(t, inv.PaymentURL); status != http.StatusOK {
+			t.Fatalf("HEAD %s: HTTP %d", inv.PaymentURL, status)
+		}
+		if stillSent, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{Status: client.InvoiceSent}); err != nil || len(stillSent) != 1 {
+			t.Fatalf("after a HEAD: sent invoices = %+v, %v; want the invoice still sent, not viewed", stillSent, err)
+		}
 		status, body := h.page(t, inv.PaymentURL)
 		if status != http.StatusOK || !strings.Contains(body, inv.ReferenceNumber) || !strings.Contains(body, "Design") ||
 			!strings.Contains(body, "26.50") {

@@ -90,7 +90,7 @@ func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
 	id, ctx := pathID(r), r.Context()
 	switch {
 	case strings.HasPrefix(id, "cp_"):
-		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"), p.clientIP(r))
+		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"), p.clientIP(r), r.Method != http.MethodHead)
 		if err != nil {
 			p.payFailed(w, r, err)
 			return
