@@ -114,7 +114,9 @@ type PageView struct {
 func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string, view bool) (PageView, error) {
 	read := s.store.CountPageView
 	if !view {
-		read = func(ctx context.Context, id string) (botpay.CheckoutPage, error) { return s.store.CheckoutPage(ctx, id, "") }
+		read = func(ctx context.Context, id string) (botpay.CheckoutPage, error) {
+			return s.store.CheckoutPage(ctx, id, "")
+		}
 	}
 	page, err := read(ctx, pageID)
 	if err != nil {
