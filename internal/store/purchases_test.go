@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -73,28 +74,8 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 			}
 			clock.Advance(time.Millisecond)
 
-			var total atomic.Int64
-			var wg sync.WaitGroup
-			for _, st := range replicas {
-				for range 2 {
-					wg.Go(func() {
-						for {
-							n, err := st.ExpireOverdue(ctx, 1)
-							if err != nil {
-								t.Error(err)
-								return
-							}
-							total.Add(int64(n))
-							if n == 0 {
-								return
-							}
-						}
-					})
-				}
-			}
-			wg.Wait()
-			if total.Load() != 30 {
-				t.Errorf("expired %d purchases in all, want 30", total.Load())
+			if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdue); total != 30 {
+				t.Errorf("expired %d purchases in all, want 30", total)
 			}
 			for _, b := range bots {
 				types := eventTypes(t, db.Store, b.ID)
@@ -137,4 +118,32 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 			t.Errorf("wallet = %+v, want untouched after a denial", v.Wallet)
 		}
 	})
+}
+
+// sweepOnReplicas runs sweep on every replica, two workers each, one item
+// at a time until nothing is left, and returns how many items they swept
+// in all.
+func sweepOnReplicas(t *testing.T, replicas []*store.Store, sweep func(*store.Store, context.Context, int) (int, error)) int64 {
+	t.Helper()
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for _, st := range replicas {
+		for range 2 {
+			wg.Go(func() {
+				for {
+					n, err := sweep(st, ctx, 1)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					total.Add(int64(n))
+					if n == 0 {
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return total.Load()
 }

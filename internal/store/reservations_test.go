@@ -99,10 +99,7 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 		rt.Fatal(err)
 	}
 	var seen botpay.Micro
-	r, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
-		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
-		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + validFor, Signature: "0xsig", Header: "h",
-		ApprovalMode: botpay.ApprovalUnderThreshold},
+	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
 		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = available
 			return v, nil
@@ -163,9 +160,7 @@ func TestMigration0010CountsExistingReservations(t *testing.T) {
 				t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
 			}
 			var seen botpay.Micro
-			if _, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
-				ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: 1,
-				Nonce: botpay.NewID("0x"), ValidBefore: clock.Now().Unix() + 60, ApprovalMode: botpay.ApprovalUnderThreshold},
+			if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
 				func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
 					seen = available
 					return botpay.SigningVerdict{Blocked: true}, nil

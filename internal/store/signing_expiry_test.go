@@ -3,8 +3,6 @@ package store_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,28 +44,8 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 			}
 			clock.Advance(time.Millisecond)
 
-			var total atomic.Int64
-			var wg sync.WaitGroup
-			for _, r := range replicas {
-				for range 2 {
-					wg.Go(func() {
-						for {
-							n, err := r.ExpireOverdueSigning(ctx, 1)
-							if err != nil {
-								t.Error(err)
-								return
-							}
-							total.Add(int64(n))
-							if n == 0 {
-								return
-							}
-						}
-					})
-				}
-			}
-			wg.Wait()
-			if total.Load() != 15 {
-				t.Errorf("expired %d signing requests in all, want 15", total.Load())
+			if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdueSigning); total != 15 {
+				t.Errorf("expired %d signing requests in all, want 15", total)
 			}
 			for _, s := range signers {
 				n := 0

@@ -42,10 +42,7 @@ func sign(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro
 func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, v botpay.SigningVerdict) (store.SpentTotals, store.SigningRequest) {
 	t.Helper()
 	var seen store.SpentTotals
-	r, _, err := st.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
-		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
-		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + 300, Signature: "0xsig", Header: "h",
-		ApprovalMode: botpay.ApprovalUnderThreshold},
+	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, 300),
 		func(_ store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = spent
 			return v, nil
@@ -54,6 +51,14 @@ func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, mic
 		t.Fatal(err)
 	}
 	return seen, r
+}
+
+// signingRequest is a request of micro USDC valid for validFor seconds.
+func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64) store.SigningRequest {
+	return store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
+		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
+		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + validFor, Signature: "0xsig", Header: "h",
+		ApprovalMode: botpay.ApprovalUnderThreshold}
 }
 
 func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (store.CheckoutResult, error) {
