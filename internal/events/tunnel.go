@@ -34,14 +34,14 @@ var ErrTunnelDown = errors.New("the bot's tunnel client is not connected")
 type Hub struct {
 	store    *store.Store
 	mu       sync.Mutex
-	wake     map[string]chan struct{} // bot id → poller wake-up
+	wake     map[string]*wakeup // bot id → its pollers' wake-up, while any polls
 	closing  chan struct{}
 	shutdown sync.Once
 }
 
 // NewHub builds the relay over st.
 func NewHub(st *store.Store) *Hub {
-	return &Hub{store: st, wake: map[string]chan struct{}{}, closing: make(chan struct{})}
+	return &Hub{store: st, wake: map[string]*wakeup{}, closing: make(chan struct{})}
 }
 
 // Shutdown ends every long poll at once with an empty answer, so a server
@@ -49,22 +49,53 @@ func NewHub(st *store.Store) *Hub {
 // (or this one after its restart) and keep their sessions.
 func (h *Hub) Shutdown() { h.shutdown.Do(func() { close(h.closing) }) }
 
-func (h *Hub) signal(botID string) chan struct{} {
+// wakeup is the wake-up of one bot's long polls on this replica.
+type wakeup struct {
+	c       chan struct{}
+	pollers int
+}
+
+// listen registers a long poll of botID and returns its wake-up and the
+// call that ends the registration; the last poll to leave frees the entry,
+// so the hub holds one only for bots polling right now. A request queued
+// while no poll listens is not lost: every poll claims from the store
+// before it waits.
+func (h *Hub) listen(botID string) (<-chan struct{}, func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	c, ok := h.wake[botID]
+	w, ok := h.wake[botID]
 	if !ok {
-		c = make(chan struct{}, 1)
-		h.wake[botID] = c
+		w = &wakeup{c: make(chan struct{}, 1)}
+		h.wake[botID] = w
 	}
-	return c
+	w.pollers++
+	return w.c, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if w.pollers--; w.pollers == 0 {
+			delete(h.wake, botID)
+		}
+	}
 }
 
 func (h *Hub) notify(botID string) {
+	h.mu.Lock()
+	w := h.wake[botID]
+	h.mu.Unlock()
+	if w == nil {
+		return
+	}
 	select {
-	case h.signal(botID) <- struct{}{}:
+	case w.c <- struct{}{}:
 	default:
 	}
+}
+
+// listening counts the bots with a wake-up on this replica (tests).
+func (h *Hub) listening() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.wake)
 }
 
 // Relay implements the dispatcher's Relay: queue, then wait for the
@@ -115,7 +146,8 @@ func (h *Hub) Next(ctx context.Context, botID, session string) (*store.TunnelReq
 	defer touch.Stop()
 	check := time.NewTicker(tunnelCheck)
 	defer check.Stop()
-	wake := h.signal(botID)
+	wake, leave := h.listen(botID)
+	defer leave()
 	for {
 		r, err := h.store.ClaimTunnelRequest(ctx, botID)
 		if ctx.Err() != nil {
