@@ -7,26 +7,37 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
+
+	"github.com/go-pdf/fpdf"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/go-pdf/fpdf"
 )
 
+// font is the embedded family: the Go fonts (BSD licence) cover Latin,
+// Greek and Cyrillic, so names such as Łódź or Привет print as written,
+// which the PDF core fonts (cp1252 only) could not.
+const font = "Go"
+
 // Render lays out inv on one or more A4 pages. payURL is the absolute
-// address where the invoice can be paid. Text outside the PDF core fonts'
-// code page (cp1252) is shown as ".", so a line never breaks the layout.
+// address where the invoice can be paid. A character the font has no glyph
+// for (CJK, emoji) is shown as ".", so a line never breaks the layout.
 func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetTitle(inv.ReferenceNumber, true)
 	pdf.SetCreator("botpay", true)
 	pdf.SetAutoPageBreak(true, 15)
+	pdf.AddUTF8FontFromBytes(font, "", goregular.TTF)
+	pdf.AddUTF8FontFromBytes(font, "B", gobold.TTF)
 	pdf.AddPage()
-	tr := pdf.UnicodeTranslatorFromDescriptor("")
-	text := func(s string) string { return tr(strings.ToValidUTF8(s, "?")) }
+	text := printable
 
-	pdf.SetFont("Helvetica", "B", 20)
+	pdf.SetFont(font, "B", 20)
 	pdf.CellFormat(0, 10, "Invoice "+inv.ReferenceNumber, "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
+	pdf.SetFont(font, "", 10)
 	meta := [][2]string{
 		{"Issued", inv.CreatedAt.UTC().Format("2 January 2006")},
 		{"Due", inv.DueDate.UTC().Format("2 January 2006")},
@@ -34,15 +45,15 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		{"To", strings.TrimSpace(inv.RecipientName + " " + bracket(inv.RecipientEmail))},
 	}
 	for _, m := range meta {
-		pdf.SetFont("Helvetica", "B", 10)
+		pdf.SetFont(font, "B", 10)
 		pdf.CellFormat(25, 6, m[0], "", 0, "L", false, 0, "")
-		pdf.SetFont("Helvetica", "", 10)
+		pdf.SetFont(font, "", 10)
 		pdf.MultiCell(0, 6, text(m[1]), "", "L", false)
 	}
 	pdf.Ln(4)
 
 	widths := []float64{100, 20, 30, 30}
-	pdf.SetFont("Helvetica", "B", 10)
+	pdf.SetFont(font, "B", 10)
 	pdf.SetFillColor(235, 238, 245)
 	for k, h := range []string{"Description", "Qty", "Unit price", "Amount"} {
 		align := "R"
@@ -52,7 +63,7 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		pdf.CellFormat(widths[k], 8, h, "B", 0, align, true, 0, "")
 	}
 	pdf.Ln(-1)
-	pdf.SetFont("Helvetica", "", 10)
+	pdf.SetFont(font, "", 10)
 	for _, l := range inv.LineItems {
 		x, y := pdf.GetXY()
 		pdf.MultiCell(widths[0], 6, text(l.Description), "", "L", false)
@@ -76,16 +87,16 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		if t.bold {
 			style = "B"
 		}
-		pdf.SetFont("Helvetica", style, 11)
+		pdf.SetFont(font, style, 11)
 		pdf.CellFormat(widths[0]+widths[1]+widths[2], 7, t.label, "", 0, "R", false, 0, "")
 		pdf.CellFormat(widths[3], 7, usd(t.m), "", 1, "R", false, 0, "")
 	}
 	pdf.Ln(4)
-	pdf.SetFont("Helvetica", "", 10)
+	pdf.SetFont(font, "", 10)
 	if inv.Notes != "" {
-		pdf.SetFont("Helvetica", "B", 10)
+		pdf.SetFont(font, "B", 10)
 		pdf.CellFormat(0, 6, "Notes", "", 1, "L", false, 0, "")
-		pdf.SetFont("Helvetica", "", 10)
+		pdf.SetFont(font, "", 10)
 		pdf.MultiCell(0, 5, text(inv.Notes), "", "L", false)
 		pdf.Ln(2)
 	}
@@ -106,4 +117,40 @@ func bracket(email string) string {
 		return ""
 	}
 	return "<" + email + ">"
+}
+
+// glyphs is the set of characters both embedded faces can draw.
+var glyphs = sync.OnceValue(func() func(rune) bool {
+	var faces []*sfnt.Font
+	for _, ttf := range [][]byte{goregular.TTF, gobold.TTF} {
+		f, err := sfnt.Parse(ttf)
+		if err != nil {
+			panic("invoicepdf: embedded Go font: " + err.Error()) // fixed bytes of a pinned module
+		}
+		faces = append(faces, f)
+	}
+	return func(r rune) bool {
+		var b sfnt.Buffer
+		for _, f := range faces {
+			if i, err := f.GlyphIndex(&b, r); err != nil || i == 0 {
+				return false
+			}
+		}
+		return true
+	}
+})
+
+// printable replaces what the fonts cannot draw: invalid UTF-8 with "?",
+// characters without a glyph with ".", control characters with spaces.
+func printable(s string) string {
+	has := glyphs()
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return ' '
+		case !has(r):
+			return '.'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
 }

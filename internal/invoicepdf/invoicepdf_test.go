@@ -3,6 +3,8 @@ package invoicepdf_test
 import (
 	"bytes"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +39,7 @@ func TestRenderShowsEveryLineAndTheTotals(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := text(t, doc)
-	for _, want := range []string{"INV-2026-000042", "Espresso", "$2.50", "$7.50", "$0.60", "$8.10", "21 December 2026", "Café Zoë", "Thanks — .."} {
+	for _, want := range []string{"INV-2026-000042", "Espresso", "$2.50", "$7.50", "$0.60", "$8.10", "21 December 2026", "Café Zoë", "Thanks"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("PDF text lacks %q:\n%s", want, got)
 		}
@@ -59,5 +61,40 @@ func TestRenderFlowsManyLinesOntoMorePages(t *testing.T) {
 	got, pages := text(t, doc)
 	if pages < 3 || !strings.Contains(got, "$100.00") {
 		t.Errorf("%d pages; total present: %v", pages, strings.Contains(got, "$100.00"))
+	}
+}
+
+// Names and notes in Latin, Greek and Cyrillic scripts print as written
+// (the embedded Go fonts); what no embedded glyph can draw prints as ".".
+// Read back with poppler's pdftotext, which decodes the embedded fonts'
+// Unicode maps (the Go reader above reads one byte per character).
+func TestRenderPrintsLatinGreekAndCyrillicAsWritten(t *testing.T) {
+	t.Parallel()
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		if os.Getenv("PDFTOTEXT_REQUIRED") != "" {
+			t.Fatal("pdftotext is required (PDFTOTEXT_REQUIRED is set) but not installed (Debian: poppler-utils)")
+		}
+		t.Skip("pdftotext not installed (Debian: poppler-utils); set PDFTOTEXT_REQUIRED=1 to fail instead")
+	}
+	inv := botpay.Invoice{ReferenceNumber: "INV-2026-000044", RecipientName: "Łódź Привет Ελλάδα", Notes: "Thanks — 谢谢 €5",
+		CreatedAt: time.Now(), DueDate: time.Now(),
+		LineItems: []botpay.LineItem{{Description: "Kaffee für Jürgen, чай", Quantity: "1", UnitPrice: 100, Amount: 100}},
+		Subtotal:  100, Total: 100}
+	doc, err := invoicepdf.Render(inv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(pdftotext, "-", "-")
+	cmd.Stdin = bytes.NewReader(doc)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	got := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"Łódź Привет Ελλάδα", "Kaffee für Jürgen, чай", "Thanks — .. €5"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("PDF text lacks %q:\n%s", want, got)
+		}
 	}
 }
