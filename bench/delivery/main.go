@@ -160,7 +160,7 @@ func run(dbURL string, n, rate int, dur time.Duration, nBots int) error {
 func setup(ctx context.Context, st *store.Store, sealer *seal.Sealer, hook string, nBots int) (string, []string, error) {
 	now := time.Now()
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: now}
-	if err := st.CreateOwner(ctx, o, "x", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix))); err != nil {
+	if err := st.CreateOwner(ctx, o, "x", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
 		return "", nil, err
 	}
 	var ids []string

@@ -29,15 +29,30 @@ func validateCredentials(email, password string) (string, error) {
 	return email, p.err()
 }
 
-// Signup creates an owner account (password at least 12 characters).
+// DashboardSessionFor is how long a dashboard session's token
+// authenticates, on the server as in the browser's cookie.
+const DashboardSessionFor = 30 * 24 * time.Hour
+
+// Signup creates an owner account (password at least 12 characters) with
+// an owner API token, which lives until revoked.
 func (s *Service) Signup(ctx context.Context, email, password string) (OwnerSession, error) {
+	return s.signup(ctx, email, password, time.Time{})
+}
+
+// SignupForDashboard is Signup for the dashboard: its token is the
+// session's and stops authenticating after DashboardSessionFor.
+func (s *Service) SignupForDashboard(ctx context.Context, email, password string) (OwnerSession, error) {
+	return s.signup(ctx, email, password, s.clock.Now().Add(DashboardSessionFor))
+}
+
+func (s *Service) signup(ctx context.Context, email, password string, expires time.Time) (OwnerSession, error) {
 	email, err := validateCredentials(email, password)
 	if err != nil {
 		return OwnerSession{}, err
 	}
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: email, CreatedAt: s.clock.Now()}
 	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
-	if err := s.store.CreateOwner(ctx, o, hashPassword(password), botpay.Digest(token)); err != nil {
+	if err := s.store.CreateOwner(ctx, o, hashPassword(password), botpay.Digest(token), expires); err != nil {
 		return OwnerSession{}, err
 	}
 	return OwnerSession{Owner: o, Token: token}, nil
@@ -48,6 +63,16 @@ var errBadCredentials = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeInv
 // Login checks credentials and issues a new owner token. Attempts are
 // limited per e-mail and per client IP, counted whether they succeed or not.
 func (s *Service) Login(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
+	return s.login(ctx, email, password, clientIP, time.Time{})
+}
+
+// LoginForDashboard is Login for the dashboard: its token is the session's
+// and stops authenticating after DashboardSessionFor.
+func (s *Service) LoginForDashboard(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
+	return s.login(ctx, email, password, clientIP, s.clock.Now().Add(DashboardSessionFor))
+}
+
+func (s *Service) login(ctx context.Context, email, password, clientIP string, expires time.Time) (OwnerSession, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if email == "" || password == "" || !utf8.ValidString(email) || strings.ContainsRune(email, 0) || len(email) > 254 {
 		return OwnerSession{}, errBadCredentials
@@ -69,7 +94,7 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 		return OwnerSession{}, errBadCredentials
 	}
 	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
-	if err := s.store.AddOwnerToken(ctx, o.ID, botpay.Digest(token)); err != nil {
+	if err := s.store.AddOwnerToken(ctx, o.ID, botpay.Digest(token), expires); err != nil {
 		return OwnerSession{}, err
 	}
 	return OwnerSession{Owner: o, Token: token}, nil

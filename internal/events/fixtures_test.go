@@ -41,7 +41,7 @@ type world struct {
 func newWorld(t testing.TB, st *store.Store) *world {
 	w := &world{t: t, st: st, sealer: newSealer(t)}
 	w.owner = botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.CreateOwner(ctx, w.owner, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix))); err != nil {
+	if err := st.CreateOwner(ctx, w.owner, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
 		t.Fatalf("create owner: %v", err)
 	}
 	return w

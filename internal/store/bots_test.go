@@ -202,7 +202,7 @@ func TestUniqueViolationsAreTyped(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		o := newOwner(t, st)
-		err := st.CreateOwner(ctx, botpay.Owner{ID: botpay.NewID("own_"), Email: o.Email, CreatedAt: st.Clock().Now()}, "h", "t")
+		err := st.CreateOwner(ctx, botpay.Owner{ID: botpay.NewID("own_"), Email: o.Email, CreatedAt: st.Clock().Now()}, "h", "t", time.Time{})
 		wantCode(t, err, botpay.CodeEmailTaken)
 	})
 }

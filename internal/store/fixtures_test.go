@@ -16,7 +16,7 @@ var ctx = context.Background()
 func newOwner(t *testing.T, st *store.Store) botpay.Owner {
 	t.Helper()
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.CreateOwner(ctx, o, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix))); err != nil {
+	if err := st.CreateOwner(ctx, o, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
 		t.Fatalf("create owner: %v", err)
 	}
 	return o

@@ -8,15 +8,16 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// CreateOwner inserts an owner with its first token. A taken e-mail is
-// 409 email_taken.
-func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, tokenHash string) error {
+// CreateOwner inserts an owner with its first token, which stops
+// authenticating at expires (zero: never). A taken e-mail is 409
+// email_taken.
+func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, tokenHash string, expires time.Time) error {
 	err := s.inTx(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`,
 			o.ID, o.Email, passwordHash, ms(o.CreatedAt)); err != nil {
 			return err
 		}
-		return tx.addOwnerToken(ctx, o.ID, tokenHash, o.CreatedAt)
+		return tx.addOwnerToken(ctx, o.ID, tokenHash, o.CreatedAt, expires)
 	})
 	if errors.Is(err, ErrUnique) {
 		return botpay.Errorf(botpay.KindConflict, botpay.CodeEmailTaken, "an owner account with this e-mail already exists; log in instead")
@@ -24,15 +25,21 @@ func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, t
 	return err
 }
 
-func (t *Tx) addOwnerToken(ctx context.Context, ownerID, tokenHash string, now time.Time) error {
-	_, err := t.exec(ctx, `INSERT INTO owner_tokens (token_hash, owner_id, created_at) VALUES ($1, $2, $3)`, tokenHash, ownerID, ms(now))
+func (t *Tx) addOwnerToken(ctx context.Context, ownerID, tokenHash string, now, expires time.Time) error {
+	var until any
+	if !expires.IsZero() {
+		until = ms(expires)
+	}
+	_, err := t.exec(ctx, `INSERT INTO owner_tokens (token_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		tokenHash, ownerID, ms(now), until)
 	return err
 }
 
 // AddOwnerToken issues another bearer token (each login gets its own, so
-// logging out of one place revokes only that one).
-func (s *Store) AddOwnerToken(ctx context.Context, ownerID, tokenHash string) error {
-	return s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now()) })
+// logging out of one place revokes only that one); it stops authenticating
+// at expires (zero: never).
+func (s *Store) AddOwnerToken(ctx context.Context, ownerID, tokenHash string, expires time.Time) error {
+	return s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now(), expires) })
 }
 
 // RevokeOwnerToken ends a token.
@@ -57,13 +64,15 @@ func (s *Store) OwnerCredentials(ctx context.Context, email string) (botpay.Owne
 	return o, hash, err
 }
 
-// OwnerByTokenHash authenticates an owner token.
+// OwnerByTokenHash authenticates an owner token that is neither revoked
+// nor past its expiry.
 func (s *Store) OwnerByTokenHash(ctx context.Context, tokenHash string) (botpay.Owner, error) {
 	var o botpay.Owner
 	var stored string
 	var created int64
 	err := s.queryRow(ctx, `SELECT o.id, o.email, o.created_at, t.token_hash FROM owner_tokens t
-		JOIN owners o ON o.id = t.owner_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL`, tokenHash).
+		JOIN owners o ON o.id = t.owner_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL
+			AND (t.expires_at IS NULL OR t.expires_at > $2)`, tokenHash, ms(s.clock.Now())).
 		Scan(&o.ID, &o.Email, &created, &stored)
 	if isNoRows(err) || (err == nil && !botpay.DigestsEqual(stored, tokenHash)) {
 		return o, botpay.ErrNotFound("owner token")

@@ -49,9 +49,9 @@ func (p *Pages) authSubmit(mode string) http.HandlerFunc {
 		var sess app.OwnerSession
 		var err error
 		if mode == "signup" {
-			sess, err = p.svc.Signup(ctx, pg.Email, r.PostFormValue("password"))
+			sess, err = p.svc.SignupForDashboard(ctx, pg.Email, r.PostFormValue("password"))
 		} else {
-			sess, err = p.svc.Login(ctx, pg.Email, r.PostFormValue("password"), p.clientIP(r))
+			sess, err = p.svc.LoginForDashboard(ctx, pg.Email, r.PostFormValue("password"), p.clientIP(r))
 		}
 		if err != nil {
 			e := botpay.AsError(err)

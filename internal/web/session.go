@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 )
 
@@ -27,7 +29,7 @@ func SessionToken(r *http.Request) string {
 // SameSite=Lax, Secure when the service is served over https.
 func (p *Pages) setSession(w http.ResponseWriter, token string) {
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: p.secureCookies(), MaxAge: 30 * 24 * 3600})
+		SameSite: http.SameSiteLaxMode, Secure: p.secureCookies(), MaxAge: int(app.DashboardSessionFor / time.Second)})
 }
 
 func (p *Pages) clearSession(w http.ResponseWriter) {

@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -17,7 +19,15 @@ import (
 
 func pagesAt(t *testing.T, baseURL string) http.Handler {
 	t.Helper()
-	db := storetest.Open(t, store.SQLite, nil)
+	h, _ := pagesWithClock(t, baseURL, nil)
+	return h
+}
+
+// pagesWithClock serves the pages over a service whose time is clock (nil:
+// the system's), and returns that service too.
+func pagesWithClock(t *testing.T, baseURL string, clock botpay.Clock) (http.Handler, *app.Service) {
+	t.Helper()
+	db := storetest.Open(t, store.SQLite, clock)
 	sealer, err := seal.New(make([]byte, 32))
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +35,7 @@ func pagesAt(t *testing.T, baseURL string) http.Handler {
 	svc := app.New(app.Config{Store: db.Store, Sealer: sealer, Mail: &mail.Memory{}, BaseURL: baseURL})
 	mux := http.NewServeMux()
 	web.New(svc, nil, func(*http.Request) string { return "192.0.2.1" }).Mount(mux)
-	return mux
+	return mux, svc
 }
 
 func signupCookie(t *testing.T, h http.Handler) *http.Cookie {
@@ -93,5 +103,40 @@ func TestDashboardSendsVisitorsWithoutSessionToLogin(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest("POST", "/dashboard/claim", nil))
 	if rec.Code != http.StatusUnauthorized {
 		t.Errorf("POST without session: %d", rec.Code)
+	}
+}
+
+// A dashboard session ends on the server after 30 days, whatever the
+// browser keeps; an owner API token issued by the API's signup does not
+// expire.
+func TestDashboardSessionEndsOnTheServerAfterThirtyDays(t *testing.T) {
+	t.Parallel()
+	clock := botpay.NewManualClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	h, svc := pagesWithClock(t, "http://127.0.0.1:8080", clock)
+	cookie := signupCookie(t, h)
+	api, err := svc.Signup(t.Context(), "api-owner@example.com", "correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	approvals := func() int {
+		req := httptest.NewRequest("GET", "/dashboard/approvals", nil)
+		req.AddCookie(cookie)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if c := cookie.MaxAge; c != int(app.DashboardSessionFor/time.Second) {
+		t.Errorf("cookie Max-Age = %d s, want the server's %s", c, app.DashboardSessionFor)
+	}
+	clock.Advance(app.DashboardSessionFor - time.Second)
+	if code := approvals(); code != http.StatusOK {
+		t.Fatalf("a second before 30 days: %d, want 200", code)
+	}
+	clock.Advance(time.Second)
+	if code := approvals(); code != http.StatusSeeOther {
+		t.Errorf("at 30 days: %d, want 303 to the login page", code)
+	}
+	if _, err := svc.AuthenticateOwner(t.Context(), api.Token); err != nil {
+		t.Errorf("the API token after 30 days: %v, want it to authenticate", err)
 	}
 }

@@ -79,9 +79,9 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 	var sess app.OwnerSession
 	var err error
 	if page.Mode == "login" {
-		sess, err = p.svc.Login(ctx, page.Email, password, p.clientIP(r))
+		sess, err = p.svc.LoginForDashboard(ctx, page.Email, password, p.clientIP(r))
 	} else {
-		sess, err = p.svc.Signup(ctx, page.Email, password)
+		sess, err = p.svc.SignupForDashboard(ctx, page.Email, password)
 	}
 	if err == nil {
 		var b botpay.Bot
