@@ -95,6 +95,7 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 }
 
 func serve(ctx context.Context, args []string, logOut io.Writer) error {
+	tuneGC()
 	logs := newLogBuffer(logOut)
 	defer logs.Close()
 	logOut = logs
