@@ -10,7 +10,7 @@
 # TPC-B transaction updates three rows, reads one and inserts a history row.
 #
 # Settings (environment): PGURL_BASE (default postgres://postgres@127.0.0.1:5432,
-# trust auth; the script creates and drops two databases), CLIENTS (16),
+# trust auth; the script creates and drops two databases), CLIENTS (8),
 # DURATION seconds per measurement (20), ROUNDS of both workloads (3), SCALE for pgbench (= CLIENTS),
 # PORT for the botpay server (18482), PGBENCH (found on PATH or under
 # /usr/lib/postgresql/*/bin).
@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PGURL_BASE=${PGURL_BASE:-postgres://postgres@127.0.0.1:5432}
-CLIENTS=${CLIENTS:-16}
+CLIENTS=${CLIENTS:-8}
 DURATION=${DURATION:-20}
 ROUNDS=${ROUNDS:-3}
 SCALE=${SCALE:-$CLIENTS}
