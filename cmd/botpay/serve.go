@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/api"
@@ -134,9 +135,10 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		Tunnel: tunnels, Logger: d.log}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
 	workers, stopWorkers := context.WithCancel(ctx)
-	expiryDone := make(chan struct{})
-	go func() { defer close(expiryDone); d.svc.ExpireHeldPurchases(workers, 15*time.Second) }()
-	defer func() { stopWorkers(); <-expiryDone }() // before the store closes
+	var background sync.WaitGroup
+	background.Go(func() { d.svc.ExpireHeldPurchases(workers, 15*time.Second) })
+	background.Go(func() { d.svc.RetryMail(workers, 15*time.Second) })
+	defer func() { stopWorkers(); background.Wait() }() // before the store closes
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
@@ -98,12 +97,12 @@ func (s *Service) Store() *store.Store { return s.store }
 // BaseURL is the public URL the service hands out in links.
 func (s *Service) BaseURL() string { return s.baseURL }
 
-// notify sends an e-mail outside any transaction. A failure is logged and
-// reported, never fatal to the action that caused it.
+// notify sends an e-mail outside any transaction and reports whether it
+// went. A failure is logged, never fatal to the action that caused it, and
+// not retried: the caller tells its client (owner notifications go through
+// notifyOwner instead, mail_retries.go).
 func (s *Service) notify(ctx context.Context, m mail.Message) bool {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := s.mail.Send(ctx, m); err != nil {
+	if err := s.send(ctx, m); err != nil {
 		s.log.WarnContext(ctx, "e-mail not sent", "subject", m.Subject, "err", err)
 		return false
 	}

@@ -137,7 +137,7 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 	text := fmt.Sprintf("Your bot %q wants to buy %q from %q for $%s.\n\nIt waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
 		bot.Name, p.ItemName, p.MerchantName, p.Amount.USD(), data["Expires"], approve, deny, data["Dashboard"])
-	s.notify(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + p.Amount.USD() + " purchase by " + oneLine(bot.Name),
+	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + p.Amount.USD() + " purchase by " + oneLine(bot.Name),
 		Text: text, HTML: html.String()})
 }
 
@@ -151,7 +151,7 @@ func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *sto
 	if err != nil {
 		return
 	}
-	s.notify(ctx, mail.Message{To: owner.Email, Subject: "Low balance: " + oneLine(bot.Name),
+	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Low balance: " + oneLine(bot.Name),
 		Text: fmt.Sprintf("Your bot %q has $%s available, below its low-balance threshold of $%s.\n\nFund it from your dashboard: %s/dashboard/bots/%s\n",
 			bot.Name, after.USD(), threshold.USD(), s.baseURL, bot.ID)})
 }

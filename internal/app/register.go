@@ -141,7 +141,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	}
 	reg.Bot = b
 	if reg.ClaimToken != "" {
-		s.notify(ctx, s.verificationMail(b, reg.ClaimToken))
+		s.notifyOwner(ctx, s.verificationMail(b, reg.ClaimToken))
 	}
 	return reg, nil
 }

@@ -84,6 +84,6 @@ func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r store
 		"It waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
 		bot.Name, data["Amount"], r.ResourceHost, r.ResourceURL, data["Expires"], approve, deny, data["Dashboard"])
-	s.notify(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + data["Amount"] + " x402 payment by " + oneLine(bot.Name),
+	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + data["Amount"] + " x402 payment by " + oneLine(bot.Name),
 		Text: text, HTML: html.String()})
 }
