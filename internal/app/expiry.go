@@ -14,10 +14,15 @@ const expiryBatch = 100
 // may run it; the store claims each request so the event is written
 // exactly once.
 func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) {
+	runEvery(ctx, every, s.expirePass)
+}
+
+// runEvery runs pass at once and then every interval until ctx ends.
+func runEvery(ctx context.Context, every time.Duration, pass func(context.Context)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		s.expirePass(ctx)
+		pass(ctx)
 		select {
 		case <-ctx.Done():
 			return

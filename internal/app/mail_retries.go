@@ -54,16 +54,7 @@ func (s *Service) send(ctx context.Context, m mail.Message) error {
 // every interval. Every replica may run it: each message is claimed for a
 // lease before it is attempted.
 func (s *Service) RetryMail(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		s.retryMailPass(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	runEvery(ctx, every, s.retryMailPass)
 }
 
 // retryMailPass attempts every due message once.
