@@ -125,7 +125,13 @@ func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string
 	}
 }
 
-func checkReserved(rt *rapid.T, st *store.Store, botID string, now time.Time) {
+// fatalf is what checkReserved needs of a *testing.T or *rapid.T.
+type fatalf interface {
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
 	w, _, err := st.ProcessorWallet(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)

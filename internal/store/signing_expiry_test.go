@@ -102,3 +102,53 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 		})
 	}
 }
+
+// An owner's decision racing the expiry sweep of another replica whose
+// clock is a millisecond ahead (so both may act on the same request) ends
+// in exactly one outcome, and neither fails: every transaction that
+// changes a reservation takes the processor wallet first, so the two
+// cannot deadlock.
+func TestSigningDecisionRacingExpiryOnAnotherReplicaEndsOnce(t *testing.T) {
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			start := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+			deciderClock := botpay.NewManualClock(start)
+			db := storetest.Open(t, d, deciderClock)
+			st := db.Store
+			sweeperClock := botpay.NewManualClock(start)
+			opts := db.Options
+			opts.Clock = sweeperClock
+			sweeper, err := store.Open(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { sweeper.Close() })
+			owner, b := autoShopper(t, st)
+			for i := range 10 {
+				_, r := signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{NeedsApproval: true})
+				deciderClock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
+				sweeperClock.Advance(botpay.SigningApprovalWindow)
+				done := make(chan error, 1)
+				go func() {
+					_, err := st.DecideSigning(ctx, owner.ID, r.ID, store.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
+						ValidBefore: deciderClock.Now().Unix() + 300, Event: map[string]any{}})
+					done <- err
+				}()
+				expired, err := sweeper.ExpireOverdueSigning(ctx, 10)
+				if err != nil {
+					t.Fatalf("round %d: sweep: %v", i, err)
+				}
+				decideErr := <-done
+				if e := botpay.AsError(decideErr); decideErr != nil && (e == nil || e.Code != "expired") {
+					t.Fatalf("round %d: decision: %v", i, decideErr)
+				}
+				if (decideErr == nil) == (expired == 1) {
+					t.Fatalf("round %d: approved %v and expired %d; want exactly one", i, decideErr == nil, expired)
+				}
+				deciderClock.Advance(time.Millisecond)
+				checkReserved(t, st, b.ID, deciderClock.Now())
+			}
+		})
+	}
+}
