@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,5 +144,27 @@ func TestMailRetryIsAttemptedByOneReplicaAtATime(t *testing.T) {
 				t.Fatalf("after the lease: %d claimable, want 5", len(again))
 			}
 		})
+	}
+}
+
+// The claim e-mail of a registration is an owner notification: when the
+// mail server refuses it, it is kept and goes on the next attempt, with
+// the claim token it was written with.
+func TestClaimMailOfARegistrationIsRetried(t *testing.T) {
+	t.Parallel()
+	sender := &flakySender{failures: 1}
+	s, clock := retryService(t, store.SQLite, sender)
+	ctx := context.Background()
+	reg, err := s.Register(ctx, RegisterInput{BotName: "retry-bot", OwnerEmail: "owner@example.com", ClientIP: "192.0.2.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(mailRetryFirst)
+	s.retryMailPass(ctx)
+	if a, n := sender.counts(); a != 2 || n != 1 {
+		t.Fatalf("%d attempts, %d delivered; want the refused claim e-mail sent on the retry", a, n)
+	}
+	if m := sender.delivered[0]; m.To != "owner@example.com" || !strings.Contains(m.Text, reg.ClaimToken) {
+		t.Errorf("delivered %+v, want the claim e-mail with token %s", m, reg.ClaimToken)
 	}
 }

@@ -112,13 +112,13 @@ type PageView struct {
 // that is not a view (an HTTP HEAD: link checkers, previews, monitors)
 // reads the same and changes neither.
 func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string, view bool) (PageView, error) {
-	read := s.store.CountPageView
-	if !view {
-		read = func(ctx context.Context, id string) (botpay.CheckoutPage, error) {
-			return s.store.CheckoutPage(ctx, id, "")
-		}
+	var page botpay.CheckoutPage
+	var err error
+	if view {
+		page, err = s.store.CountPageView(ctx, pageID)
+	} else {
+		page, err = s.store.CheckoutPage(ctx, pageID, "")
 	}
-	page, err := read(ctx, pageID)
 	if err != nil {
 		return PageView{}, err
 	}

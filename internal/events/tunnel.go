@@ -91,13 +91,6 @@ func (h *Hub) notify(botID string) {
 	}
 }
 
-// listening counts the bots with a wake-up on this replica (tests).
-func (h *Hub) listening() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.wake)
-}
-
 // Relay implements the dispatcher's Relay: queue, then wait for the
 // client's answer until ctx ends (the delivery time-out).
 func (h *Hub) Relay(ctx context.Context, botID string, req RelayRequest) (int, error) {

@@ -32,3 +32,10 @@ func TestHubKeepsWakeUpsOnlyWhilePollsListen(t *testing.T) {
 		t.Fatalf("%d wake-ups after the last poll left, want 0", n)
 	}
 }
+
+// listening counts the bots with a wake-up on this replica.
+func (h *Hub) listening() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.wake)
+}

@@ -33,7 +33,6 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 	pdf.AddUTF8FontFromBytes(font, "", goregular.TTF)
 	pdf.AddUTF8FontFromBytes(font, "B", gobold.TTF)
 	pdf.AddPage()
-	text := printable
 
 	pdf.SetFont(font, "B", 20)
 	pdf.CellFormat(0, 10, "Invoice "+inv.ReferenceNumber, "", 1, "L", false, 0, "")
@@ -48,7 +47,7 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		pdf.SetFont(font, "B", 10)
 		pdf.CellFormat(25, 6, m[0], "", 0, "L", false, 0, "")
 		pdf.SetFont(font, "", 10)
-		pdf.MultiCell(0, 6, text(m[1]), "", "L", false)
+		pdf.MultiCell(0, 6, printable(m[1]), "", "L", false)
 	}
 	pdf.Ln(4)
 
@@ -66,7 +65,7 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 	pdf.SetFont(font, "", 10)
 	for _, l := range inv.LineItems {
 		x, y := pdf.GetXY()
-		pdf.MultiCell(widths[0], 6, text(l.Description), "", "L", false)
+		pdf.MultiCell(widths[0], 6, printable(l.Description), "", "L", false)
 		bottom := pdf.GetY()
 		if bottom < y { // the description moved to a new page
 			_, y, _, _ = pdf.GetMargins()
@@ -97,11 +96,11 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		pdf.SetFont(font, "B", 10)
 		pdf.CellFormat(0, 6, "Notes", "", 1, "L", false, 0, "")
 		pdf.SetFont(font, "", 10)
-		pdf.MultiCell(0, 5, text(inv.Notes), "", "L", false)
+		pdf.MultiCell(0, 5, printable(inv.Notes), "", "L", false)
 		pdf.Ln(2)
 	}
 	if payURL != "" {
-		pdf.MultiCell(0, 5, text("Pay online: "+payURL), "", "L", false)
+		pdf.MultiCell(0, 5, printable("Pay online: "+payURL), "", "L", false)
 	}
 	var buf bytes.Buffer
 	if err := pdf.Output(&buf); err != nil {

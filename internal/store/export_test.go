@@ -130,3 +130,16 @@ func (s *Store) RerunReservedBackfill(ctx context.Context) error {
 		return nil
 	})
 }
+
+// HoldWriteGate (tests only) takes every turn of the write gate, as that
+// many running transactions would, until release.
+func (s *Store) HoldWriteGate() (release func()) {
+	for range cap(s.gate) {
+		_ = s.gate.enter(context.Background())
+	}
+	return func() {
+		for range cap(s.gate) {
+			s.gate.leave()
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // writeGate admits write transactions to the write pool in arrival order.
 // database/sql hands a freed connection to a random waiter, so under load
@@ -19,7 +22,7 @@ func (g writeGate) enter(ctx context.Context) error {
 	case g <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return fmt.Errorf("waiting for a write turn: %w", ctx.Err())
 	}
 }
 

@@ -48,10 +48,8 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 
 // processorColumns read a wallet at the time $2 (ms): its reservations are
 // the running total less what ran out since it was swept (reservations.go).
-const processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
-	w.reserved_micro - (SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
-		WHERE r.bot_id = w.bot_id AND r.status IN ('signed', 'pending') AND r.reserved_until <= $2
-			AND r.reserved_until > w.reserved_as_of)`
+var processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
+	w.reserved_micro - (` + expiredReservations("w.bot_id", "$2") + `)`
 
 type scanner interface{ Scan(...any) error }
 

@@ -13,8 +13,9 @@ import (
 // requests that ran out in (reserved_as_of, now], a range read of only the
 // newly expired ones, which a signing transaction then folds into the
 // total. Every other change to a request that counts (approval, denial,
-// settlement) adjusts the total in its own transaction while it holds the
-// wallet's row lock, so the total and the requests never disagree.
+// settlement, expiry) adjusts the total in its own transaction while it
+// holds the wallet's row lock, taken before the request's, so the total
+// and the requests never disagree and those transactions never deadlock.
 
 // expiredReservations sums, for the bot in $botParam at the time in
 // $nowParam (ms), the reservations that ran out since the wallet's total
@@ -24,6 +25,19 @@ func expiredReservations(botParam, nowParam string) string {
 	return `SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r
 		WHERE r.bot_id = ` + botParam + ` AND r.status IN ('signed', 'pending') AND r.reserved_until <= ` + nowParam + `
 			AND r.reserved_until > (SELECT reserved_as_of FROM processor_wallets WHERE bot_id = ` + botParam + `)`
+}
+
+// lockWalletOfSigning locks the processor wallet of the owner's signing
+// request id (nothing when there is no such request), before the request
+// itself is read or changed.
+func (tx *Tx) lockWalletOfSigning(ctx context.Context, id int64, ownerID string) error {
+	var botID string
+	err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets
+		WHERE bot_id = (SELECT bot_id FROM signing_requests WHERE id = $1 AND owner_id = $2)`+tx.forUpdate(), id, ownerID).Scan(&botID)
+	if isNoRows(err) {
+		return nil
+	}
+	return err
 }
 
 // lockedProcessor is a processor wallet as its signing transaction found it

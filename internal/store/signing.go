@@ -240,15 +240,12 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 	now := s.clock.Now()
 	var r SigningRequest
 	err := s.inTx(ctx, func(tx *Tx) error {
-		// The processor wallet first, as every transaction that changes a
-		// reservation takes it (signing, settlement, expiry): taking the
-		// request's row first could deadlock with the expiry sweep.
-		var botID string
-		err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets
-			WHERE bot_id = (SELECT bot_id FROM signing_requests WHERE id = $1 AND owner_id = $2)`+tx.forUpdate(), id, ownerID).Scan(&botID)
-		if err != nil && !isNoRows(err) {
+		// The processor wallet first (reservations.go): taking the
+		// request's row first deadlocked with the expiry sweep.
+		if err := tx.lockWalletOfSigning(ctx, id, ownerID); err != nil {
 			return err
 		}
+		var err error
 		r, err = scanSigning(tx.queryRow(ctx, `SELECT `+signingColumns+` FROM signing_requests WHERE id = $1 AND owner_id = $2`+tx.forUpdate(), id, ownerID))
 		if isNoRows(err) {
 			return botpay.ErrNotFound("signing request")

@@ -67,8 +67,7 @@ func (s *Store) ExpireOverdueSigning(ctx context.Context, batch int) (int, error
 // expireSigning expires one overdue held request unless an owner's
 // decision or another replica's sweep got to it first.
 func (tx *Tx) expireSigning(ctx context.Context, o overdueSigning, now time.Time) (bool, error) {
-	var botID string
-	if err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets WHERE bot_id = $1`+tx.forUpdate(), o.botID).Scan(&botID); err != nil {
+	if err := tx.lockWalletOfSigning(ctx, o.id, o.ownerID); err != nil {
 		return false, err
 	}
 	res, err := tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'pending'`,

@@ -46,13 +46,7 @@ func (p *Pages) authSubmit(mode string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		pg := authPage{Mode: mode, Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
-		var sess app.OwnerSession
-		var err error
-		if mode == "signup" {
-			sess, err = p.svc.SignupForDashboard(ctx, pg.Email, r.PostFormValue("password"))
-		} else {
-			sess, err = p.svc.LoginForDashboard(ctx, pg.Email, r.PostFormValue("password"), p.clientIP(r))
-		}
+		sess, err := p.openSession(r, mode, pg.Email, r.PostFormValue("password"))
 		if err != nil {
 			e := botpay.AsError(err)
 			if e == nil {

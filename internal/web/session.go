@@ -25,6 +25,16 @@ func SessionToken(r *http.Request) string {
 	return c.Value
 }
 
+// openSession signs the owner up (mode "signup") or in for a dashboard
+// session, whose token the server stops honouring after
+// app.DashboardSessionFor, as the browser drops the cookie.
+func (p *Pages) openSession(r *http.Request, mode, email, password string) (app.OwnerSession, error) {
+	if mode == "signup" {
+		return p.svc.SignupForDashboard(r.Context(), email, password)
+	}
+	return p.svc.LoginForDashboard(r.Context(), email, password, p.clientIP(r))
+}
+
 // setSession stores a fresh owner token in the session cookie: HttpOnly,
 // SameSite=Lax, Secure when the service is served over https.
 func (p *Pages) setSession(w http.ResponseWriter, token string) {

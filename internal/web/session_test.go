@@ -40,13 +40,20 @@ func pagesWithClock(t *testing.T, baseURL string, clock botpay.Clock) (http.Hand
 
 func signupCookie(t *testing.T, h http.Handler) *http.Cookie {
 	t.Helper()
+	return sessionCookie(t, h, "/signup")
+}
+
+// sessionCookie posts the owner's credentials to path (/signup or /login)
+// and returns the session cookie it sets.
+func sessionCookie(t *testing.T, h http.Handler, path string) *http.Cookie {
+	t.Helper()
 	form := url.Values{"email": {"owner@example.com"}, "password": {"correct horse battery staple"}}
-	req := httptest.NewRequest("POST", "/signup", strings.NewReader(form.Encode()))
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusSeeOther {
-		t.Fatalf("signup: %d %s", rec.Code, rec.Body)
+		t.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
 	}
 	for _, c := range rec.Result().Cookies() {
 		if c.Name == web.SessionCookie {
@@ -113,28 +120,38 @@ func TestDashboardSessionEndsOnTheServerAfterThirtyDays(t *testing.T) {
 	t.Parallel()
 	clock := botpay.NewManualClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
 	h, svc := pagesWithClock(t, "http://127.0.0.1:8080", clock)
-	cookie := signupCookie(t, h)
+	signedUp := signupCookie(t, h)
+	clock.Advance(time.Hour)
+	loggedIn := sessionCookie(t, h, "/login")
 	api, err := svc.Signup(t.Context(), "api-owner@example.com", "correct horse battery staple")
 	if err != nil {
 		t.Fatal(err)
 	}
-	approvals := func() int {
+	approvals := func(c *http.Cookie) int {
 		req := httptest.NewRequest("GET", "/dashboard/approvals", nil)
-		req.AddCookie(cookie)
+		req.AddCookie(c)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		return rec.Code
 	}
-	if c := cookie.MaxAge; c != int(app.DashboardSessionFor/time.Second) {
+	if c := signedUp.MaxAge; c != int(app.DashboardSessionFor/time.Second) {
 		t.Errorf("cookie Max-Age = %d s, want the server's %s", c, app.DashboardSessionFor)
 	}
-	clock.Advance(app.DashboardSessionFor - time.Second)
-	if code := approvals(); code != http.StatusOK {
-		t.Fatalf("a second before 30 days: %d, want 200", code)
+	// The sign-up session began an hour before the login session.
+	steps := []struct {
+		advance            time.Duration
+		signedUp, loggedIn int
+	}{
+		{app.DashboardSessionFor - time.Hour - time.Second, http.StatusOK, http.StatusOK},
+		{time.Second, http.StatusSeeOther, http.StatusOK},
+		{time.Hour, http.StatusSeeOther, http.StatusSeeOther},
 	}
-	clock.Advance(time.Second)
-	if code := approvals(); code != http.StatusSeeOther {
-		t.Errorf("at 30 days: %d, want 303 to the login page", code)
+	for i, st := range steps {
+		clock.Advance(st.advance)
+		if a, b := approvals(signedUp), approvals(loggedIn); a != st.signedUp || b != st.loggedIn {
+			t.Fatalf("step %d: sign-up session %d, login session %d; want %d and %d (303 is the way to the login page)",
+				i, a, b, st.signedUp, st.loggedIn)
+		}
 	}
 	if _, err := svc.AuthenticateOwner(t.Context(), api.Token); err != nil {
 		t.Errorf("the API token after 30 days: %v, want it to authenticate", err)

@@ -75,14 +75,7 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 		page.Mode = "signup"
 	}
 	ctx := r.Context()
-	password := r.PostForm.Get("password")
-	var sess app.OwnerSession
-	var err error
-	if page.Mode == "login" {
-		sess, err = p.svc.LoginForDashboard(ctx, page.Email, password, p.clientIP(r))
-	} else {
-		sess, err = p.svc.SignupForDashboard(ctx, page.Email, password)
-	}
+	sess, err := p.openSession(r, page.Mode, page.Email, r.PostForm.Get("password"))
 	if err == nil {
 		var b botpay.Bot
 		b, err = p.svc.Claim(ctx, sess.Owner, page.Token, p.clientIP(r))

@@ -25,6 +25,9 @@ UPDATE processor_wallets SET reserved_micro = (SELECT COALESCE(SUM(r.amount_micr
 DROP INDEX signing_requests_bot_created;
 DROP INDEX signing_requests_owner;
 CREATE INDEX signing_requests_owner_pending ON signing_requests(owner_id, reserved_until) WHERE status = 'pending';
+-- The expiry sweep's index, as purchases_held is for held purchases: it
+-- holds only requests that wait for a decision.
+CREATE INDEX signing_requests_held ON signing_requests(expires_at) WHERE status = 'pending';
 
 -- As migration 0007 did for the card rail's payment rows: the bot id of a
 -- signing request is the authenticated bot's, read in the same transaction

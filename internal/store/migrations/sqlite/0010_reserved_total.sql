@@ -9,3 +9,4 @@ UPDATE processor_wallets SET reserved_micro = (SELECT COALESCE(SUM(r.amount_micr
 DROP INDEX signing_requests_bot_created;
 DROP INDEX signing_requests_owner;
 CREATE INDEX signing_requests_owner_pending ON signing_requests(owner_id, reserved_until) WHERE status = 'pending';
+CREATE INDEX signing_requests_held ON signing_requests(expires_at) WHERE status = 'pending';

@@ -1,0 +1,30 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// Every write transaction waits at the write gate (gate.go) on both
+// engines: with every turn taken it starts nothing until its context ends,
+// and runs once a turn is free.
+func TestWriteTransactionsWaitForATurnAtTheGate(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		release := st.HoldWriteGate()
+		waiting, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := st.RevokeOwnerToken(waiting, "digest"); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting for a write turn") {
+			release()
+			t.Fatalf("a write with every turn taken: %v, want it to wait until its context ends", err)
+		}
+		release()
+		if err := st.RevokeOwnerToken(ctx, "digest"); err != nil {
+			t.Fatalf("a write with a turn free: %v", err)
+		}
+	})
+}
