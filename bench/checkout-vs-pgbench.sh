@@ -13,7 +13,8 @@
 # trust auth; the script creates and drops two databases), CLIENTS (8),
 # DURATION seconds per measurement (20), ROUNDS of both workloads (3), SCALE for pgbench (= CLIENTS),
 # PORT for the botpay server (18482), PGBENCH (found on PATH or under
-# /usr/lib/postgresql/*/bin).
+# /usr/lib/postgresql/*/bin), BOTPAY_DB (run botpay on this existing
+# database, e.g. one filled by bench/seed, instead of a fresh one; it is kept).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,22 +29,24 @@ PGBENCH=${PGBENCH:-$(command -v pgbench || ls /usr/lib/postgresql/*/bin/pgbench 
 
 work=$(mktemp -d)
 tag=$$
-db_botpay=bench_botpay_$tag
+db_botpay=${BOTPAY_DB:-bench_botpay_$tag}
 db_pgbench=bench_pgbench_$tag
 server_pid=
 cleanup() {
 	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-	psql -q "$PGURL_BASE/postgres" -c "DROP DATABASE IF EXISTS $db_botpay" -c "DROP DATABASE IF EXISTS $db_pgbench" >/dev/null 2>&1 || true
+	[ -n "${BOTPAY_DB:-}" ] || psql -q "$PGURL_BASE/postgres" -c "DROP DATABASE IF EXISTS $db_botpay" >/dev/null 2>&1 || true
+	psql -q "$PGURL_BASE/postgres" -c "DROP DATABASE IF EXISTS $db_pgbench" >/dev/null 2>&1 || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
-psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_botpay" -c "CREATE DATABASE $db_pgbench" >/dev/null
+[ -n "${BOTPAY_DB:-}" ] || psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_botpay" >/dev/null
+psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_pgbench" >/dev/null
 
 "$PGBENCH" -i -q -s "$SCALE" "$PGURL_BASE/$db_pgbench" >/dev/null 2>&1
 go build -o "$work/botpay" ./cmd/botpay
 go build -o "$work/loadgen" ./bench/loadgen
 DATABASE_URL="$PGURL_BASE/$db_botpay?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
-	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL=warn \
+	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL=warn \
 	"$work/botpay" serve >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 50); do

@@ -25,6 +25,11 @@
 #                      run starts anyway after that, and the table's "other" CPU shows the disturbance
 #   BENCH_BOTPAY_BIN   use this prebuilt botpay binary instead of building ./cmd/botpay (A/B comparisons)
 #   BENCH_LABEL        text added to the engine column of the table, e.g. the variant being compared
+#   BENCH_SEED_BOTS    seed the database with this many bots (bench/seed: 10 ledger rows, 2 purchases,
+#                      1 event each) before the server starts; 0 = empty (default 0)
+#   BENCH_PG_DB        run on this existing PostgreSQL database (e.g. one filled by bench/seed) instead of
+#                      a fresh one; it is neither created nor dropped
+#   BENCH_SQLITE_DIR   run on this existing SQLite data folder instead of a fresh one; it is kept
 #   BENCH_OUT          folder to copy result JSON files and server logs into (default: none)
 #   BENCH_KEEP=1       keep the temporary folder (data, logs, results) for inspection
 #
@@ -46,7 +51,7 @@ PG_HOST=${BENCH_PG_HOST:-127.0.0.1}
 PG_PORT=${BENCH_PG_PORT:-5432}
 PG_USER=${BENCH_PG_USER:-postgres}
 PG_ADMIN_DB=${BENCH_PG_ADMIN_DB:-postgres}
-PG_DB="botpay_bench_$$"
+PG_DB=${BENCH_PG_DB:-"botpay_bench_$$"}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/botpay-bench.XXXXXX")
 SERVER_PID=""
@@ -109,7 +114,7 @@ trap 'exit 130' INT TERM
 
 build() {
 	log "building botpay and loadgen ($(go version | cut -d' ' -f3))"
-	(cd "$ROOT" && go build -o "$WORK/loadgen" ./bench/loadgen)
+	(cd "$ROOT" && go build -o "$WORK/loadgen" ./bench/loadgen && go build -o "$WORK/seed" ./bench/seed)
 	if [[ -n "${BENCH_BOTPAY_BIN:-}" ]]; then
 		log "using prebuilt $BENCH_BOTPAY_BIN"
 		cp "$BENCH_BOTPAY_BIN" "$WORK/botpay"
@@ -130,6 +135,10 @@ postgres_available() {
 }
 
 create_pg_db() {
+	if [[ -n "${BENCH_PG_DB:-}" ]]; then
+		log "postgres: using the existing database $PG_DB"
+		return 0
+	fi
 	psql_admin -c "CREATE DATABASE $PG_DB" >/dev/null
 	PG_CREATED=1
 	log "postgres: created database $PG_DB"
@@ -144,9 +153,17 @@ start_server() {
 	if [[ "$engine" == postgres ]]; then
 		dburl="postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB?sslmode=disable"
 	fi
-	mkdir -p "$WORK/data-$engine"
-	env BOTPAY_ADDR="127.0.0.1:$port" BOTPAY_BASE_URL="$BASE_URL" BOTPAY_DATA_DIR="$WORK/data-$engine" \
-		DATABASE_URL="$dburl" BOTPAY_RATE_REGISTER_PER_HOUR=100000000 BOTPAY_LOG_LEVEL="$LOG_LEVEL" \
+	local data="$WORK/data-$engine"
+	[[ "$engine" == sqlite && -n "${BENCH_SQLITE_DIR:-}" ]] && data=$BENCH_SQLITE_DIR
+	mkdir -p "$data"
+	if ((${BENCH_SEED_BOTS:-0} > 0)); then
+		log "$engine: seeding ${BENCH_SEED_BOTS} bots"
+		"$WORK/seed" -bots "$BENCH_SEED_BOTS" -data-dir "$data" -database-url "$dburl" >&2
+	fi
+	# The checkout scenario buys far more often than the default 30 per bot an hour.
+	env BOTPAY_ADDR="127.0.0.1:$port" BOTPAY_BASE_URL="$BASE_URL" BOTPAY_DATA_DIR="$data" \
+		DATABASE_URL="$dburl" BOTPAY_RATE_REGISTER_PER_HOUR=100000000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000000 \
+		BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL="$LOG_LEVEL" \
 		"$WORK/botpay" serve >"$WORK/server-$engine.log" 2>&1 &
 	SERVER_PID=$!
 	if ! "$WORK/loadgen" -url "$BASE_URL" -wait-ready 30s; then
@@ -198,7 +215,7 @@ run_scenario() {
 	# In the background and waited for, so that a signal to this script is
 	# handled at once rather than after the run.
 	"$WORK/loadgen" -url "$BASE_URL" -scenario "$scenario" -c "$conc" -d "$DURATION" -warmup "$WARMUP" \
-		-label "$engine${BENCH_LABEL:+ ($BENCH_LABEL)}" -watch-pid "$SERVER_PID" -watch-cmdline "$match" -out "$out" >&2 &
+		-label "$engine${BENCH_LABEL:+ ($BENCH_LABEL)}${BENCH_SEED_BOTS:+, $BENCH_SEED_BOTS bots seeded}" -watch-pid "$SERVER_PID" -watch-cmdline "$match" -out "$out" >&2 &
 	LOADGEN_PID=$!
 	wait "$LOADGEN_PID"
 	LOADGEN_PID=""

@@ -35,7 +35,7 @@ go build -o "$work/loadgen" ./bench/loadgen
 
 start_server() { # label, then env assignments for the server
   local label=$1; shift
-  env "$@" BOTPAY_ADDR=$ADDR BOTPAY_DATA_DIR="$work/$label" BOTPAY_LOG_LEVEL=warn BOTPAY_RATE_REGISTER_PER_HOUR=100000 "$work/botpay" serve >"$work/$label.log" 2>&1 &
+  env "$@" BOTPAY_ADDR=$ADDR BOTPAY_DATA_DIR="$work/$label" BOTPAY_LOG_LEVEL=warn BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 "$work/botpay" serve >"$work/$label.log" 2>&1 &
   server=$!
   for _ in $(seq 1 100); do curl -fs "http://$ADDR/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
 }

@@ -6,13 +6,13 @@ import (
 	"time"
 )
 
-// Registration statuses (INTERFACE.md 2.1).
+// Registration statuses (docs/api.md).
 const (
 	StatusPendingOwnerVerification = "pending_owner_verification"
 	StatusActive                   = "active"
 )
 
-// Bot statuses of the status endpoint (INTERFACE.md 2.1).
+// Bot statuses of the status endpoint (docs/api.md).
 const (
 	BotPending  = "pending"
 	BotActive   = "active"
@@ -20,14 +20,14 @@ const (
 	BotInactive = "inactive"
 )
 
-// Rail names (INTERFACE.md 2.2).
+// Rail names (docs/api.md).
 const (
 	RailCardWallet      = "card_wallet"
 	RailProcessorWallet = "processor_wallet"
 )
 
-// RegisterRequest is the body of POST /api/v1/bots/register (INTERFACE.md
-// 4.1). Leave CallbackURL empty to get a managed tunnel; BotType, LocalPort
+// RegisterRequest is the body of POST /api/v1/bots/register (docs/api.md)
+// Leave CallbackURL empty to get a managed tunnel; BotType, LocalPort
 // and WebhookPath tune that tunnel and are zero for the service's defaults.
 type RegisterRequest struct {
 	BotName     string `json:"bot_name"`
@@ -40,7 +40,7 @@ type RegisterRequest struct {
 	WebhookPath string `json:"webhook_path,omitempty"`
 }
 
-// Registration is the answer to Register (INTERFACE.md 2.1 and 4.1). APIKey,
+// Registration is the answer to Register (docs/api.md). APIKey,
 // WebhookSecret, TunnelToken and HooksToken are shown only this once: store
 // them before doing anything else.
 type Registration struct {
@@ -69,8 +69,7 @@ type Registration struct {
 	HooksTokenNote string       `json:"hooks_token_note,omitempty"`
 }
 
-// TunnelSetup tells the bot how to run the managed tunnel client (INTERFACE.md
-// 4.1, DESIGN.md section 9).
+// TunnelSetup tells the bot how to run the managed tunnel client (docs/api.md)
 type TunnelSetup struct {
 	WebhookURL          string   `json:"webhook_url"`
 	TunnelToken         string   `json:"tunnel_token"`
@@ -99,7 +98,7 @@ func (c *Client) Register(ctx context.Context, req RegisterRequest, opts ...Call
 	return &out, nil
 }
 
-// BotStatus is the answer of GET /api/v1/bot/status (INTERFACE.md 4.2).
+// BotStatus is the answer of GET /api/v1/bot/status (docs/api.md).
 type BotStatus struct {
 	BotID string `json:"bot_id"`
 	// BotName is the display name given at registration.
@@ -120,10 +119,13 @@ type BotStatus struct {
 	WalletStatus     string  `json:"wallet_status,omitempty"`
 	// Message explains a pending status.
 	Message string `json:"message,omitempty"`
+	// LiveMode is false in the sandbox, where payments are simulated and
+	// no real money moves.
+	LiveMode bool `json:"livemode"`
 }
 
 // Rails holds the bot's payment rails; a nil field is a rail the bot does not
-// have (INTERFACE.md 2.2).
+// have (docs/api.md).
 type Rails struct {
 	CardWallet      *CardWalletRail      `json:"card_wallet,omitempty"`
 	ProcessorWallet *ProcessorWalletRail `json:"processor_wallet,omitempty"`
@@ -146,7 +148,7 @@ type ProcessorWalletRail struct {
 }
 
 // SpendingLimits summarise the bot's limits and this month's spending
-// (INTERFACE.md 2.2).
+// (docs/api.md).
 type SpendingLimits struct {
 	PerTransactionUSD   USD `json:"per_transaction_usd"`
 	MonthlyUSD          USD `json:"monthly_usd"`
@@ -155,7 +157,7 @@ type SpendingLimits struct {
 }
 
 // MasterGuardrails are the owner's limits across all of their bots; a nil
-// amount means no limit (INTERFACE.md 2.2, DESIGN.md section 5).
+// amount means no limit (docs/api.md, docs/decisions.md).
 type MasterGuardrails struct {
 	PerTransactionUSD *USD `json:"per_transaction_usd"`
 	DailyBudgetUSD    *USD `json:"daily_budget_usd"`
@@ -175,7 +177,7 @@ func (c *Client) Status(ctx context.Context, opts ...CallOption) (*BotStatus, er
 }
 
 // WebhookState is the bot's webhook after a change of its callback URL
-// (DESIGN.md decision 14).
+// (docs/decisions.md).
 type WebhookState struct {
 	BotID            string `json:"bot_id"`
 	CallbackURL      string `json:"callback_url"`

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Payment methods a checkout page may allow (INTERFACE.md 2.6).
+// Payment methods a checkout page may allow (docs/api.md).
 const (
 	MethodX402            = "x402"
 	MethodUSDCDirect      = "usdc_direct"
@@ -16,14 +16,14 @@ const (
 	MethodL2Pay           = "l2_pay"
 )
 
-// Checkout page types (INTERFACE.md 4.14).
+// Checkout page types (docs/api.md).
 const (
 	PageProduct        = "product"
 	PageEvent          = "event"
 	PageDigitalProduct = "digital_product"
 )
 
-// Error codes of the earning endpoints (INTERFACE.md 7.2, DESIGN.md 16).
+// Error codes of the earning endpoints (docs/api.md, docs/decisions.md).
 const (
 	CodeWalletNotFound           = "wallet_not_found"
 	CodeCheckoutPageNotFound     = "checkout_page_not_found"
@@ -38,7 +38,7 @@ const (
 	CodeMethodNotAllowedOnPage   = "method_not_allowed_on_page"
 )
 
-// CheckoutPageRequest creates a checkout page (INTERFACE.md 4.14). Zero
+// CheckoutPageRequest creates a checkout page (docs/api.md). Zero
 // values are left out, so the service's defaults apply.
 type CheckoutPageRequest struct {
 	Title       string `json:"title"`
@@ -57,7 +57,7 @@ type CheckoutPageRequest struct {
 	CollectBuyerName  bool       `json:"collect_buyer_name,omitempty"`
 }
 
-// CheckoutPage is a hosted page where buyers pay the bot (INTERFACE.md 2.6).
+// CheckoutPage is a hosted page where buyers pay the bot (docs/api.md).
 type CheckoutPage struct {
 	CheckoutPageID string `json:"checkout_page_id"`
 	// CheckoutURL is relative to the service's base URL: /pay/cp_….
@@ -103,7 +103,7 @@ func (c *Client) CheckoutPages(ctx context.Context, opts ...CallOption) ([]Check
 	return out.CheckoutPages, nil
 }
 
-// Payment link statuses (INTERFACE.md 2.6a).
+// Payment link statuses (docs/api.md).
 const (
 	LinkPending   = "pending"
 	LinkCompleted = "completed"
@@ -111,7 +111,7 @@ const (
 )
 
 // PaymentLink is a one-off request for money that lives 24 hours
-// (INTERFACE.md 2.6a).
+// (docs/api.md).
 type PaymentLink struct {
 	PaymentLinkID string  `json:"payment_link_id"`
 	AmountUSD     USD     `json:"amount_usd"`

@@ -85,11 +85,12 @@ func newTransport(baseURL string, opts []Option) transport {
 // call describes one request.
 type call struct {
 	method string
-	path   string     // already escaped
-	query  url.Values // may be nil
-	token  string     // bearer token; empty sends no Authorization header
-	in     any        // JSON body; nil sends none
-	out    any        // decoded from a 2xx answer; nil ignores the body
+	path   string       // already escaped
+	query  url.Values   // may be nil
+	token  string       // bearer token; empty sends no Authorization header
+	in     any          // JSON body; nil sends none
+	out    any          // decoded from a 2xx answer; nil ignores the body
+	header *http.Header // when set, receives the answer's headers
 }
 
 // do sends c and decodes the answer; a non-2xx answer is an *Error.
@@ -141,6 +142,9 @@ func (t transport) do(ctx context.Context, c call, opts []CallOption) error {
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return decodeError(resp, data)
+	}
+	if c.header != nil {
+		*c.header = resp.Header
 	}
 	if c.out == nil {
 		return nil

@@ -1,13 +1,14 @@
 // Package client is the public Go SDK of botpay for bots and their owners.
 //
 // It owns the wire contract seen from the caller's side: typed requests and
-// answers for every bot endpoint of INTERFACE.md (registration, status,
-// wallet, top-up requests, spending rules, webhook profile, merchant checkout
-// and its status, tasks, rail5 cards with DecryptCardFile) and for the owner
-// API of DESIGN.md section 5 (OwnerClient), exact money handling (USD keeps
-// integer cents, never float64), the error shape of INTERFACE.md section 7
-// (*Error, IsCode), and Idempotency-Key headers for safe retries
-// (WithIdempotencyKey).
+// answers for every bot endpoint (registration, status, wallet, top-up
+// requests, spending rules, webhook profile, merchant checkout and its
+// status, tasks, rail5 cards with DecryptCardFile) and for the owner API
+// (OwnerClient), exact money handling (USD keeps integer cents, never
+// float64), the error shape (*Error, IsCode), and Idempotency-Key headers for
+// safe retries (WithIdempotencyKey). The API is described in the project's
+// docs/api.md and in the OpenAPI 3.1 document every service serves at
+// GET /openapi.json; the examples of this package show the main flows.
 //
 // It does not retry on its own: whether a retry is safe depends on the call,
 // so callers retry POSTs with the same idempotency key and the service

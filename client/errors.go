@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// Error codes a bot commonly branches on (INTERFACE.md 7.2, DESIGN.md
-// section 3); use them with IsCode.
+// Error codes a bot commonly branches on (docs/api.md, docs/decisions.md);
+// use them with IsCode.
 const (
 	CodeValidation            = "validation_error"
 	CodeInvalidJSON           = "invalid_json"
@@ -26,14 +26,14 @@ const (
 	CodeIdempotencyKeyInUse   = "idempotency_key_in_use"
 	CodeInternal              = "internal_error"
 
-	// Owner API (DESIGN.md sections 4 and 5).
+	// Owner API (docs/decisions.md).
 	CodeEmailTaken         = "email_taken"
 	CodeInvalidCredentials = "invalid_credentials"
 	CodeInvalidClaimToken  = "invalid_claim_token"
 )
 
 // Error is a non-2xx answer of the service, decoded from the error shape of
-// INTERFACE.md section 7: {"error": code, "message": text, "details": {...},
+// the API reference (docs/api.md): {"error": code, "message": text, "details": {...},
 // "retry_after_seconds": n}.
 type Error struct {
 	StatusCode int

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Invoice statuses (INTERFACE.md 2.5).
+// Invoice statuses (docs/api.md).
 const (
 	InvoiceDraft     = "draft"
 	InvoiceSent      = "sent"
@@ -26,7 +26,7 @@ type LineItemRequest struct {
 	UnitPriceUSD USD         `json:"unit_price_usd"`
 }
 
-// InvoiceRequest creates a draft invoice (INTERFACE.md 4.11).
+// InvoiceRequest creates a draft invoice (docs/api.md).
 type InvoiceRequest struct {
 	CheckoutPageID string            `json:"checkout_page_id"`
 	RecipientName  string            `json:"recipient_name,omitempty"`
@@ -47,7 +47,7 @@ type LineItem struct {
 	AmountUSD    USD         `json:"amountUsd"`
 }
 
-// Invoice is a bill (INTERFACE.md 2.5).
+// Invoice is a bill (docs/api.md).
 type Invoice struct {
 	InvoiceID       string     `json:"invoice_id"`
 	ReferenceNumber string     `json:"reference_number"`
@@ -71,6 +71,8 @@ type Invoice struct {
 	PaidAt      *time.Time `json:"paid_at"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
+	// RefundedUSD is what refunds of the paying sale gave back.
+	RefundedUSD USD `json:"refunded_usd"`
 }
 
 // CreateInvoice creates a draft on one of the bot's checkout pages.
@@ -118,7 +120,7 @@ const (
 	EmailError       = "email_error"
 )
 
-// SentInvoice is the answer of a send (INTERFACE.md 4.12).
+// SentInvoice is the answer of a send (docs/api.md).
 type SentInvoice struct {
 	InvoiceID       string    `json:"invoice_id"`
 	ReferenceNumber string    `json:"reference_number"`
@@ -143,7 +145,7 @@ func (c *Client) SendInvoice(ctx context.Context, invoiceID string, opts ...Call
 }
 
 // CancelInvoice cancels an unpaid invoice of one of the owner's bots
-// (DESIGN.md section 5); 409 invoice_already_paid for a paid one.
+// (docs/decisions.md); 409 invoice_already_paid for a paid one.
 func (o *OwnerClient) CancelInvoice(ctx context.Context, invoiceID string, opts ...CallOption) (*Invoice, error) {
 	var out Invoice
 	path := "/api/v1/owner/invoices/" + url.PathEscape(invoiceID) + "/cancel"

@@ -10,7 +10,7 @@ import (
 )
 
 // PendingMessage is an event the service staged because the bot's webhook
-// was not usable (INTERFACE.md 4.22, DESIGN.md decision 10). The same event
+// was not usable (docs/api.md, docs/decisions.md). The same event
 // may also have reached the webhook (a retry that succeeded later), so
 // deduplicate by EventID.
 type PendingMessage struct {
@@ -20,7 +20,7 @@ type PendingMessage struct {
 	// deliveries: the key to deduplicate by.
 	EventID string `json:"event_id"`
 	Event   string `json:"event"`
-	// Data is the event's data object (INTERFACE.md 6.2), undecoded.
+	// Data is the event's data object (docs/api.md), undecoded.
 	Data json.RawMessage `json:"data"`
 	// Timestamp is when the event happened.
 	Timestamp time.Time `json:"timestamp"`
@@ -31,7 +31,8 @@ type PendingMessage struct {
 }
 
 // Messages lists staged, unacknowledged, unexpired events, oldest first.
-// limit is 1-500; 0 lets the service pick its default (100). Acknowledge
+// limit is 1-100; 0 lets the service pick its default (100). MessagesPage
+// and AllMessages page further. Acknowledge
 // what you have handled with Ack, or it is handed out again.
 func (c *Client) Messages(ctx context.Context, limit int, opts ...CallOption) ([]PendingMessage, error) {
 	var query url.Values

@@ -10,7 +10,7 @@ import (
 
 // USD is an amount of US dollars kept as integer cents, so sums and
 // comparisons are exact. On the wire it is a JSON number of dollars with two
-// decimals (INTERFACE.md: fields named *_usd). USD(1250) is $12.50.
+// decimals (docs/api.md: fields named *_usd). USD(1250) is $12.50.
 type USD int64
 
 // Dollars builds an amount from whole dollars and cents: Dollars(12, 50) is

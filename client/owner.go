@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// OwnerClient calls the owner API of DESIGN.md section 5 with an owner token
+// OwnerClient calls the owner API of docs/decisions.md with an owner token
 // (the humans who claim, fund and limit bots). It is safe for concurrent use.
 type OwnerClient struct {
 	t     transport
@@ -103,7 +103,7 @@ func (o *OwnerClient) Claim(ctx context.Context, claimToken string, opts ...Call
 	return &out, nil
 }
 
-// OwnedBot is one bot of BotsMine (DESIGN.md decision 11).
+// OwnedBot is one bot of BotsMine (docs/decisions.md).
 type OwnedBot struct {
 	BotID            string     `json:"bot_id"`
 	BotName          string     `json:"bot_name"`

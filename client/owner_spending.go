@@ -86,7 +86,7 @@ func (o *OwnerClient) SetCardStatus(ctx context.Context, botID, cardID, status s
 	return &out, nil
 }
 
-// NewTask is a purchase task for a bot (DESIGN.md decision 6).
+// NewTask is a purchase task for a bot (docs/decisions.md).
 type NewTask struct {
 	MerchantName string `json:"merchant_name"`
 	MerchantURL  string `json:"merchant_url"`
@@ -161,11 +161,15 @@ func (o *OwnerClient) decide(ctx context.Context, id, action string, opts []Call
 // Procurement controls where a bot may buy. Empty allow lists allow
 // everything; block lists win.
 type Procurement struct {
-	AllowedDomains   []string   `json:"allowed_domains"`
-	BlockedDomains   []string   `json:"blocked_domains"`
-	AllowedMerchants []string   `json:"allowed_merchants"`
-	BlockedMerchants []string   `json:"blocked_merchants"`
-	UpdatedAt        *time.Time `json:"updated_at,omitempty"`
+	AllowedDomains   []string `json:"allowed_domains"`
+	BlockedDomains   []string `json:"blocked_domains"`
+	AllowedMerchants []string `json:"allowed_merchants"`
+	BlockedMerchants []string `json:"blocked_merchants"`
+	// AllowedRecipients are the 0x addresses the bot may sign x402
+	// payments to (EIP-55 in answers). With any allow-list set, the
+	// service signs only for the payTo the resource itself asks for.
+	AllowedRecipients []string   `json:"allowed_recipients"`
+	UpdatedAt         *time.Time `json:"updated_at,omitempty"`
 }
 
 // Procurement reads a bot's procurement controls.
@@ -180,7 +184,8 @@ func (o *OwnerClient) Procurement(ctx context.Context, botID string, opts ...Cal
 // SetProcurement replaces a bot's procurement controls as a whole.
 func (o *OwnerClient) SetProcurement(ctx context.Context, botID string, p Procurement, opts ...CallOption) (*Procurement, error) {
 	in := Procurement{AllowedDomains: nonNil(p.AllowedDomains), BlockedDomains: nonNil(p.BlockedDomains),
-		AllowedMerchants: nonNil(p.AllowedMerchants), BlockedMerchants: nonNil(p.BlockedMerchants)}
+		AllowedMerchants: nonNil(p.AllowedMerchants), BlockedMerchants: nonNil(p.BlockedMerchants),
+		AllowedRecipients: nonNil(p.AllowedRecipients)}
 	var out Procurement
 	if err := o.do(ctx, http.MethodPut, botPath(botID, "/procurement"), in, &out, opts); err != nil {
 		return nil, err

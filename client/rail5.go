@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Rail5 error codes (DESIGN.md decision 12, docs/decisions.md).
+// Rail5 error codes (docs/decisions.md, docs/decisions.md).
 const (
 	CodeInvalidCardStatus     = "invalid_card_status"
 	CodeApprovalRequired      = "approval_required"
@@ -52,7 +52,7 @@ func (o *OwnerClient) CreateRail5Card(ctx context.Context, botID string, c NewRa
 }
 
 // Rail5Delivery is the answer of POST /api/v1/bot/rail5/confirm-delivery
-// (INTERFACE.md 4.21).
+// (docs/api.md).
 type Rail5Delivery struct {
 	Status          string `json:"status"`
 	CardID          string `json:"card_id"`

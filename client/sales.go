@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Sale is one payment the bot received (INTERFACE.md 2.7).
+// Sale is one payment the bot received (docs/api.md).
 type Sale struct {
 	SaleID string `json:"sale_id"`
 	// CheckoutPageID is nil for payment-link sales, which carry
@@ -26,6 +26,8 @@ type Sale struct {
 	CheckoutTitle   string     `json:"checkout_title"`
 	ConfirmedAt     *time.Time `json:"confirmed_at"`
 	CreatedAt       time.Time  `json:"created_at"`
+	// RefundedUSD is what refunds of this sale have given back so far.
+	RefundedUSD USD `json:"refunded_usd"`
 }
 
 // SaleFilter narrows Sales; zero values do not filter.
@@ -58,7 +60,7 @@ func (c *Client) Sales(ctx context.Context, f SaleFilter, opts ...CallOption) ([
 	return out.Sales, nil
 }
 
-// BuyerPayment is a sandbox payment (DESIGN.md section 6).
+// BuyerPayment is a sandbox payment (docs/decisions.md).
 type BuyerPayment struct {
 	BuyerEmail string `json:"buyer_email"`
 	BuyerName  string `json:"buyer_name,omitempty"`

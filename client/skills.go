@@ -12,7 +12,7 @@ import (
 // CodeVendorNotFound is the 404 of SkillFile for an unknown slug.
 const CodeVendorNotFound = "vendor_not_found"
 
-// Vendor is a vendor skill entry (INTERFACE.md 2.8).
+// Vendor is a vendor skill entry (docs/api.md).
 type Vendor struct {
 	Slug string `json:"slug"`
 	Name string `json:"name"`
@@ -45,7 +45,7 @@ type Vendor struct {
 	SuccessRate *float64 `json:"success_rate"`
 }
 
-// SkillsQuery filters Skills; zero fields do not filter (INTERFACE.md 4.18).
+// SkillsQuery filters Skills; zero fields do not filter (docs/api.md).
 type SkillsQuery struct {
 	// Search matches name or slug, case-insensitively.
 	Search   string
@@ -79,6 +79,10 @@ type SkillsList struct {
 	Total   int      `json:"total"`
 	// Categories are every category the filter accepts.
 	Categories []string `json:"categories"`
+	// HasMore says another page follows; NextCursor names it (see
+	// SkillsPage and AllSkills).
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
 }
 
 // Skills searches the vendor catalogue. An unknown filter value fails with
@@ -93,7 +97,7 @@ func (c *Client) Skills(ctx context.Context, q SkillsQuery, opts ...CallOption) 
 	return &out, nil
 }
 
-// SkillFile is a vendor's Markdown skill file (INTERFACE.md 4.19).
+// SkillFile is a vendor's Markdown skill file (docs/api.md).
 type SkillFile struct {
 	Markdown string
 	// Version and Maturity come from X-Skill-Version and X-Skill-Maturity.

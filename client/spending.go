@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Checkout statuses (INTERFACE.md 2.4, 3.2).
+// Checkout statuses (docs/api.md).
 const (
 	PurchasePendingConfirmation = "pending_confirmation"
 	PurchasePending             = "pending"
@@ -16,7 +16,7 @@ const (
 	PurchaseExpired             = "expired"
 )
 
-// Error codes of checkout and approvals (INTERFACE.md 7.2, DESIGN.md 5).
+// Error codes of checkout and approvals (docs/api.md, docs/decisions.md).
 const (
 	CodeCardIDRequired         = "card_id_required"
 	CodeInvalidProfile         = "invalid_profile"
@@ -32,7 +32,7 @@ const (
 )
 
 // CheckoutRequest is the body of POST /api/v1/bot/merchant/checkout
-// (INTERFACE.md 4.3).
+// (docs/api.md).
 type CheckoutRequest struct {
 	ProfileIndex int    `json:"profile_index"`
 	MerchantName string `json:"merchant_name"`
@@ -49,7 +49,7 @@ type CheckoutRequest struct {
 }
 
 // Checkout is the answer of a checkout (200 approved or 202 held) and of a
-// status poll (INTERFACE.md 4.3, 4.4).
+// status poll (docs/api.md).
 type Checkout struct {
 	// Approved is set on checkout answers: true with card details (HTTP 200),
 	// false while the owner decides (HTTP 202, Status
@@ -98,7 +98,7 @@ func (c *Client) CheckoutStatus(ctx context.Context, confirmationID string, opts
 	return &out, nil
 }
 
-// TaskInstructions say what to buy (INTERFACE.md 2.10).
+// TaskInstructions say what to buy (docs/api.md).
 type TaskInstructions struct {
 	ProfileIndex *int   `json:"profile_index"`
 	MerchantName string `json:"merchant_name"`

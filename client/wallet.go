@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Wallet statuses (INTERFACE.md 2.2, DESIGN.md decision 15).
+// Wallet statuses (docs/api.md, docs/decisions.md).
 const (
 	WalletActive   = "active"
 	WalletEmpty    = "empty"
@@ -16,8 +16,7 @@ const (
 	WalletInactive = "inactive"
 )
 
-// WalletCheck is the answer of GET /api/v1/bot/wallet/check (INTERFACE.md
-// 4.6).
+// WalletCheck is the answer of GET /api/v1/bot/wallet/check (docs/api.md)
 type WalletCheck struct {
 	// WalletStatus is WalletPending before the claim, WalletEmpty at zero
 	// balance, WalletActive when funded and WalletInactive while frozen.
@@ -44,7 +43,7 @@ func (c *Client) WalletCheck(ctx context.Context, opts ...CallOption) (*WalletCh
 	return &out, nil
 }
 
-// Transaction is one ledger row (INTERFACE.md 2.3).
+// Transaction is one ledger row (docs/api.md).
 type Transaction struct {
 	ID int64 `json:"id"`
 	// Type is "fund", "spend", "refund", ...
@@ -77,7 +76,7 @@ func (c *Client) Transactions(ctx context.Context, limit int, opts ...CallOption
 }
 
 // TopupRequestResult is the answer of POST /api/v1/bot/wallet/topup-request
-// (INTERFACE.md 4.8).
+// (docs/api.md).
 type TopupRequestResult struct {
 	TopupRequestID int64  `json:"topup_request_id"`
 	Status         string `json:"status"`
@@ -103,14 +102,14 @@ func (c *Client) TopupRequest(ctx context.Context, amountUSD USD, reason string,
 	return &out, nil
 }
 
-// Approval modes (INTERFACE.md 2.2).
+// Approval modes (docs/api.md).
 const (
 	ApprovalAskForEverything = "ask_for_everything"
 	ApprovalUnderThreshold   = "auto_approve_under_threshold"
 	ApprovalByCategory       = "auto_approve_by_category"
 )
 
-// Guardrails are the bot's spending rules (INTERFACE.md 2.9).
+// Guardrails are the bot's spending rules (docs/api.md).
 type Guardrails struct {
 	ApprovalMode     string          `json:"approval_mode"`
 	Limits           GuardrailLimits `json:"limits"`

@@ -13,8 +13,7 @@ import (
 	"time"
 )
 
-// Error codes of the signing endpoint (INTERFACE.md 4.20, DESIGN.md
-// decision 16).
+// Error codes of the signing endpoint (docs/api.md, docs/decisions.md).
 const (
 	CodeInvalidSignRequest       = "Invalid request"
 	CodeSignAuthFailed           = "Invalid or missing API key"

@@ -11,7 +11,8 @@
 //
 // Flags: -n events for the throughput run (written first, then drained);
 // -rate and -d for the lag run; -bots spreads events over that many bots.
-// The PostgreSQL run uses a fresh schema and drops it afterwards.
+// The PostgreSQL run uses a fresh schema and drops it afterwards; -in-place
+// runs on an existing database instead (e.g. one filled by bench/seed).
 package main
 
 import (
@@ -28,6 +29,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +47,9 @@ func main() {
 	rate := flag.Int("rate", 500, "events per second for the lag run")
 	dur := flag.Duration("d", 10*time.Second, "length of the lag run")
 	bots := flag.Int("bots", 20, "bots the events are spread over")
+	inPlace := flag.String("in-place", "", "use this existing database as it is (a PostgreSQL URL, or a SQLite data folder), e.g. one filled by bench/seed")
 	flag.Parse()
-	if err := run(*dbURL, *n, *rate, *dur, *bots); err != nil {
+	if err := run(*dbURL, *inPlace, *n, *rate, *dur, *bots); err != nil {
 		fmt.Fprintln(os.Stderr, "delivery:", err)
 		os.Exit(1)
 	}
@@ -78,9 +81,12 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func run(dbURL string, n, rate int, dur time.Duration, nBots int) error {
+func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error {
 	ctx := context.Background()
 	opts, cleanup, engine, err := database(dbURL)
+	if inPlace != "" {
+		opts, cleanup, engine, err = existingDatabase(inPlace)
+	}
 	if err != nil {
 		return err
 	}
@@ -203,6 +209,15 @@ func parallel(n, workers int, f func(int) error) error {
 	}
 	wg.Wait()
 	return first
+}
+
+// existingDatabase uses a database as it is (a seeded one, to measure
+// delivery beside a million finished outbox rows); nothing is dropped after.
+func existingDatabase(target string) (store.Options, func(), string, error) {
+	if strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://") {
+		return store.Options{DatabaseURL: target}, func() {}, "postgres", nil
+	}
+	return store.Options{DataDir: target}, func() {}, "sqlite", nil
 }
 
 // database prepares an empty database: a temporary SQLite folder, or a

@@ -32,7 +32,27 @@ type setupConfig struct {
 var scenarios = map[string]setupFunc{
 	"wallet-check": botGET("/api/v1/bot/wallet/check"),
 	"status":       botGET("/api/v1/bot/status"),
+	"transactions": botGET("/api/v1/bot/wallet/transactions?limit=50"),
+	"sales":        botGET("/api/v1/bot/sales?limit=50"),
+	"dashboard":    setupDashboard,
 	"register":     setupRegister,
+}
+
+// setupDashboard sets up a funded bot and then loads its owner's bot page
+// with the session cookie, as a browser does.
+func setupDashboard(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
+	bot, err := fundedBotOfOwner(ctx, c, base, cfg.runID)
+	if err != nil {
+		return nil, err
+	}
+	target := base + "/dashboard/bots/" + bot.id
+	return func(ctx context.Context, _ int, _ int64) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		if err == nil {
+			req.AddCookie(&http.Cookie{Name: "botpay_session", Value: bot.ownerToken})
+		}
+		return req, err
+	}, nil
 }
 
 // botGET sets up one claimed, funded bot and then issues authenticated GETs
@@ -82,6 +102,14 @@ func setupRegister(_ context.Context, _ *http.Client, base string, cfg setupConf
 // it with $1,000, returning the bot's API key. It uses one registration, so
 // it works under the default limit of 3 per hour.
 func fundedBot(ctx context.Context, c *http.Client, base, runID string) (string, error) {
+	b, err := fundedBotOfOwner(ctx, c, base, runID)
+	return b.apiKey, err
+}
+
+// benchBot is a claimed, funded bot with its owner's token.
+type benchBot struct{ id, apiKey, ownerToken string }
+
+func fundedBotOfOwner(ctx context.Context, c *http.Client, base, runID string) (benchBot, error) {
 	email := "bench-owner-" + runID + "@example.com"
 	var reg struct {
 		BotID      string `json:"bot_id"`
@@ -91,7 +119,7 @@ func fundedBot(ctx context.Context, c *http.Client, base, runID string) (string,
 	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "",
 		map[string]string{"bot_name": "bench-wallet-" + runID, "owner_email": email}, http.StatusCreated, &reg)
 	if err != nil {
-		return "", fmt.Errorf("set-up: register bot: %w", err)
+		return benchBot{}, fmt.Errorf("set-up: register bot: %w", err)
 	}
 	var owner struct {
 		Token string `json:"token"`
@@ -99,19 +127,19 @@ func fundedBot(ctx context.Context, c *http.Client, base, runID string) (string,
 	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/signup", "",
 		map[string]string{"email": email, "password": "bench-password-" + runID}, http.StatusCreated, &owner)
 	if err != nil {
-		return "", fmt.Errorf("set-up: owner signup: %w", err)
+		return benchBot{}, fmt.Errorf("set-up: owner signup: %w", err)
 	}
 	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/claim", owner.Token,
 		map[string]string{"claim_token": reg.ClaimToken}, http.StatusOK, nil)
 	if err != nil {
-		return "", fmt.Errorf("set-up: claim bot: %w", err)
+		return benchBot{}, fmt.Errorf("set-up: claim bot: %w", err)
 	}
 	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/"+reg.BotID+"/fund", owner.Token,
 		map[string]any{"amount_usd": 1000}, http.StatusOK, nil)
 	if err != nil {
-		return "", fmt.Errorf("set-up: fund bot: %w", err)
+		return benchBot{}, fmt.Errorf("set-up: fund bot: %w", err)
 	}
-	return reg.APIKey, nil
+	return benchBot{id: reg.BotID, apiKey: reg.APIKey, ownerToken: owner.Token}, nil
 }
 
 // callJSON sends one JSON request and decodes the answer into out (when

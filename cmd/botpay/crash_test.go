@@ -78,7 +78,7 @@ func startBinary(t *testing.T, bin string, env []string) *process {
 	select {
 	case a := <-addr:
 		return &process{cmd: cmd, url: "http://" + a}
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute): // a loaded machine migrates slowly
 		t.Fatal("botpay serve did not start")
 		return nil
 	}

@@ -4,6 +4,7 @@
 //	botpay migrate   apply database migrations and exit
 //	botpay owner create --email E --password P   create an owner, print a token
 //	botpay tunnel --server S --token T --to U     managed-tunnel client
+//	botpay mcp       MCP server over stdio (BOTPAY_URL, BOTPAY_API_KEY)
 //	botpay version   print the version
 //
 // main wires configuration to the store, the use cases and the HTTP server;
@@ -42,8 +43,14 @@ Usage:
   botpay migrate [flags]    apply database migrations and exit
   botpay owner create --email EMAIL --password PASSWORD
                             create an owner account and print its token
+  botpay backup --out FILE  copy the embedded SQLite database while it runs
+                            (PostgreSQL: use pg_dump)
+  botpay restore --from FILE
+                            put a backup in place as the data folder's database
   botpay tunnel --server URL --token TUNNEL_TOKEN --to http://127.0.0.1:PORT
                             relay webhook deliveries to a local gateway
+  botpay mcp                MCP server over stdio for a desktop agent
+                            (BOTPAY_URL and BOTPAY_API_KEY in the environment)
   botpay version            print the version
 `
 
@@ -59,8 +66,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args[1:], stdout)
 	case "owner":
 		return owner(ctx, args[1:], stdout)
+	case "backup":
+		return backup(ctx, args[1:], stdout)
+	case "restore":
+		return restore(ctx, args[1:], stdout)
 	case "tunnel":
 		return tunnel(ctx, args[1:], stderr)
+	case "mcp":
+		return mcpServe(ctx, args[1:], stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "botpay", version)
 		return nil

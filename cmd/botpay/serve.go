@@ -39,6 +39,9 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	log := newLogger(logOut, cfg.LogLevel)
 	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir})
 	if err != nil {
@@ -62,16 +65,25 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		st.Close()
 		return nil, err
 	}
-	settler, err := x402Settler(cfg)
+	chain, domain, err := x402Chain(cfg)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
+	if chain != nil {
+		log.Info("live settlement", "network", domain.Network(), "chain_id", domain.ChainID, "token", domain.Contract.Hex(),
+			"relayer", chain.Relayer().Hex(), "confirmations", chain.Confirmations)
+	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
-		Limits:              app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour},
-		WebhookAllowPrivate: cfg.WebhookAllowPriv, Settler: settler})
+		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour,
+			SignupPerHour: cfg.SignupPerHour},
+		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live()})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
+
+// resumeEvery is how often each replica looks for live settlements whose
+// request ended before the chain decided (a crash, a restart).
+const resumeEvery = 5 * time.Second
 
 func secretKey(cfg config.Config) ([]byte, error) {
 	if cfg.SecretKey != "" {
@@ -109,10 +121,16 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	obs, stopMetrics, err := startMetrics(d)
+	if err != nil {
+		return fmt.Errorf("BOTPAY_METRICS_ADDR: %w", err)
+	}
+	defer stopMetrics()
 	pages := web.New(d.svc, d.log, api.ClientIP)
 	tunnels := events.NewHub(d.store)
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
-		Version: version, Pages: pages.Mount, Skills: catalogue, Tunnel: tunnels})
+		Version: version, Pages: pages.Mount, Skills: catalogue, Tunnel: tunnels, Observer: obs.api,
+		OutboundAllowPrivate: d.cfg.WebhookAllowPriv})
 	srv := &http.Server{
 		Addr:              d.cfg.Addr,
 		Handler:           handler,
@@ -128,15 +146,20 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(), "version", version)
+	d.log.Info("botpay serving", "addr", ln.Addr().String(), "base_url", d.cfg.BaseURL, "engine", d.store.Dialect(),
+		"mode", d.cfg.Mode, "version", version)
+	if !d.cfg.Mode.Live() {
+		d.log.Warn("sandbox mode: payments are simulated and no real money moves; set BOTPAY_MODE=live for real settlement")
+	}
 	// Event delivery runs beside the server and stops after it (defers run
 	// last-in first-out), recording attempts in flight.
 	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
-		Tunnel: tunnels, Logger: d.log}).Start(context.WithoutCancel(ctx))
+		Tunnel: tunnels, Logger: d.log, Observer: obs.events}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
 	workers, stopWorkers := context.WithCancel(ctx)
 	var background sync.WaitGroup
 	background.Go(func() { d.svc.ExpireHeldPurchases(workers, 15*time.Second) })
+	background.Go(func() { d.svc.ResumeSettlements(workers, resumeEvery) })
 	background.Go(func() { d.svc.RetryMail(workers, 15*time.Second) })
 	defer func() { stopWorkers(); background.Wait() }() // before the store closes
 	errc := make(chan error, 1)

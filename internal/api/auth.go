@@ -34,7 +34,7 @@ func spendingAuth(r *botRoute) { r.spending = true }
 
 // authFailsAs answers a failed authentication with code instead of the
 // general "Authentication required" (sales answers 401 unauthorized,
-// INTERFACE.md section 5).
+// the API reference (docs/api.md)).
 func authFailsAs(code string) botOption {
 	return func(r *botRoute) {
 		r.authFailure = botpay.Errorf(botpay.KindUnauthenticated, code, "a valid API key is required in the Authorization header")

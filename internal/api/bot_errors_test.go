@@ -43,8 +43,8 @@ func badCredentials(key, ownerToken string) []struct{ name, header string } {
 }
 
 // TestBotEndpointsRequireAValidKey: a missing, malformed or unknown key is
-// 401 "Authentication required" on every bot endpoint (INTERFACE.md 5.4,
-// DESIGN.md decision 1), and nothing runs.
+// 401 "Authentication required" on every bot endpoint (docs/api.md,
+// docs/decisions.md), and nothing runs.
 func TestBotEndpointsRequireAValidKey(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {
@@ -73,7 +73,7 @@ func TestBotEndpointsRequireAValidKey(t *testing.T) {
 }
 
 // TestUnclaimedBotGetsWalletNotActive: transactions, spending and top-up
-// requests need a claimed bot (INTERFACE.md 4.7-4.9, 5.5).
+// requests need a claimed bot (docs/api.md).
 func TestUnclaimedBotGetsWalletNotActive(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {
@@ -104,7 +104,7 @@ func TestUnclaimedBotGetsWalletNotActive(t *testing.T) {
 }
 
 // TestTopupRequestRejectsBadBodies: 400 invalid_json and validation_error
-// with details (INTERFACE.md 4.8), from a claimed bot, writing nothing.
+// with details (docs/api.md), from a claimed bot, writing nothing.
 func TestTopupRequestRejectsBadBodies(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -151,7 +151,7 @@ func TestTopupRequestRejectsBadBodies(t *testing.T) {
 }
 
 // TestTransactionsLimitOutOfRange: limit outside 1-100 is 400
-// validation_error, not clamped (INTERFACE.md 4.7, DESIGN.md decision 17).
+// validation_error, not clamped (docs/api.md, docs/decisions.md).
 func TestTransactionsLimitOutOfRange(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {

@@ -121,7 +121,9 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, viewStatus(o))
+	v := viewStatus(o)
+	v.LiveMode = s.svc.Live()
+	writeJSON(w, http.StatusOK, v)
 }
 
 // walletCheck authenticates and reads in one step (app.WalletCheck) instead
@@ -137,7 +139,7 @@ func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request) {
 }
 
 // queryLimit parses an optional limit in [1, max]; outside is an error, not
-// clamped (DESIGN.md decision 17).
+// clamped (docs/decisions.md).
 func queryLimit(r *http.Request, def, max int) (int, error) {
 	raw := r.URL.Query().Get("limit")
 	if raw == "" {
@@ -151,21 +153,18 @@ func queryLimit(r *http.Request, def, max int) (int, error) {
 }
 
 func (s *Server) transactions(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	limit, err := queryLimit(r, 50, 100)
+	list := newList(r, "transactions", bot.ID, 50)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	txs, err := s.svc.Transactions(r.Context(), bot, limit)
+	txs, err := s.svc.Transactions(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]transactionView, len(txs))
-	for i, t := range txs {
-		out[i] = viewTransaction(t)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"transactions": out})
+	s.writePage(w, list, txs.Next, map[string]any{"transactions": botpay.MapPage(txs, viewTransaction).Items})
 }
 
 func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

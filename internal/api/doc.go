@@ -1,5 +1,6 @@
-// Package api is the HTTP face of botpay: the bot API of INTERFACE.md and
-// the owner API of DESIGN.md section 5 on a net/http ServeMux, with
+// Package api is the HTTP face of botpay: the bot and owner APIs described by
+// the OpenAPI document of internal/openapi (served at GET /openapi.json,
+// rendered as docs/api.md) on a net/http ServeMux, with
 // authentication, idempotency keys, request decoding and the one mapping of
 // botpay.Error kinds to HTTP statuses.
 //

@@ -12,7 +12,7 @@ import (
 )
 
 // earningRoutes: checkout pages, payment links, invoices, sales, and the
-// buyer-side sandbox payments (INTERFACE.md 4.10-4.17, DESIGN.md 5 and 6).
+// buyer-side sandbox payments (docs/api.md, docs/decisions.md).
 func (s *Server) earningRoutes() {
 	m := s.mux
 	m.Handle("GET /api/v1/bot/checkout-pages", s.bot(s.listCheckoutPages))
@@ -25,22 +25,31 @@ func (s *Server) earningRoutes() {
 	m.Handle("POST /api/v1/bot/invoices/send", s.bot(s.sendInvoice)) // the id left out
 	m.Handle("GET /api/v1/bot/sales", s.bot(s.listSales, authFailsAs(botpay.CodeUnauthorized)))
 	m.Handle("POST /api/v1/owner/invoices/{invoice_id}/cancel", s.owner(s.cancelInvoice))
-	m.Handle("POST /api/v1/checkout/{id}/pay/sandbox", s.idempotent(anonymousScope, http.HandlerFunc(s.payCheckoutSandbox)))
-	m.Handle("POST /api/v1/payment-links/{id}/pay/sandbox", s.idempotent(anonymousScope, http.HandlerFunc(s.payLinkSandbox)))
+	if s.svc.Live() {
+		return // mode.go answers the sandbox routes with not_found
+	}
+	m.Handle(routePayCheckoutSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payCheckoutSandbox)))
+	m.Handle(routePayLinkSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payLinkSandbox)))
 }
 
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	pages, err := s.svc.CheckoutPages(r.Context(), bot)
+	list := newList(r, "checkout_pages", bot.ID, maxPageLimit)
+	page, err := s.page(r, list)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	pages, err := s.svc.CheckoutPages(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	addr, now := s.svc.WalletAddress(r.Context(), bot.ID), s.svc.Now()
-	out := make([]checkoutPageView, len(pages))
-	for i, p := range pages {
+	out := make([]checkoutPageView, len(pages.Items))
+	for i, p := range pages.Items {
 		out[i] = viewCheckoutPage(p, addr, now)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"checkout_pages": out})
+	s.writePage(w, list, pages.Next, map[string]any{"checkout_pages": out})
 }
 
 func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -72,22 +81,28 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 }
 
 func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	limit, err := queryLimit(r, 20, 100)
+	status := r.URL.Query().Get("status")
+	if err := app.ValidPaymentLinkStatus(status); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	list := newList(r, "payment_links", bot.ID, 20, "status")
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	links, err := s.svc.PaymentLinks(r.Context(), bot, r.URL.Query().Get("status"), limit)
+	links, err := s.svc.PaymentLinks(r.Context(), bot, status, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	now := s.svc.Now()
-	out := make([]paymentLinkView, len(links))
-	for i, l := range links {
+	out := make([]paymentLinkView, len(links.Items))
+	for i, l := range links.Items {
 		out[i] = viewPaymentLink(l, now)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"payment_links": out})
+	s.writePage(w, list, links.Next, map[string]any{"payment_links": out})
 }
 
 func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -112,23 +127,20 @@ func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot b
 }
 
 func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	limit, err := queryLimit(r, 50, 100)
+	list := newList(r, "invoices", bot.ID, 50, "status", "checkout_page_id")
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	q := r.URL.Query()
-	list, err := s.svc.Invoices(r.Context(), bot, store.InvoiceFilter{Status: q.Get("status"),
-		CheckoutPageID: q.Get("checkout_page_id"), Limit: limit})
+	invoices, err := s.svc.Invoices(r.Context(), bot, store.InvoiceFilter{Status: q.Get("status"),
+		CheckoutPageID: q.Get("checkout_page_id")}, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]invoiceView, len(list))
-	for i, inv := range list {
-		out[i] = viewInvoice(inv)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"invoices": out})
+	s.writePage(w, list, invoices.Next, map[string]any{"invoices": botpay.MapPage(invoices, viewInvoice).Items})
 }
 
 func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -206,7 +218,7 @@ func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.
 	}
 	sent, err := s.svc.SendInvoice(r.Context(), bot, id)
 	if err != nil {
-		if botpay.AsError(err) == nil { // the status update itself failed (INTERFACE.md 4.12)
+		if botpay.AsError(err) == nil { // the status update itself failed (docs/api.md)
 			s.log.ErrorContext(r.Context(), "invoice send failed", "request_id", requestID(r), "invoice_id", id, "err", err)
 			writeJSON(w, http.StatusInternalServerError, errorBody{Error: botpay.CodeSendFailed,
 				Message: "the invoice could not be marked sent; try again", RequestID: requestID(r)})
@@ -222,23 +234,20 @@ func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.
 }
 
 func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	limit, err := queryLimit(r, 50, 100)
+	list := newList(r, "sales", bot.ID, 50, "checkout_page_id", "status", "payment_method")
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	q := r.URL.Query()
 	sales, err := s.svc.Sales(r.Context(), bot, store.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
-		Status: q.Get("status"), PaymentMethod: q.Get("payment_method"), Limit: limit})
+		Status: q.Get("status"), PaymentMethod: q.Get("payment_method")}, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]saleView, len(sales))
-	for i, sale := range sales {
-		out[i] = viewSale(sale)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"sales": out})
+	s.writePage(w, list, sales.Next, map[string]any{"sales": botpay.MapPage(sales, viewSale).Items})
 }
 
 func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -272,8 +281,8 @@ func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	return in, body.err()
 }
 
-// settlementView is the answer of a payment (INTERFACE.md 4.20's
-// settlement body, DESIGN.md section 6).
+// settlementView is the answer of a payment (the API reference's
+// settlement body, docs/decisions.md).
 type settlementView struct {
 	Status          string            `json:"status"`
 	SaleID          string            `json:"sale_id"`

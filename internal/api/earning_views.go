@@ -8,7 +8,7 @@ import (
 )
 
 // JSON shapes of checkout pages, payment links, invoices and sales
-// (INTERFACE.md 2.5-2.7).
+// (docs/api.md).
 
 func optText(s string) *string {
 	if s == "" {
@@ -107,6 +107,7 @@ type invoiceView struct {
 	PaidAt          *botpay.Timestamp `json:"paid_at"`
 	CreatedAt       botpay.Timestamp  `json:"created_at"`
 	UpdatedAt       botpay.Timestamp  `json:"updated_at"`
+	RefundedUSD     botpay.Money      `json:"refunded_usd"`
 }
 
 func viewInvoice(i botpay.Invoice) invoiceView {
@@ -119,7 +120,7 @@ func viewInvoice(i botpay.Invoice) invoiceView {
 		SubtotalUSD: i.Subtotal, TaxUSD: i.Tax, TotalUSD: i.Total, PaymentURL: i.PaymentURL(), DueDate: botpay.Timestamp(i.DueDate),
 		SenderName: i.SenderName, SenderEmail: i.SenderEmail, Notes: i.Notes, SaleID: optText(i.SaleID), SentAt: optTime(i.SentAt),
 		ViewedAt: optTime(i.ViewedAt), PaidAt: optTime(i.PaidAt), CreatedAt: botpay.Timestamp(i.CreatedAt),
-		UpdatedAt: botpay.Timestamp(i.UpdatedAt)}
+		UpdatedAt: botpay.Timestamp(i.UpdatedAt), RefundedUSD: i.Refunded}
 }
 
 type saleView struct {
@@ -137,11 +138,13 @@ type saleView struct {
 	CheckoutTitle   string            `json:"checkout_title"`
 	ConfirmedAt     *botpay.Timestamp `json:"confirmed_at"`
 	CreatedAt       botpay.Timestamp  `json:"created_at"`
+	RefundedUSD     botpay.Money      `json:"refunded_usd"`
 }
 
 func viewSale(s botpay.Sale) saleView {
 	return saleView{SaleID: s.ID, CheckoutPageID: optText(s.CheckoutPageID), PaymentLinkID: optText(s.PaymentLinkID),
 		InvoiceID: optText(s.InvoiceID), AmountUSD: s.Amount, PaymentMethod: s.Method, Status: s.Status, BuyerType: s.BuyerType,
 		BuyerIdentifier: s.BuyerIdentifier, BuyerEmail: optText(s.BuyerEmail), TxHash: optText(s.TxHash),
-		CheckoutTitle: s.CheckoutTitle, ConfirmedAt: optTime(s.ConfirmedAt), CreatedAt: botpay.Timestamp(s.CreatedAt)}
+		CheckoutTitle: s.CheckoutTitle, ConfirmedAt: optTime(s.ConfirmedAt), CreatedAt: botpay.Timestamp(s.CreatedAt),
+		RefundedUSD: s.Refunded}
 }

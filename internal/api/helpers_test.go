@@ -18,7 +18,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// testPassword satisfies the 12-character minimum of DESIGN.md section 5.
+// testPassword satisfies the 12-character minimum of docs/decisions.md.
 const testPassword = "correct horse battery staple"
 
 // eachDialect runs fn as a parallel subtest per engine; fn starts its own
@@ -118,7 +118,7 @@ func wantStatus(t testing.TB, r response, status int) {
 	}
 }
 
-// wantError checks the error shape of INTERFACE.md 7.1: exact status, exact
+// wantError checks the error shape of the API reference (docs/api.md): exact status, exact
 // code, a non-empty message, in JSON.
 func wantError(t testing.TB, r response, status int, code string) {
 	t.Helper()

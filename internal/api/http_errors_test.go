@@ -10,7 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// TestUnknownRoutesAndWrongMethodsAnswerJSON (DESIGN.md section 3).
+// TestUnknownRoutesAndWrongMethodsAnswerJSON (docs/decisions.md).
 func TestUnknownRoutesAndWrongMethodsAnswerJSON(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {
@@ -92,7 +92,7 @@ func TestBodyOverOneMiBIsRefused(t *testing.T) {
 	})
 }
 
-// TestWrongTypesAreValidationErrorsNamingTheField (DESIGN.md section 3): on
+// TestWrongTypesAreValidationErrorsNamingTheField (docs/decisions.md): on
 // every endpoint that takes a body, a field of the wrong JSON type is
 // validation_error with details naming it, never invalid_json or 500.
 func TestWrongTypesAreValidationErrorsNamingTheField(t *testing.T) {

@@ -64,11 +64,15 @@ func (s *Server) idempotent(scope string, next http.Handler) http.Handler {
 			return
 		}
 		rec := &responseCapture{header: http.Header{}}
-		next.ServeHTTP(rec, r)
+		outcome := &outcomeFlag{}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), outcomeKey, outcome)))
 		ctx := context.WithoutCancel(r.Context())
-		if rec.status >= 500 || rec.status == http.StatusTooManyRequests {
+		switch {
+		case outcome.unknown:
+			err = st.HoldIdempotent(ctx, scope, key)
+		case rec.status >= 500 || rec.status == http.StatusTooManyRequests:
 			err = st.AbandonIdempotent(ctx, scope, key)
-		} else {
+		default:
 			resp, _ := json.Marshal(storedResponse{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes()})
 			err = st.FinishIdempotent(ctx, scope, key, rec.status, s.cfg.Sealer.Seal(resp, aad))
 		}

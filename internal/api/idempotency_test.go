@@ -27,7 +27,7 @@ func wantReplay(t *testing.T, first, second response) {
 	}
 }
 
-// TestIdempotentRegistration (DESIGN.md section 3): same key and body
+// TestIdempotentRegistration (docs/decisions.md): same key and body
 // replay the first answer, API key included, and create one bot; same key
 // with another body is 409 idempotency_key_reused.
 func TestIdempotentRegistration(t *testing.T) {

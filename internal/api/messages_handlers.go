@@ -7,8 +7,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// messageRoutes mounts the pending-message endpoints (INTERFACE.md 4.22,
-// DESIGN.md decision 10).
+// messageRoutes mounts the pending-message endpoints (docs/api.md,
+// docs/decisions.md).
 func (s *Server) messageRoutes() {
 	s.mux.Handle("GET /api/v1/bot/messages", s.bot(s.listMessages))
 	s.mux.Handle("POST /api/v1/bot/messages/ack", s.bot(s.ackMessages))
@@ -25,22 +25,23 @@ type messageView struct {
 }
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	limit, err := queryLimit(r, 100, 500)
+	list := newList(r, "messages", bot.ID, maxPageLimit)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	msgs, err := s.svc.PendingMessages(r.Context(), bot, limit)
+	msgs, err := s.svc.PendingMessages(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]messageView, len(msgs))
-	for i, m := range msgs {
+	out := make([]messageView, len(msgs.Items))
+	for i, m := range msgs.Items {
 		out[i] = messageView{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: botpay.Timestamp(m.EventAt),
 			StagedAt: botpay.Timestamp(m.StagedAt), ExpiresAt: botpay.Timestamp(m.ExpiresAt)}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"messages": out, "count": len(out)})
+	s.writePage(w, list, msgs.Next, map[string]any{"messages": out, "count": len(out)})
 }
 
 func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

@@ -21,6 +21,8 @@ const (
 	ownerKey
 	clientIPKey
 	loggerKey
+	errCodeKey // *string: writeError notes the code there for the metrics
+	outcomeKey // *outcomeFlag: writeError notes an unknown outcome there
 )
 
 // loggerOf is the server's logger, carried in the request context so that
@@ -51,8 +53,9 @@ var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // statusRecorder remembers the status for the access log.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
-	bytes  int
+	status  int
+	bytes   int
+	errCode string // the error code of an error answer, for the metrics
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -87,9 +90,10 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		ctx = context.WithValue(ctx, clientIPKey, s.clientIP(r))
 		ctx = context.WithValue(ctx, loggerKey, s.log)
+		rec := &statusRecorder{ResponseWriter: w}
+		ctx = context.WithValue(ctx, errCodeKey, &rec.errCode)
 		r = r.WithContext(ctx)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -100,8 +104,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					writeError(rec, r, botpay.Errorf(botpay.KindInternal, botpay.CodeInternal, "panic"))
 				}
 			}
+			took := time.Since(start)
 			s.log.InfoContext(ctx, "request", "request_id", id, "method", r.Method, "path", r.URL.Path,
-				"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds(), "client_ip", clientIP(r))
+				"status", rec.status, "bytes", rec.bytes, "duration_ms", took.Milliseconds(), "client_ip", clientIP(r))
+			s.obs.Request(r.Pattern, r.Method, rec.status, took)
+			s.observeDecision(r.Pattern, rec)
 		}()
 		next.ServeHTTP(rec, r)
 	})

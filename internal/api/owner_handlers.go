@@ -18,7 +18,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	sess, err := s.svc.Signup(r.Context(), email, password)
+	sess, err := s.svc.Signup(r.Context(), email, password, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -95,14 +95,22 @@ type ownedBotView struct {
 	ClaimedAt        *botpay.Timestamp `json:"claimed_at"`
 }
 
+// botsMine answers a bare array (docs/api.md), so its next page
+// is named in a Link header instead of has_more and next_cursor.
 func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	bots, err := s.svc.BotsOf(r.Context(), o)
+	list := newList(r, "bots_mine", o.ID, maxPageLimit)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]ownedBotView, len(bots))
-	for i, ob := range bots {
+	bots, err := s.svc.BotsOf(r.Context(), o, page)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]ownedBotView, len(bots.Items))
+	for i, ob := range bots.Items {
 		b := ob.Bot
 		v := ownedBotView{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
 			WalletStatus: ob.WalletStatus, WebhookStatus: b.WebhookStatus, WebhookFailCount: b.WebhookFailCount,
@@ -116,6 +124,7 @@ func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner
 		}
 		out[i] = v
 	}
+	s.linkNext(w, r, list, bots.Next)
 	writeJSON(w, http.StatusOK, out)
 }
 

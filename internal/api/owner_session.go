@@ -8,7 +8,7 @@ import (
 
 // sessionCookie is the dashboard session cookie (web.SessionCookie): its
 // value is an owner token, so owner routes accept either it or a Bearer
-// token (DESIGN.md section 5).
+// token (docs/decisions.md).
 const sessionCookie = "botpay_session"
 
 // sessionCSRF refuses state-changing requests that a browser says come from

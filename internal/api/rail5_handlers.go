@@ -42,7 +42,7 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		"status": c.Status, "created_at": botpay.Timestamp(c.CreatedAt)})
 }
 
-// confirmRail5Delivery takes no body (DESIGN.md decision 12); a JSON body
+// confirmRail5Delivery takes no body (docs/decisions.md); a JSON body
 // may name the card with card_id when several await delivery.
 func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	data, err := readBody(r)

@@ -10,7 +10,7 @@ import (
 )
 
 // TestRegistrationLimitIsSharedByReplicas: the limit of 3 registrations per
-// address per hour holds across two servers on one database (DESIGN.md
+// address per hour holds across two servers on one database (docs/decisions.md
 // section 1 and decision 13), whether the requests alternate or race.
 func TestRegistrationLimitIsSharedByReplicas(t *testing.T) {
 	t.Parallel()

@@ -22,7 +22,7 @@ func TestPanicBecomesInternalErrorWithRequestID(t *testing.T) {
 	srv := testserver.Start(t, store.SQLite, testserver.Options{})
 	var logs bytes.Buffer
 	h := api.New(srv.App, api.Config{Sealer: srv.Sealer, Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
-		Pages: func(mux *http.ServeMux) {
+		Pages: func(mux api.Mux) {
 			mux.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("kaboom") })
 		}})
 	rec := httptest.NewRecorder()

@@ -31,7 +31,7 @@ func without(k string) map[string]any {
 }
 
 // TestRegisterRejectsBadRequestsAndWritesNothing is the 400 part of the
-// error matrix of INTERFACE.md 4.1 and 7.2; none of the refused
+// error matrix of the API reference (docs/api.md); none of the refused
 // registrations may leave a bot row behind.
 func TestRegisterRejectsBadRequestsAndWritesNothing(t *testing.T) {
 	t.Parallel()
@@ -177,8 +177,8 @@ func TestRegisterDuplicateIsCaseInsensitiveOnEmail(t *testing.T) {
 }
 
 // TestRegisterRateLimit: the fourth registration from one address within an
-// hour is 429 with retry_after_seconds 3600 and Retry-After (INTERFACE.md
-// 7.2, 8; DESIGN.md decision 13), and writes nothing.
+// hour is 429 with retry_after_seconds 3600 and Retry-After (docs/api.md)
+// 7.2, 8; docs/decisions.md), and writes nothing.
 func TestRegisterRateLimit(t *testing.T) {
 	t.Parallel()
 	eachDialect(t, func(t *testing.T, d store.Dialect) {
@@ -201,6 +201,16 @@ func TestRegisterRateLimit(t *testing.T) {
 				}
 				if got := r.header.Get("Retry-After"); got != "3600" {
 					t.Errorf("Retry-After = %q, want 3600", got)
+				}
+				// The limit itself, in the IETF draft's format.
+				if got := r.header.Get("RateLimit-Policy"); got != `"register";q=3;w=3600` {
+					t.Errorf("RateLimit-Policy = %q, want \"register\";q=3;w=3600", got)
+				}
+				if got := r.header.Get("RateLimit"); got != `"register";r=0;t=3600` {
+					t.Errorf("RateLimit = %q, want \"register\";r=0;t=3600", got)
+				}
+				if id, _ := r.body["request_id"].(string); id == "" || id != r.header.Get("X-Request-Id") {
+					t.Errorf("request_id = %q, X-Request-Id = %q: want the same id in both", id, r.header.Get("X-Request-Id"))
 				}
 				if r.header.Get("Idempotent-Replayed") != "" {
 					t.Errorf("a 429 was replayed")

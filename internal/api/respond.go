@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -33,6 +34,8 @@ func StatusOf(k botpay.Kind) int {
 		return http.StatusTooManyRequests
 	case botpay.KindMethodNotAllowed:
 		return http.StatusMethodNotAllowed
+	case botpay.KindUnavailable:
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -50,19 +53,43 @@ type errorBody struct {
 // a *botpay.Error is logged with the request id and answered as a bare 500.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := botpay.AsError(err)
+	if errors.Is(err, botpay.ErrOutcomeUnknown) {
+		noteOutcomeUnknown(r)
+		e = botpay.Unavailable()
+		e.Message = "the database connection broke while this change was being committed; check its state before retrying " +
+			"(a retry with the same Idempotency-Key is refused rather than applied twice)"
+	}
+	if e == nil && botpay.Unreachable(err) {
+		loggerOf(r).WarnContext(r.Context(), "database unreachable", "request_id", requestID(r), "path", r.URL.Path, "err", err)
+		e = botpay.Unavailable()
+	}
 	if e == nil || e.Kind == botpay.KindInternal {
 		loggerOf(r).ErrorContext(r.Context(), "request failed", "request_id", requestID(r), "path", r.URL.Path, "err", err)
 		e = &botpay.Error{Kind: botpay.KindInternal, Code: botpay.CodeInternal,
 			Message: "an unexpected error occurred; quote the request id when reporting it"}
 	}
-	body := errorBody{Error: e.Code, Message: e.Message, Details: e.Details, RetryAfterSeconds: e.RetryAfterSeconds}
-	if e.Kind == botpay.KindInternal {
-		body.RequestID = requestID(r)
-	}
+	body := errorBody{Error: e.Code, Message: e.Message, Details: e.Details, RetryAfterSeconds: e.RetryAfterSeconds,
+		RequestID: requestID(r)}
 	if e.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
+	if l := e.Limit; l != nil {
+		setRateLimitHeaders(w.Header(), l, e.RetryAfterSeconds)
+	}
+	if code, ok := r.Context().Value(errCodeKey).(*string); ok {
+		*code = e.Code
+	}
 	writeJSON(w, StatusOf(e.Kind), body)
+}
+
+// setRateLimitHeaders writes the limit that refused a request in the
+// format of the IETF draft httpapi-ratelimit-headers: the policy (quota q
+// per window w seconds) and what is left of it (r remaining, t seconds
+// until that changes).
+func setRateLimitHeaders(h http.Header, l *botpay.RateLimit, resetSeconds int) {
+	name := strconv.Quote(l.Policy)
+	h.Set("RateLimit-Policy", name+";q="+strconv.Itoa(l.Quota)+";w="+strconv.Itoa(l.WindowSeconds))
+	h.Set("RateLimit", name+";r=0;t="+strconv.Itoa(resetSeconds))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

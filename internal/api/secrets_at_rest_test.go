@@ -105,7 +105,7 @@ func views(b []byte, depth int) [][]byte {
 	return out
 }
 
-// TestSecretsAreNotStoredInTheClear (DESIGN.md sections 1 and 3): after
+// TestSecretsAreNotStoredInTheClear (docs/decisions.md): after
 // registrations of every kind, signups, logins, and an idempotent
 // registration and login (whose stored answers hold an API key and an owner
 // token), no API key, claim token, owner token, password, webhook secret,

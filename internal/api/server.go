@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/openapi"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
 )
@@ -19,12 +20,17 @@ type Config struct {
 	Version        string
 	// Pages mounts server-rendered pages (claim page, later the dashboard
 	// and buyer pages) on the same mux; may be nil.
-	Pages func(mux *http.ServeMux)
+	Pages func(mux Mux)
 	// Skills is the vendor catalogue; nil serves the embedded one.
 	Skills *skills.Catalogue
 	// Tunnel relays managed-tunnel deliveries; nil leaves the tunnel
 	// routes out.
 	Tunnel *events.Hub
+	// OutboundAllowPrivate lets the MCP tool pay_x402_resource fetch
+	// loopback and private addresses (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
+	OutboundAllowPrivate bool
+	// Observer counts requests and decisions (metrics); nil counts nothing.
+	Observer Observer
 }
 
 // Server routes HTTP requests to the use cases.
@@ -32,21 +38,67 @@ type Server struct {
 	svc *app.Service
 	cfg Config
 	log *slog.Logger
-	mux *http.ServeMux
+	mux *router
+	obs Observer
+	// cursors issues and checks the cursors of every list.
+	cursors cursorCodec
 }
 
+// Mux is where routes are registered (the pages of internal/web too).
+type Mux interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+// router is the ServeMux with a record of the patterns registered on it,
+// so that a test can compare the routes served with the routes of the
+// OpenAPI document (internal/openapi).
+type router struct {
+	*http.ServeMux
+	patterns []string
+}
+
+func (m *router) Handle(pattern string, h http.Handler) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.Handle(pattern, h)
+}
+
+func (m *router) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.patterns = append(m.patterns, pattern)
+	m.ServeMux.HandleFunc(pattern, h)
+}
+
+// Handler is the service's HTTP handler.
+type Handler struct {
+	http.Handler
+	patterns []string
+}
+
+// Patterns lists the ServeMux patterns the handler serves ("GET /pay/{id}").
+func (h *Handler) Patterns() []string { return append([]string(nil), h.patterns...) }
+
 // New builds the full HTTP handler.
-func New(svc *app.Service, cfg Config) http.Handler {
+func New(svc *app.Service, cfg Config) *Handler {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{svc: svc, cfg: cfg, log: log, mux: http.NewServeMux()}
+	s := &Server{svc: svc, cfg: cfg, log: log, mux: &router{ServeMux: http.NewServeMux()}, obs: cfg.Observer,
+		cursors: newCursorCodec(cfg.Sealer)}
+	if s.obs == nil {
+		s.obs = noObserver{}
+	}
 	s.routes()
+	handler := &Handler{}
+	s.mcpRoutes(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	if cfg.Pages != nil {
 		cfg.Pages(s.mux)
 	}
-	return s.observe(jsonFallbacks(s.mux))
+	if svc.Live() {
+		s.liveModeRoutes()
+	}
+	handler.Handler, handler.patterns = s.observe(jsonFallbacks(s.mux.ServeMux)), s.mux.patterns
+	return handler
 }
 
 // routes mounts every capability; each capability's routes live beside
@@ -59,12 +111,16 @@ func (s *Server) routes() {
 	s.tunnelRoutes()
 	s.spendingRoutes()
 	s.x402Routes()
+	s.keyRoutes()
+	s.accountRoutes()
+	s.refundRoutes()
 }
 
 func (s *Server) foundationRoutes() {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
+	m.HandleFunc("GET /openapi.json", openapi.Serve)
 
 	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
 

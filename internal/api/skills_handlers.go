@@ -1,16 +1,18 @@
 package api
 
 import (
+	"encoding/binary"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/skills"
 )
 
-// skillFileCacheControl is INTERFACE.md 4.19 and section 8.
+// skillFileCacheControl is the API reference (docs/api.md) and section 8.
 const skillFileCacheControl = "public, max-age=3600, s-maxage=86400"
 
 func (s *Server) skillsRoutes() {
@@ -26,7 +28,7 @@ func (s *Server) catalogue() *skills.Catalogue {
 	return skills.Default()
 }
 
-// vendorView is a vendor skill entry (INTERFACE.md 2.8).
+// vendorView is a vendor skill entry (docs/api.md).
 type vendorView struct {
 	Slug              string        `json:"slug"`
 	Name              string        `json:"name"`
@@ -48,8 +50,10 @@ type vendorView struct {
 
 type skillsListView struct {
 	Vendors    []vendorView `json:"vendors"`
-	Total      int          `json:"total"`
+	Total      int          `json:"total"` // every match, not only this page's
 	Categories []string     `json:"categories"`
+	HasMore    bool         `json:"has_more"`
+	NextCursor *string      `json:"next_cursor"`
 }
 
 func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, _ botpay.Bot) {
@@ -58,13 +62,63 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, _ botpay.Bot
 		writeError(w, r, err)
 		return
 	}
+	list := newList(r, "skills", "", maxPageLimit, "search", "category", "checkout", "capability", "maturity")
+	page, after, err := s.skillsPage(r, list)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	found := s.catalogue().Search(filter)
-	out := skillsListView{Vendors: make([]vendorView, 0, len(found)), Total: len(found),
+	rest := found[vendorsAfter(found, after):]
+	out := skillsListView{Vendors: make([]vendorView, 0, min(len(rest), page.Limit)), Total: len(found),
 		Categories: slices.Clone(skills.Categories)}
-	for _, v := range found {
+	for _, v := range rest[:min(len(rest), page.Limit)] {
 		out.Vendors = append(out.Vendors, s.viewVendor(v))
 	}
+	if len(rest) > page.Limit {
+		c := s.cursors.encode(list.scope, vendorPosition(rest[page.Limit-1]))
+		out.HasMore, out.NextCursor = true, &c
+	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// The catalogue is ordered by agent friendliness, best first, then slug
+// (skills.newCatalogue); a cursor's position is the last vendor's pair, so
+// a catalogue reloaded between two pages neither repeats nor skips a
+// vendor that was in both.
+func vendorPosition(v skills.Vendor) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, uint64(int64(v.AgentFriendliness))), v.Slug...)
+}
+
+type vendorKey struct {
+	friendliness int
+	slug         string
+}
+
+// skillsPage reads limit and cursor of the vendor list; after is nil on
+// the first page.
+func (s *Server) skillsPage(r *http.Request, list listRequest) (botpay.PageRequest, *vendorKey, error) {
+	page, raw, err := s.pagePosition(r, list)
+	if err != nil || raw == nil {
+		return page, nil, err
+	}
+	if len(raw) < 9 || !utf8.Valid(raw[8:]) {
+		return page, nil, errInvalidCursor
+	}
+	return page, &vendorKey{friendliness: int(int64(binary.BigEndian.Uint64(raw))), slug: string(raw[8:])}, nil
+}
+
+// vendorsAfter is the index of the first vendor after key in found.
+func vendorsAfter(found []skills.Vendor, key *vendorKey) int {
+	if key == nil {
+		return 0
+	}
+	for i, v := range found {
+		if v.AgentFriendliness < key.friendliness || (v.AgentFriendliness == key.friendliness && v.Slug > key.slug) {
+			return i
+		}
+	}
+	return len(found)
 }
 
 func (s *Server) viewVendor(v skills.Vendor) vendorView {
@@ -86,7 +140,7 @@ func (s *Server) skillURL(slug string) string {
 	return s.svc.BaseURL() + "/api/v1/bot/skills/" + slug
 }
 
-// skillFile serves the Markdown skill file with the headers of INTERFACE.md
+// skillFile serves the Markdown skill file with the headers of the API reference (docs/api.md)
 // 4.19, an ETag, and 304 for a matching If-None-Match. Slugs are matched
 // case-insensitively, since every slug is lower case.
 func (s *Server) skillFile(w http.ResponseWriter, r *http.Request, _ botpay.Bot) {

@@ -95,16 +95,19 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 }
 
 func (s *Server) listCards(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	cards, err := s.svc.Cards(r.Context(), o, pathID(r, "bot_id"))
+	botID := pathID(r, "bot_id")
+	list := newList(r, "cards", o.ID+"/"+botID, maxPageLimit)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]cardView, len(cards))
-	for i, c := range cards {
-		out[i] = viewCard(c)
+	cards, err := s.svc.Cards(r.Context(), o, botID, page)
+	if err != nil {
+		writeError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"cards": out})
+	s.writePage(w, list, cards.Next, map[string]any{"cards": botpay.MapPage(cards, viewCard).Items})
 }
 
 func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -154,16 +157,18 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 }
 
 func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	list, err := s.svc.Approvals(r.Context(), o)
+	list := newList(r, "approvals", o.ID, maxPageLimit)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]approvalView, len(list))
-	for i, a := range list {
-		out[i] = viewApproval(a)
+	held, err := s.svc.Approvals(r.Context(), o, page)
+	if err != nil {
+		writeError(w, r, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"approvals": out})
+	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewApproval).Items})
 }
 
 func (s *Server) decidePurchase(approve bool) ownerHandler {
@@ -193,7 +198,8 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 		return
 	}
 	c := app.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
-		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants")}
+		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants"),
+		AllowedRecipients: body.strings("allowed_recipients")}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

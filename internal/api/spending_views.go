@@ -7,7 +7,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// purchaseView is a checkout answer (INTERFACE.md 4.3) and a status answer
+// purchaseView is a checkout answer (docs/api.md) and a status answer
 // (4.4): card details only when approved, expires_at only while held.
 type purchaseView struct {
 	Approved       *bool             `json:"approved,omitempty"`
@@ -130,16 +130,26 @@ func viewCard(c botpay.Card) cardView {
 }
 
 type procurementView struct {
-	AllowedDomains   []string          `json:"allowed_domains"`
-	BlockedDomains   []string          `json:"blocked_domains"`
-	AllowedMerchants []string          `json:"allowed_merchants"`
-	BlockedMerchants []string          `json:"blocked_merchants"`
-	UpdatedAt        *botpay.Timestamp `json:"updated_at"`
+	AllowedDomains   []string `json:"allowed_domains"`
+	BlockedDomains   []string `json:"blocked_domains"`
+	AllowedMerchants []string `json:"allowed_merchants"`
+	BlockedMerchants []string `json:"blocked_merchants"`
+	// AllowedRecipients are EIP-55 checksummed.
+	AllowedRecipients []string          `json:"allowed_recipients"`
+	UpdatedAt         *botpay.Timestamp `json:"updated_at"`
 }
 
 func viewProcurement(p botpay.Procurement) procurementView {
 	return procurementView{AllowedDomains: p.AllowedDomains, BlockedDomains: p.BlockedDomains,
-		AllowedMerchants: p.AllowedMerchants, BlockedMerchants: p.BlockedMerchants, UpdatedAt: timestamp(p.UpdatedAt)}
+		AllowedMerchants: p.AllowedMerchants, BlockedMerchants: p.BlockedMerchants, AllowedRecipients: nonNilList(p.AllowedRecipients),
+		UpdatedAt: timestamp(p.UpdatedAt)}
+}
+
+func nonNilList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }
 
 type taskInstructionsView struct {

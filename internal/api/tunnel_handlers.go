@@ -9,7 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// The managed-tunnel relay (DESIGN.md section 9). The tunnel client
+// The managed-tunnel relay (docs/decisions.md). The tunnel client
 // (`botpay tunnel`) long-polls GET /api/v1/tunnel/next with its tunnel token
 // and a session id of its own choosing; each answer is one delivery, which it
 // posts to the bot's local gateway and whose outcome it reports to

@@ -5,7 +5,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// JSON shapes of the answers, named as in INTERFACE.md.
+// JSON shapes of the answers, named as in the API reference (docs/api.md).
 
 type transactionView struct {
 	ID              int64            `json:"id"`
@@ -111,6 +111,7 @@ type statusView struct {
 	CallbackURL      *string               `json:"callback_url"`
 	WalletStatus     string                `json:"wallet_status"`
 	Message          string                `json:"message,omitempty"`
+	LiveMode         bool                  `json:"livemode"`
 }
 
 func viewStatus(o app.BotOverview) statusView {

@@ -12,7 +12,7 @@ import (
 
 // x402Routes mounts processor wallets, the signing endpoint, owner
 // decisions on held signing requests and the x402 endpoint of checkout
-// pages (INTERFACE.md 4.20, DESIGN.md sections 5 and 6).
+// pages (docs/api.md, docs/decisions.md).
 func (s *Server) x402Routes() {
 	m := s.mux
 	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
@@ -25,7 +25,7 @@ func (s *Server) x402Routes() {
 }
 
 // signingAuthFailure: the signing endpoint's 401 body is exactly
-// {"error":"Invalid or missing API key"} (DESIGN.md decision 1).
+// {"error":"Invalid or missing API key"} (docs/decisions.md).
 func signingAuthFailure(r *botRoute) {
 	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
 }
@@ -83,7 +83,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	switch {
 	case errors.As(err, &blocked):
 		writeJSON(w, http.StatusForbidden, map[string]string{"error": app.CodeGuardrailBlocked, "reason": blocked.Reason,
-			"message": "the request was refused by the owner's guardrails or procurement controls"})
+			"message": "the request was refused by the owner's guardrails or procurement controls", "request_id": requestID(r)})
 	case err != nil:
 		writeError(w, r, invalidSignRequest(err))
 	case res.Pending:
@@ -98,12 +98,18 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	list, err := s.svc.PendingSigningApprovals(r.Context(), o)
+	list := newList(r, "signing_requests", o.ID, maxPageLimit)
+	page, err := s.page(r, list)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"approvals": list})
+	held, err := s.svc.PendingSigningApprovals(r.Context(), o, page)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.writePage(w, list, held.Next, map[string]any{"approvals": held.Items})
 }
 
 func (s *Server) decideSigning(approve bool) ownerHandler {
@@ -144,7 +150,7 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 	if offer.Invoice != nil {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
 	}
-	need := x402.ExactUSDC(s.svc.BaseURL()+r.URL.RequestURI(), description, uint64(offer.Micro()), offer.PayTo, app.X402Timeout)
+	need := x402.ExactUSDC(s.svc.Domain(), s.svc.BaseURL()+r.URL.RequestURI(), description, uint64(offer.Micro()), offer.PayTo, app.X402Timeout)
 	header := r.Header.Get("X-PAYMENT")
 	if header == "" {
 		writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: "X-PAYMENT header is required",
@@ -163,7 +169,7 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-PAYMENT-RESPONSE", x402.EncodeSettleResponse(x402.SettleResponse{Success: true,
-		Transaction: res.Sale.Sale.TxHash, Network: x402.Network, Payer: res.Payer.Hex()}))
+		Transaction: res.Sale.Sale.TxHash, Network: s.svc.Domain().Network(), Payer: res.Payer.Hex()}))
 	w.Header().Set("Access-Control-Expose-Headers", "X-PAYMENT-RESPONSE")
 	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
 }

@@ -3,26 +3,33 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // Limits are the configurable rate limits; zero values take the interface's
 // defaults.
 type Limits struct {
-	RegisterPerHour int // per client IP (INTERFACE.md 8: 3)
-	PairingPerHour  int // per owner (DESIGN.md section 3: 5)
-	LoginPerHour    int // per e-mail and per client IP
-	ClaimPerHour    int // per owner and per client IP
-	TopupPerHour    int // per bot, so a bot cannot flood its owner's inbox
+	RegisterPerHour int // per client IP (docs/api.md)
+	PairingPerHour  int // per owner (docs/decisions.md: 5)
+	LoginPerHour    int // attempts per client IP (failures also back off per e-mail and IP)
+	SignupPerHour   int // per client IP (BOTPAY_RATE_SIGNUP_PER_HOUR)
+	// ResetPerHour bounds password-reset requests per client IP.
+	ResetPerHour int
+	ClaimPerHour int // per owner and per client IP
+	TopupPerHour int // per bot, so a bot cannot flood its owner's inbox
 	// RefMissesPerHour bounds unknown invoice references per client IP on
 	// the buyer side (reference numbers are sequential).
 	RefMissesPerHour int
-	CheckoutPerHour  int // per bot (INTERFACE.md 8: 30)
+	CheckoutPerHour  int // per bot (docs/api.md)
 }
 
 func (l Limits) withDefaults() Limits {
@@ -34,6 +41,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.RegisterPerHour, 3)
 	def(&l.PairingPerHour, 5)
 	def(&l.LoginPerHour, 20)
+	def(&l.SignupPerHour, 10)
+	def(&l.ResetPerHour, 10)
 	def(&l.ClaimPerHour, 20)
 	def(&l.TopupPerHour, 10)
 	def(&l.RefMissesPerHour, 30)
@@ -55,6 +64,18 @@ type Service struct {
 	allowPrivate bool
 	// settler belongs to x402 (issue 6); see settlement.go.
 	settler Settler
+	// chain settles on a real chain in live mode (nil in the sandbox);
+	// domain is the token every signature and requirement names.
+	chain  *settle.Chain
+	domain x402.Domain
+	// balances caches processor wallets' on-chain balances (live mode).
+	balances chainBalances
+	// resources reads the 402 answers of resources a bot asks to sign for
+	// (recipient_binding.go), through the outbound guard.
+	resources *http.Client
+	// live is BOTPAY_MODE=live: no sandbox payment, no owner funding of
+	// processor wallets, no sandbox settler (mode.go).
+	live bool
 	// botAuth keeps claimed bots by API key digest for the payment
 	// endpoints (bot_auth_cache.go).
 	botAuth botAuthCache
@@ -74,8 +95,19 @@ type Config struct {
 	// WebhookAllowPrivate turns off the up-front refusal of internal
 	// callback URLs.
 	WebhookAllowPrivate bool
-	// Settler settles x402 payments (nil: the sandbox settler).
+	// Settler settles x402 payments (nil: the sandbox settler, or in live
+	// mode a settler that refuses every payment).
 	Settler Settler
+	// Chain, set in live mode, settles x402 payments on chain and names
+	// the token domain; without it Domain does (zero: USDC on Base).
+	Chain  *settle.Chain
+	Domain x402.Domain
+	// Live is BOTPAY_MODE=live.
+	Live bool
+	// ResourceHTTP reads resources' 402 answers (nil: the egress client,
+	// guarded unless WebhookAllowPrivate); tests give one that resolves
+	// their vendors' names to local servers.
+	ResourceHTTP *http.Client
 }
 
 // New builds the Service.
@@ -86,13 +118,30 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler}
+		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live,
+		resources: egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
+	if c.ResourceHTTP != nil {
+		svc.resources = c.ResourceHTTP
+	}
+	if c.Chain != nil {
+		svc.domain = c.Chain.Domain
+	}
+	if svc.domain == (x402.Domain{}) {
+		svc.domain = x402.BaseUSDC
+	}
 	svc.x402Defaults()
 	return svc
 }
 
 // Store exposes the store for read-only views that need no use case.
 func (s *Service) Store() *store.Store { return s.store }
+
+// Domain is the EIP-712 domain of the token x402 payments use.
+func (s *Service) Domain() x402.Domain { return s.domain }
+
+// onChain reports whether x402 payments settle on a real chain (live
+// mode with its relayer).
+func (s *Service) onChain() bool { return s.chain != nil }
 
 // BaseURL is the public URL the service hands out in links.
 func (s *Service) BaseURL() string { return s.baseURL }

@@ -12,7 +12,7 @@ import (
 )
 
 // NewCardInput is the body of POST /api/v1/owner/bots/{bot_id}/cards
-// (DESIGN.md section 5), decoded.
+// (docs/decisions.md), decoded.
 type NewCardInput struct {
 	BotID            string
 	CardName         string
@@ -157,9 +157,9 @@ func randInt(n int) int {
 	return int(v.Int64())
 }
 
-// Cards lists an owned bot's cards.
-func (s *Service) Cards(ctx context.Context, owner botpay.Owner, botID string) ([]botpay.Card, error) {
-	return s.store.Cards(ctx, owner.ID, botID)
+// Cards pages through an owned bot's cards, oldest first.
+func (s *Service) Cards(ctx context.Context, owner botpay.Owner, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
+	return s.store.Cards(ctx, owner.ID, botID, page)
 }
 
 // SetCardStatus activates or deactivates an owned bot's card.

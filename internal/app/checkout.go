@@ -10,7 +10,7 @@ import (
 )
 
 // CheckoutInput is the body of POST /api/v1/bot/merchant/checkout
-// (INTERFACE.md 4.3), decoded. Nil pointers are fields left out.
+// (docs/api.md), decoded. Nil pointers are fields left out.
 type CheckoutInput struct {
 	ProfileIndex *int
 	MerchantName string
@@ -78,7 +78,7 @@ func (s *Service) validCheckout(in CheckoutInput) (req botpay.CheckoutRequest, i
 	return req, item, cardID, p.err()
 }
 
-// CheckoutStatus reads one of the bot's purchases (INTERFACE.md 4.4); the
+// CheckoutStatus reads one of the bot's purchases (docs/api.md); the
 // status is as of now, so an overdue hold reads expired.
 func (s *Service) CheckoutStatus(ctx context.Context, bot botpay.Bot, confirmationID string) (CheckoutOutcome, error) {
 	id := strings.TrimSpace(confirmationID)
@@ -112,24 +112,19 @@ type Approval struct {
 	Signing  SigningApproval // when Kind is "signing"
 }
 
-// Approvals lists what awaits the owner's decision.
-func (s *Service) Approvals(ctx context.Context, owner botpay.Owner) ([]Approval, error) {
-	ps, err := s.store.PendingPurchases(ctx, owner.ID)
+// Approvals pages through what awaits the owner's decision, both kinds in
+// the order they were requested.
+func (s *Service) Approvals(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[Approval], error) {
+	held, err := s.store.PendingApprovals(ctx, owner.ID, page)
 	if err != nil {
-		return nil, err
+		return botpay.Page[Approval]{}, err
 	}
-	signing, err := s.PendingSigningApprovals(ctx, owner)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Approval, 0, len(ps)+len(signing))
-	for _, p := range ps {
-		out = append(out, Approval{Kind: "purchase", Purchase: p})
-	}
-	for _, sa := range signing {
-		out = append(out, Approval{Kind: "signing", Signing: sa})
-	}
-	return out, nil
+	return botpay.MapPage(held, func(a store.Approval) Approval {
+		if a.Purchase != nil {
+			return Approval{Kind: "purchase", Purchase: *a.Purchase}
+		}
+		return Approval{Kind: "signing", Signing: signingApproval(*a.Signing)}
+	}), nil
 }
 
 // DecidePurchase approves or denies a held purchase of one of the owner's

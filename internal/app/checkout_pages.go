@@ -10,7 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// CheckoutPageInput is a create request (INTERFACE.md 4.14); nil and ""
+// CheckoutPageInput is a create request (docs/api.md); nil and ""
 // mean "not sent".
 type CheckoutPageInput struct {
 	Title             string
@@ -82,12 +82,13 @@ func (s *Service) CreateCheckoutPage(ctx context.Context, bot botpay.Bot, in Che
 	return page, s.store.CreateCheckoutPage(ctx, page)
 }
 
-// CheckoutPages lists a bot's pages; none before the claim.
-func (s *Service) CheckoutPages(ctx context.Context, bot botpay.Bot) ([]botpay.CheckoutPage, error) {
+// CheckoutPages pages through a bot's checkout pages; none before the
+// claim.
+func (s *Service) CheckoutPages(ctx context.Context, bot botpay.Bot, page botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
 	if !bot.Claimed() {
-		return []botpay.CheckoutPage{}, nil
+		return botpay.Page[botpay.CheckoutPage]{Items: []botpay.CheckoutPage{}}, nil
 	}
-	return s.store.CheckoutPages(ctx, bot.ID)
+	return s.store.CheckoutPages(ctx, bot.ID, page)
 }
 
 // WalletAddress is the chain address buyers of the bot's pages pay to: the

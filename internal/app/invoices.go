@@ -18,7 +18,7 @@ type LineInput struct {
 	UnitPrice   botpay.Money
 }
 
-// InvoiceInput is a create request (INTERFACE.md 4.11).
+// InvoiceInput is a create request (docs/api.md).
 type InvoiceInput struct {
 	CheckoutPageID string
 	RecipientName  string
@@ -108,20 +108,20 @@ func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
 	return out, subtotal
 }
 
-// Invoices lists a bot's invoices; none without a wallet.
-func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f store.InvoiceFilter) ([]botpay.Invoice, error) {
+// Invoices pages through a bot's invoices; none without a wallet.
+func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f store.InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
 	switch f.Status {
 	case "", botpay.InvoiceDraft, botpay.InvoiceSent, botpay.InvoiceViewed, botpay.InvoicePaid, botpay.InvoiceCancelled:
 	default:
-		return nil, botpay.ValidationError(map[string]string{"status": "must be draft, sent, viewed, paid or cancelled"})
+		return botpay.Page[botpay.Invoice]{}, botpay.ValidationError(map[string]string{"status": "must be draft, sent, viewed, paid or cancelled"})
 	}
 	if !bot.Claimed() {
-		return []botpay.Invoice{}, nil
+		return botpay.Page[botpay.Invoice]{Items: []botpay.Invoice{}}, nil
 	}
-	return s.store.Invoices(ctx, bot.ID, f)
+	return s.store.Invoices(ctx, bot.ID, f, page)
 }
 
-// Reasons reported in email_reason (INTERFACE.md 4.12).
+// Reasons reported in email_reason (docs/api.md).
 const (
 	EmailNoRecipient = "no_recipient_email"
 	EmailError       = "email_error"
@@ -143,6 +143,9 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 	}
 	if !bot.Claimed() {
 		return SentInvoice{}, errWalletNotFound
+	}
+	if err := s.requireVerifiedOwner(ctx, bot); err != nil {
+		return SentInvoice{}, err
 	}
 	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id)
 	if err != nil {

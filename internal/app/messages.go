@@ -9,10 +9,9 @@ import (
 // MaxAckIDs bounds one acknowledgement request.
 const MaxAckIDs = 1000
 
-// PendingMessages lists the bot's staged events, oldest first (DESIGN.md
-// decision 10).
-func (s *Service) PendingMessages(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.PendingMessage, error) {
-	return s.store.PendingMessages(ctx, bot.ID, limit)
+// PendingMessages pages through the bot's staged events, oldest first.
+func (s *Service) PendingMessages(ctx context.Context, bot botpay.Bot, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
+	return s.store.PendingMessages(ctx, bot.ID, page)
 }
 
 // AckMessages acknowledges staged events so they are not handed out again.

@@ -20,48 +20,70 @@ type OwnerSession struct {
 func validateCredentials(email, password string) (string, error) {
 	p := problems{}
 	email = p.email("email", email)
+	validPassword(p, "password", password, email)
+	return email, p.err()
+}
+
+// validPassword applies the password rules of docs/api.md: at least 12
+// characters, at most 1024 bytes, and not easy to guess (weak_password.go).
+func validPassword(p problems, field, password, email string) {
 	switch n := utf8.RuneCountInString(password); {
 	case n < 12:
-		p.add("password", "must be at least 12 characters")
+		p.add(field, "must be at least 12 characters")
 	case len(password) > 1024:
-		p.add("password", "must be at most 1024 bytes")
+		p.add(field, "must be at most 1024 bytes")
+	case weakPassword(password, email):
+		p.add(field, "is too common or too easy to guess (a known password, a sequence, a keyboard pattern or a repeat); "+
+			"a few unrelated words make a strong one")
 	}
-	return email, p.err()
 }
 
 // DashboardSessionFor is how long a dashboard session's token
 // authenticates, on the server as in the browser's cookie.
 const DashboardSessionFor = 30 * 24 * time.Hour
 
-// Signup creates an owner account (password at least 12 characters) with
-// an owner API token, which lives until revoked.
-func (s *Service) Signup(ctx context.Context, email, password string) (OwnerSession, error) {
-	return s.signup(ctx, email, password, time.Time{})
+// Signup creates an owner account with an owner API token (which expires
+// 90 days after its last use) and e-mails a link that verifies the
+// address. Signups are limited per client IP (clientIP empty: the
+// operator's command line, not limited); a taken e-mail counts too, since
+// the limit is what stops anyone from testing addresses at scale.
+func (s *Service) Signup(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
+	return s.signup(ctx, email, password, clientIP, time.Time{})
 }
 
 // SignupForDashboard is Signup for the dashboard: its token is the
 // session's and stops authenticating after DashboardSessionFor.
-func (s *Service) SignupForDashboard(ctx context.Context, email, password string) (OwnerSession, error) {
-	return s.signup(ctx, email, password, s.clock.Now().Add(DashboardSessionFor))
+func (s *Service) SignupForDashboard(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
+	return s.signup(ctx, email, password, clientIP, s.clock.Now().Add(DashboardSessionFor))
 }
 
-func (s *Service) signup(ctx context.Context, email, password string, expires time.Time) (OwnerSession, error) {
+func (s *Service) signup(ctx context.Context, email, password, clientIP string, expires time.Time) (OwnerSession, error) {
 	email, err := validateCredentials(email, password)
 	if err != nil {
 		return OwnerSession{}, err
+	}
+	if clientIP != "" {
+		l := store.Limit{Bucket: "signup-ip:" + clientIP, Max: s.limits.SignupPerHour, Window: time.Hour}
+		if err := s.store.Take(ctx, l); err != nil {
+			return OwnerSession{}, err
+		}
 	}
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: email, CreatedAt: s.clock.Now()}
 	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
 	if err := s.store.CreateOwner(ctx, o, hashPassword(password), botpay.Digest(token), expires); err != nil {
 		return OwnerSession{}, err
 	}
+	s.sendVerification(ctx, o)
 	return OwnerSession{Owner: o, Token: token}, nil
 }
 
 var errBadCredentials = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeInvalidCredentials, "e-mail or password is wrong")
 
-// Login checks credentials and issues a new owner token. Attempts are
-// limited per e-mail and per client IP, counted whether they succeed or not.
+// Login checks credentials and issues a new owner API token. Failures are
+// throttled per (e-mail, client IP) with a doubling wait
+// (store.LoginBackoff), and attempts are limited per client IP, so a
+// guesser slows down only itself and never locks the owner out from
+// another address.
 func (s *Service) Login(ctx context.Context, email, password, clientIP string) (OwnerSession, error) {
 	return s.login(ctx, email, password, clientIP, time.Time{})
 }
@@ -77,27 +99,46 @@ func (s *Service) login(ctx context.Context, email, password, clientIP string, e
 	if email == "" || password == "" || !utf8.ValidString(email) || strings.ContainsRune(email, 0) || len(email) > 254 {
 		return OwnerSession{}, errBadCredentials
 	}
-	for _, bucket := range []string{"login-email:" + email, "login-ip:" + clientIP} {
-		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.LoginPerHour, Window: time.Hour}); err != nil {
-			return OwnerSession{}, err
-		}
+	if err := s.store.LoginThrottled(ctx, email, clientIP); err != nil {
+		return OwnerSession{}, err
 	}
-	o, hash, err := s.store.OwnerCredentials(ctx, email)
-	if botpay.AsError(err) != nil {
-		checkPassword(dummyHash, password)
-		return OwnerSession{}, errBadCredentials
+	if err := s.store.Take(ctx, store.Limit{Bucket: "login-ip:" + clientIP, Max: s.limits.LoginPerHour, Window: time.Hour}); err != nil {
+		return OwnerSession{}, err
+	}
+	o, err := s.checkCredentials(ctx, email, password)
+	if e := botpay.AsError(err); e != nil && e.Code == botpay.CodeInvalidCredentials {
+		if rerr := s.store.RecordLoginFailure(ctx, email, clientIP); rerr != nil {
+			return OwnerSession{}, rerr
+		}
 	}
 	if err != nil {
 		return OwnerSession{}, err
 	}
-	if !checkPassword(hash, password) {
-		return OwnerSession{}, errBadCredentials
+	if err := s.store.ClearLoginFailures(ctx, email, clientIP); err != nil {
+		return OwnerSession{}, err
 	}
 	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
 	if err := s.store.AddOwnerToken(ctx, o.ID, botpay.Digest(token), expires); err != nil {
 		return OwnerSession{}, err
 	}
 	return OwnerSession{Owner: o, Token: token}, nil
+}
+
+// checkCredentials compares the password, taking as long whether or not
+// the account exists.
+func (s *Service) checkCredentials(ctx context.Context, email, password string) (botpay.Owner, error) {
+	o, hash, err := s.store.OwnerCredentials(ctx, email)
+	if botpay.AsError(err) != nil {
+		checkPassword(dummyHash, password)
+		return o, errBadCredentials
+	}
+	if err != nil {
+		return o, err
+	}
+	if !checkPassword(hash, password) {
+		return o, errBadCredentials
+	}
+	return o, nil
 }
 
 // Logout revokes one owner token.

@@ -15,23 +15,24 @@ type OwnedBot struct {
 	ActiveRails  int
 }
 
-// BotsOf lists an owner's bots with their wallet status.
-func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner) ([]OwnedBot, error) {
-	bots, err := s.store.OwnerBots(ctx, owner.ID)
+// BotsOf pages through an owner's bots with their wallet status, oldest
+// first.
+func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[OwnedBot], error) {
+	bots, err := s.store.OwnerBots(ctx, owner.ID, page)
 	if err != nil {
-		return nil, err
+		return botpay.Page[OwnedBot]{}, err
 	}
-	out := make([]OwnedBot, 0, len(bots))
-	for _, b := range bots {
+	out := botpay.Page[OwnedBot]{Items: make([]OwnedBot, 0, len(bots.Items)), Next: bots.Next}
+	for _, b := range bots.Items {
 		ov, err := s.Overview(ctx, b, false)
 		if err != nil {
-			return nil, err
+			return botpay.Page[OwnedBot]{}, err
 		}
 		ob := OwnedBot{Bot: b, WalletStatus: botpay.WalletPending, ActiveRails: len(ov.ActiveRails())}
 		if ov.Wallet != nil {
 			ob.WalletStatus = botpay.WalletStatus(&b, ov.Wallet.Wallet)
 		}
-		out = append(out, ob)
+		out.Items = append(out.Items, ob)
 	}
 	return out, nil
 }

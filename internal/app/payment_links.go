@@ -9,7 +9,7 @@ import (
 )
 
 // errLinkWalletNotActive is payment-link creation's 400 for a bot without
-// an active wallet (INTERFACE.md 4.16).
+// an active wallet (docs/api.md).
 var errLinkWalletNotActive = botpay.Errorf(botpay.KindInvalid, botpay.CodeWalletNotActive,
 	"the wallet is not active: the bot's owner has not claimed it yet")
 
@@ -35,17 +35,25 @@ func (s *Service) CreatePaymentLink(ctx context.Context, bot botpay.Bot, amount 
 	return l, s.store.CreatePaymentLink(ctx, l)
 }
 
-// PaymentLinks lists a bot's links; none before the claim.
-func (s *Service) PaymentLinks(ctx context.Context, bot botpay.Bot, status string, limit int) ([]botpay.PaymentLink, error) {
-	switch status {
-	case "", botpay.LinkPending, botpay.LinkCompleted, botpay.LinkExpired:
-	default:
-		return nil, botpay.ValidationError(map[string]string{"status": "must be pending, completed or expired"})
+// PaymentLinks pages through a bot's links; none before the claim.
+func (s *Service) PaymentLinks(ctx context.Context, bot botpay.Bot, status string, page botpay.PageRequest) (botpay.Page[botpay.PaymentLink], error) {
+	if err := ValidPaymentLinkStatus(status); err != nil {
+		return botpay.Page[botpay.PaymentLink]{}, err
 	}
 	if !bot.Claimed() {
-		return []botpay.PaymentLink{}, nil
+		return botpay.Page[botpay.PaymentLink]{Items: []botpay.PaymentLink{}}, nil
 	}
-	return s.store.PaymentLinks(ctx, bot.ID, status, limit)
+	return s.store.PaymentLinks(ctx, bot.ID, status, page)
+}
+
+// ValidPaymentLinkStatus checks the status filter of the links list
+// (checked before a cursor, so a wrong filter is named as such).
+func ValidPaymentLinkStatus(status string) error {
+	switch status {
+	case "", botpay.LinkPending, botpay.LinkCompleted, botpay.LinkExpired:
+		return nil
+	}
+	return botpay.ValidationError(map[string]string{"status": "must be pending, completed or expired"})
 }
 
 // Now is the service's clock reading, for views that derive states (a

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -75,6 +76,39 @@ func (s *Service) processorWallet(ctx context.Context, botID string) (*store.Pro
 	return &w, nil
 }
 
+// processorWalletWithBalance is processorWallet with the balance new
+// signatures count on: in live mode the token balance on chain (the
+// stored balance is not used; funding it is refused).
+func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*store.ProcessorWallet, error) {
+	w, err := s.processorWallet(ctx, botID)
+	if err != nil || w == nil || !s.onChain() {
+		return w, err
+	}
+	a, _ := x402.ParseAddress(w.Address)
+	if w.Balance, err = s.chainBalance(ctx, a); err != nil {
+		return nil, fmt.Errorf("%w: %w", errChainUnreadable, err)
+	}
+	return w, nil
+}
+
+// errChainUnreadable is a live balance the node did not answer.
+var errChainUnreadable = errors.New("app: processor wallet balance unreadable on chain")
+
+// processorWalletUnread lets the status answer survive a node that does
+// not answer: the wallet shows nothing available (signing, which reads
+// the chain itself, refuses meanwhile). Other errors stay errors.
+func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*store.ProcessorWallet, error) {
+	if !errors.Is(err, errChainUnreadable) {
+		return nil, err
+	}
+	s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "bot_id", botID, "err", err)
+	w, err := s.processorWallet(ctx, botID)
+	if w != nil {
+		w.Balance, w.Reserved = 0, 0
+	}
+	return w, err
+}
+
 func checksummed(addr string) string {
 	a, err := x402.ParseAddress(addr)
 	if err != nil {
@@ -100,6 +134,9 @@ func (s *Service) processorAddress(ctx context.Context, botID string) string {
 func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (store.Funding, error) {
 	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
 		return store.Funding{}, err
+	}
+	if s.live {
+		return store.Funding{}, errLiveProcessorFunding
 	}
 	pf, err := s.store.FundProcessorWallet(ctx, owner.ID, botID, botpay.MicroOf(amount), "Funded by owner (USDC)")
 	if err != nil {

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // Procurement reads an owned bot's procurement controls.
@@ -15,7 +17,7 @@ func (s *Service) Procurement(ctx context.Context, owner botpay.Owner, botID str
 // ProcurementChange is a PUT of procurement controls; nil lists keep their
 // value.
 type ProcurementChange struct {
-	AllowedDomains, BlockedDomains, AllowedMerchants, BlockedMerchants *[]string
+	AllowedDomains, BlockedDomains, AllowedMerchants, BlockedMerchants, AllowedRecipients *[]string
 }
 
 // SetProcurement merges a change into an owned bot's procurement controls.
@@ -36,6 +38,9 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 	}
 	if c.BlockedMerchants != nil {
 		cur.BlockedMerchants = merchantList(p, "blocked_merchants", *c.BlockedMerchants)
+	}
+	if c.AllowedRecipients != nil {
+		cur.AllowedRecipients = recipientList(p, "allowed_recipients", *c.AllowedRecipients)
 	}
 	if err := p.err(); err != nil {
 		return cur, err
@@ -70,6 +75,25 @@ func merchantList(p problems, field string, in []string) []string {
 	for i, m := range in {
 		if v := p.text(field+"["+itoa(i)+"]", m, 1, 200, false); v != "" {
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// recipientList keeps 0x addresses in their EIP-55 form, once each.
+func recipientList(p problems, field string, in []string) []string {
+	if len(in) > 200 {
+		p.add(field, "must have at most 200 entries")
+	}
+	out := []string{}
+	for _, raw := range in {
+		a, err := x402.ParseAddress(strings.TrimSpace(raw))
+		if err != nil {
+			p.add(field, "entries must be 0x addresses of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
+			continue
+		}
+		if !slices.Contains(out, a.Hex()) {
+			out = append(out, a.Hex())
 		}
 	}
 	return out

@@ -71,7 +71,7 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 func rail5KeyAAD(cardID string) []byte { return []byte("rail5-key:" + cardID) }
 
 // ConfirmRail5Delivery records that the bot saved its card file
-// (INTERFACE.md 4.21).
+// (docs/api.md).
 func (s *Service) ConfirmRail5Delivery(ctx context.Context, bot botpay.Bot, cardID string) (botpay.Rail5Card, error) {
 	if !bot.Claimed() {
 		return botpay.Rail5Card{}, botpay.ErrWalletNotActive

@@ -37,7 +37,7 @@ type Registration struct {
 	Tunnel *Tunnel
 }
 
-// Tunnel holds the managed-tunnel provisioning of DESIGN.md section 9.
+// Tunnel holds the managed-tunnel provisioning of docs/decisions.md.
 type Tunnel struct {
 	WebhookURL  string
 	TunnelToken string
@@ -88,7 +88,7 @@ func (in *RegisterInput) validate() error {
 	return p.err()
 }
 
-// Register creates a bot (INTERFACE.md 4.1).
+// Register creates a bot (docs/api.md).
 func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration, error) {
 	if err := in.validate(); err != nil {
 		return Registration{}, err

@@ -11,19 +11,19 @@ import (
 	"github.com/botpay/botpay/internal/store"
 )
 
-// Sales lists a bot's sales; an empty list before the claim.
-func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f store.SaleFilter) ([]botpay.Sale, error) {
+// Sales pages through a bot's sales; an empty list before the claim.
+func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f store.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
 	if !bot.Claimed() {
-		return []botpay.Sale{}, nil
+		return botpay.Page[botpay.Sale]{Items: []botpay.Sale{}}, nil
 	}
-	return s.store.Sales(ctx, bot.ID, f)
+	return s.store.Sales(ctx, bot.ID, f, page)
 }
 
 // SandboxMethods are the methods the sandbox provider stands in for; x402
 // payments go through the x402 endpoint instead.
 var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDirect, botpay.MethodL2Pay}
 
-// BuyerPayment is a buyer's sandbox payment (DESIGN.md section 6).
+// BuyerPayment is a buyer's sandbox payment (docs/decisions.md).
 type BuyerPayment struct {
 	Ref        string // invoice reference number, checkout pages only
 	BuyerEmail string
@@ -51,6 +51,9 @@ func (s *Service) validBuyer(p problems, in *BuyerPayment, needName bool) {
 // PayCheckoutSandbox pays a checkout page (or, with Ref, an invoice on it)
 // through the sandbox provider, along the one sale path.
 func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in BuyerPayment) (store.SaleResult, error) {
+	if s.live {
+		return store.SaleResult{}, errSandboxOnly
+	}
 	page, err := s.store.CheckoutPage(ctx, pageID, "")
 	if err != nil {
 		return store.SaleResult{}, err
@@ -84,6 +87,9 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 
 // PayLinkSandbox pays a pending payment link through the sandbox provider.
 func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPayment) (store.SaleResult, error) {
+	if s.live {
+		return store.SaleResult{}, errSandboxOnly
+	}
 	if _, err := s.store.PaymentLink(ctx, linkID); err != nil {
 		return store.SaleResult{}, err
 	}
@@ -108,7 +114,7 @@ type PageView struct {
 }
 
 // OpenCheckoutPage counts a view of the page; with ref it also shows that
-// invoice and moves it from sent to viewed (DESIGN.md decision 8). A look
+// invoice and moves it from sent to viewed (docs/decisions.md). A look
 // that is not a view (an HTTP HEAD: link checkers, previews, monitors)
 // reads the same and changes neither.
 func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string, view bool) (PageView, error) {

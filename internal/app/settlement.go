@@ -16,14 +16,18 @@ import (
 type Settler = settle.Settler
 
 // X402Tolerance is the clock skew allowed at both ends of an
-// authorization's validity window.
-const X402Tolerance = 5 // seconds
+// authorization's validity window; a signature stays reserved as long
+// (store.signatureReservedUntil).
+const X402Tolerance = int64(botpay.SettlementTolerance / time.Second)
 
 // X402Timeout is the maxTimeoutSeconds of the requirements: how long a
 // payer's authorization should stay valid.
 const X402Timeout = 300
 
 func (s *Service) x402Defaults() {
+	if s.settler == nil && s.live {
+		s.settler = noChain{}
+	}
 	if s.settler == nil {
 		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
 			_, ok, err := s.store.ProcessorWalletByAddress(ctx, a.Hex())
@@ -106,25 +110,37 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	}
 	a := p.Authorization
 	out := X402Settlement{Payer: a.From}
-	if signedBy(p) {
+	if s.signedBy(p) {
 		// A valid signature, perhaps in its malleated form: an authorization
 		// seen before answers with its original result.
 		if res, ok, err := s.x402Original(ctx, a); err != nil || ok {
+			if errors.Is(err, errAuthorizationFailed) {
+				return out, &X402Rejected{Reason: ReasonSettlementFailed}
+			}
 			out.Sale, out.Replay = res, true
 			return out, samePage(res, o, err)
 		}
 	}
-	err = x402.Verify(p, x402.BaseUSDC, x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true,
-		Now: s.clock.Now().Unix(), Tolerance: X402Tolerance})
-	if err != nil {
+	expect := x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true, Now: s.clock.Now().Unix(), Tolerance: X402Tolerance}
+	if s.Live() {
+		expect.Tolerance, expect.ExpiryMargin = 0, X402ExpiryMargin
+	}
+	if err = x402.Verify(p, s.domain, expect); err != nil {
+		if s.Live() {
+			return out, &X402Rejected{Reason: verifyReason(err)}
+		}
 		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
 	}
-	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro()}
+	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex()}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
 	for attempt := 0; ; attempt++ {
 		id, err := s.store.ClaimX402Payment(ctx, claim)
+		if err == nil && s.onChain() {
+			out.Sale, err = s.settleOnChain(ctx, id, o, p)
+			return out, err
+		}
 		if err == nil {
 			out.Sale, err = s.settleClaim(ctx, id, o, p)
 			return out, err
@@ -153,8 +169,8 @@ func samePage(res store.SaleResult, o X402Offer, err error) error {
 	return nil
 }
 
-func signedBy(p x402.Payment) bool {
-	d := x402.BaseUSDC.Digest(p.Authorization)
+func (s *Service) signedBy(p x402.Payment) bool {
+	d := s.domain.Digest(p.Authorization)
 	from, err := x402.Recover(d, p.Signature)
 	if errors.Is(err, x402.ErrHighS) {
 		from, err = x402.Recover(d, x402.Malleate(p.Signature))
@@ -195,9 +211,16 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 	return res, nil
 }
 
+// errAuthorizationFailed is an authorization whose transaction the chain
+// reverted: it is used up here, and the payer signs a new one.
+var errAuthorizationFailed = errors.New("app: the authorization's settlement failed on chain")
+
 // x402Original is the result of an authorization settled before.
 func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (store.SaleResult, bool, error) {
 	pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
+	if err == nil && ok && pay.Status == store.X402Failed {
+		return store.SaleResult{}, false, errAuthorizationFailed
+	}
 	if err != nil || !ok || pay.Status != store.X402Confirmed {
 		return store.SaleResult{}, false, err
 	}
@@ -232,6 +255,9 @@ func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (stor
 		}
 		if pay.Status == store.X402Confirmed {
 			return s.x402Original(ctx, a)
+		}
+		if pay.Status == store.X402Failed {
+			return store.SaleResult{}, false, &X402Rejected{Reason: ReasonSettlementFailed}
 		}
 		select {
 		case <-ctx.Done():

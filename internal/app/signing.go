@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type SignResult struct {
 	Signature string
 }
 
-// Signing error codes (INTERFACE.md 4.20, DESIGN.md decision 16).
+// Signing error codes (docs/api.md, docs/decisions.md).
 const (
 	CodeInvalidSignRequest       = "Invalid request"
 	CodeInsufficientTokenBalance = "insufficient_token_balance"
@@ -83,7 +84,10 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 
 // Sign runs the signing endpoint: validation, the guardrail chain of 4.20
 // and the reservation, then a signature at once or a request held for the
-// owner.
+// owner. When the owner has allow-lists, the request is first bound to
+// what the resource itself asks (bindRecipient), outside the transaction:
+// the decision that finds allow-lists rolls back, and the request is
+// decided again once bound.
 func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (SignResult, error) {
 	now := s.clock.Now()
 	to, host, validBefore, err := s.validSign(in, now)
@@ -93,44 +97,24 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	if !bot.Claimed() {
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
-	var from x402.Address
 	nonce := newNonce()
-	req := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
+	base := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
-	auth := x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}
-	pre, preWallet := s.presign(bot.ID, auth)
-	req, verdict, err := s.store.ReserveSigning(ctx, req, func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
-		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
-			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
+	a := &signingAttempt{bot: bot, host: host, to: to,
+		auth: x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}}
+	a.pre, a.preWallet = s.presign(bot.ID, a.auth)
+	reserve, err := s.reserver(ctx, bot.ID)
+	if err != nil {
+		return SignResult{}, err
+	}
+	req, verdict, err := reserve(ctx, base, s.decideSigning(a))
+	if errors.Is(err, errBindFirst) {
+		if err := s.bindRecipient(ctx, in.ResourceURL, to, in.Amount); err != nil {
+			return SignResult{}, err
 		}
-		r.ApprovalMode = sg.Guardrails.ApprovalMode
-		if botpay.Micro(in.Amount) > available {
-			return botpay.SigningVerdict{}, errInsufficientTokens
-		}
-		v := botpay.EvaluateSigning(botpay.SigningCheck{Amount: botpay.Micro(in.Amount), Guardrails: sg.Guardrails, Master: sg.Master,
-			BotSpentDay: spent.BotDay, BotSpentMonth: spent.BotMonth, OwnerSpentDay: spent.OwnerDay, OwnerSpentMonth: spent.OwnerMonth,
-			Host: host, Recipient: to.Hex(), Procurement: sg.Procurement})
-		if v.Blocked || v.NeedsApproval {
-			return v, nil
-		}
-		signed := pre
-		if pre == nil || !sameWallet(preWallet, sg.Wallet) {
-			// Signed inside the transaction (about a hundred microseconds
-			// while the bot's wallet row is locked): the first signature of
-			// this process for the bot.
-			key, addr, err := s.walletKey(sg.Wallet)
-			if err != nil {
-				return v, err
-			}
-			auth.From = addr
-			p := sign(key, auth)
-			signed = &p
-			s.signingWallets.Store(bot.ID, sg.Wallet)
-		}
-		from = signed.Authorization.From
-		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, x402.BaseUSDC)
-		return v, nil
-	})
+		a.bound = true
+		req, verdict, err = reserve(ctx, base, s.decideSigning(a))
+	}
 	switch {
 	case err != nil:
 		return SignResult{}, err
@@ -140,7 +124,68 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		s.notifyHeldSigning(ctx, bot, req) // after commit (issue 8)
 		return SignResult{Request: req, Pending: true}, nil
 	}
-	return SignResult{Request: req, From: from.Hex(), Header: req.Header, Signature: req.Signature}, nil
+	return SignResult{Request: req, From: a.from.Hex(), Header: req.Header, Signature: req.Signature}, nil
+}
+
+// signingAttempt is one signing request on its way through the decision.
+type signingAttempt struct {
+	bot       botpay.Bot
+	host      string
+	to        x402.Address
+	auth      x402.Authorization
+	pre       *x402.Payment // presign's signature, if any
+	preWallet store.ProcessorWallet
+	bound     bool         // checked against the resource's own requirements
+	from      x402.Address // the signing wallet, once signed
+}
+
+// errBindFirst rolls a decision back when the owner has allow-lists and
+// the request is not yet bound to the resource's requirements.
+var errBindFirst = errors.New("signing: bind the recipient to the resource first")
+
+// decideSigning judges a request under the wallet lock and signs it when
+// it is allowed at once.
+func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
+	amount := botpay.Micro(a.auth.Value)
+	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
+		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
+			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
+		}
+		r.ApprovalMode = sg.Guardrails.ApprovalMode
+		if amount > available {
+			return botpay.SigningVerdict{}, errInsufficientTokens
+		}
+		v := botpay.EvaluateSigning(botpay.SigningCheck{Amount: amount, Guardrails: sg.Guardrails, Master: sg.Master,
+			BotSpentDay: spent.BotDay, BotSpentMonth: spent.BotMonth, OwnerSpentDay: spent.OwnerDay, OwnerSpentMonth: spent.OwnerMonth,
+			Host: a.host, Recipient: a.to.Hex(), Procurement: sg.Procurement})
+		if v.Blocked {
+			return v, nil
+		}
+		if sg.Procurement.HasAllowList() && !a.bound {
+			return v, errBindFirst
+		}
+		if v.NeedsApproval {
+			return v, nil
+		}
+		signed := a.pre
+		if a.pre == nil || !sameWallet(a.preWallet, sg.Wallet) {
+			// Signed inside the transaction (about a hundred microseconds
+			// while the bot's wallet row is locked): the first signature of
+			// this process for the bot.
+			key, addr, err := s.walletKey(sg.Wallet)
+			if err != nil {
+				return v, err
+			}
+			auth := a.auth
+			auth.From = addr
+			p := s.sign(key, auth)
+			signed = &p
+			s.signingWallets.Store(a.bot.ID, sg.Wallet)
+		}
+		a.from = signed.Authorization.From
+		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, s.domain)
+		return v, nil
+	}
 }
 
 // presign signs auth before the transaction with the processor wallet this
@@ -160,12 +205,27 @@ func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment,
 		return nil, store.ProcessorWallet{}
 	}
 	auth.From = addr
-	p := sign(key, auth)
+	p := s.sign(key, auth)
 	return &p, w
 }
 
 func sameWallet(a, b store.ProcessorWallet) bool {
 	return a.BotID == b.BotID && a.Address == b.Address && bytes.Equal(a.SealedKey, b.SealedKey)
+}
+
+// reserver is how a signature reserves funds: against the stored balance
+// in the sandbox, against the wallet's balance on chain in live mode.
+func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, store.SigningRequest, store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error), error) {
+	if !s.onChain() {
+		return s.store.ReserveSigning, nil
+	}
+	w, err := s.processorWalletWithBalance(ctx, botID)
+	if err != nil || w == nil {
+		return nil, firstErr(err, store.ErrNoProcessorWallet)
+	}
+	return func(ctx context.Context, r store.SigningRequest, d store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error) {
+		return s.store.ReserveSigningAgainst(ctx, r, w.Balance, d)
+	}, nil
 }
 
 func newNonce() x402.Nonce {
@@ -176,13 +236,14 @@ func newNonce() x402.Nonce {
 	return n
 }
 
-func sign(key x402.Key, auth x402.Authorization) x402.Payment {
-	return x402.Payment{Authorization: auth, Signature: key.Sign(x402.BaseUSDC.Digest(auth)),
-		ChainID: x402.BaseUSDC.ChainID, Token: x402.BaseUSDC.Contract}
+// sign signs an authorization for the configured chain and token.
+func (s *Service) sign(key x402.Key, auth x402.Authorization) x402.Payment {
+	return x402.Payment{Authorization: auth, Signature: key.Sign(s.domain.Digest(auth)),
+		ChainID: s.domain.ChainID, Token: s.domain.Contract}
 }
 
 // SigningApproval is one entry of the owner's approvals list, shaped like
-// DESIGN.md section 5's entries with kind "signing".
+// the recorded decision's entries with kind "signing".
 type SigningApproval struct {
 	Kind         string           `json:"kind"`
 	ID           int64            `json:"id"`
@@ -195,18 +256,14 @@ type SigningApproval struct {
 	CreatedAt    botpay.Timestamp `json:"created_at"`
 }
 
-// PendingSigningApprovals lists the owner's signing requests that wait for
-// a decision (the approvals list of the spending issue merges them in).
-func (s *Service) PendingSigningApprovals(ctx context.Context, owner botpay.Owner) ([]SigningApproval, error) {
-	reqs, err := s.store.PendingSigningRequests(ctx, owner.ID)
+// PendingSigningApprovals pages through the owner's signing requests that
+// wait for a decision, oldest first (the approvals list merges them in).
+func (s *Service) PendingSigningApprovals(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[SigningApproval], error) {
+	reqs, err := s.store.PendingSigningRequests(ctx, owner.ID, page)
 	if err != nil {
-		return nil, err
+		return botpay.Page[SigningApproval]{}, err
 	}
-	out := make([]SigningApproval, 0, len(reqs))
-	for _, r := range reqs {
-		out = append(out, signingApproval(r))
-	}
-	return out, nil
+	return botpay.MapPage(reqs, signingApproval), nil
 }
 
 // DecideSigning approves (signing now, valid for the default five
@@ -242,8 +299,8 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 		}
 		to, _ := x402.ParseAddress(r.Recipient)
 		validBefore := s.clock.Now().Add(botpay.SignatureDefaultValidity).Unix()
-		signed := sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
-		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, x402.BaseUSDC)
+		signed := s.sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
+		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, s.domain)
 		data["description"], data["approval_mode"] = "Signed payment for "+r.ResourceURL, "owner"
 		data["x_payment_header"], data["signature"], data["valid_before"] = d.Header, d.Signature, validBefore
 	} else {

@@ -18,8 +18,7 @@ type NewTaskInput struct {
 	ProfileIndex *int
 }
 
-// CreateTask queues a purchase task for an owned, claimed bot (DESIGN.md
-// decision 6).
+// CreateTask queues a purchase task for an owned, claimed bot (docs/decisions.md).
 func (s *Service) CreateTask(ctx context.Context, owner botpay.Owner, in NewTaskInput) (botpay.Task, error) {
 	p := problems{}
 	t := botpay.Task{ID: botpay.NewID("task_"), BotID: in.BotID, Status: botpay.TaskQueued, CreatedAt: s.clock.Now(),

@@ -54,8 +54,10 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotO
 	}
 	o.Guardrails = &g
 	if full {
-		if o.Processor, err = s.processorWallet(ctx, bot.ID); err != nil {
-			return o, err
+		if o.Processor, err = s.processorWalletWithBalance(ctx, bot.ID); err != nil {
+			if o.Processor, err = s.processorWalletUnread(ctx, bot.ID, err); err != nil {
+				return o, err
+			}
 		}
 		if o.Master, err = s.store.MasterGuardrails(ctx, bot.OwnerID); err != nil {
 			return o, err
@@ -67,15 +69,15 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotO
 	return o, nil
 }
 
-// Transactions lists a claimed bot's ledger, newest first.
-func (s *Service) Transactions(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Transaction, error) {
+// Transactions pages through a claimed bot's ledger, newest first.
+func (s *Service) Transactions(ctx context.Context, bot botpay.Bot, page botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
 	if !bot.Claimed() {
-		return nil, botpay.ErrWalletNotActive
+		return botpay.Page[botpay.Transaction]{}, botpay.ErrWalletNotActive
 	}
-	return s.store.Transactions(ctx, bot.ID, limit)
+	return s.store.Transactions(ctx, bot.ID, page)
 }
 
-// Spending returns a claimed bot's guardrails (INTERFACE.md 4.9).
+// Spending returns a claimed bot's guardrails (docs/api.md).
 func (s *Service) Spending(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
 	if !bot.Claimed() {
 		return botpay.Guardrails{}, botpay.ErrWalletNotActive
@@ -136,7 +138,9 @@ func topupMail(to string, bot botpay.Bot, r botpay.TopupRequest, baseURL string)
 }
 
 // UpdateCallbackURL points a bot's webhook at a new URL and resets health.
-// ownerID is empty when the bot itself asks (PATCH /api/v1/bot/profile).
+// ownerID is empty when the bot itself asks (PATCH /api/v1/bot/profile),
+// which a frozen bot may not; the owner may, frozen or not. Either way the
+// owner is e-mailed.
 func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, error) {
 	p := problems{}
 	url = p.webhookURL("callback_url", url)
@@ -146,7 +150,18 @@ func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url str
 	if err := s.refuseInternal("callback_url", url); err != nil {
 		return botpay.Bot{}, err
 	}
-	return s.store.SetCallbackURL(ctx, ownerID, botID, url)
+	b, previous, err := s.store.SetCallbackURL(ctx, ownerID, botID, url)
+	if err != nil {
+		return b, err
+	}
+	by := "the bot itself (with its API key)"
+	if ownerID != "" {
+		by = "you (the owner)"
+	}
+	if previous != b.CallbackURL {
+		s.notifyCallbackChanged(ctx, b, previous, by)
+	}
+	return b, nil
 }
 
 // WalletCheck authenticates an API key and reads what wallet/check shows in

@@ -2,7 +2,7 @@ package botpay
 
 import "time"
 
-// Bot statuses reported by the status endpoint (INTERFACE.md 2.1).
+// Bot statuses reported by the status endpoint (docs/api.md).
 const (
 	BotPending  = "pending"
 	BotActive   = "active"
@@ -13,7 +13,7 @@ const (
 	BotPendingVerification = "pending_owner_verification"
 )
 
-// Webhook health states (INTERFACE.md 3.4).
+// Webhook health states (docs/api.md).
 const (
 	WebhookActive      = "active"
 	WebhookDegraded    = "degraded"
@@ -46,7 +46,7 @@ type Bot struct {
 // Claimed reports whether an owner has claimed the bot.
 func (b *Bot) Claimed() bool { return b.OwnerID != "" }
 
-// Status derives the bot status of DESIGN.md decision 2: pending until
+// Status derives the bot status of docs/decisions.md: pending until
 // claimed, frozen when the owner froze it, active with at least one active
 // rail, inactive otherwise.
 func (b *Bot) Status(activeRails int) string {
@@ -67,4 +67,10 @@ type Owner struct {
 	ID        string
 	Email     string
 	CreatedAt time.Time
+	// EmailVerifiedAt is when the owner opened a link mailed to Email
+	// (zero: not yet).
+	EmailVerifiedAt time.Time
 }
+
+// EmailVerified reports whether the owner proved the address is theirs.
+func (o Owner) EmailVerified() bool { return !o.EmailVerifiedAt.IsZero() }

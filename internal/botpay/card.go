@@ -9,7 +9,7 @@ const (
 )
 
 // Allowance windows of a payment profile: calendar day, ISO week (Monday to
-// Sunday) or calendar month, all in UTC (DESIGN.md decision 4).
+// Sunday) or calendar month, all in UTC (docs/decisions.md).
 const (
 	AllowanceDay   = "day"
 	AllowanceWeek  = "week"
@@ -49,7 +49,7 @@ type CardLimits struct {
 	Monthly        *Money
 }
 
-// PaymentProfile is one of a card's profiles 1..N (DESIGN.md decision 5).
+// PaymentProfile is one of a card's profiles 1..N (docs/decisions.md).
 type PaymentProfile struct {
 	Index                   int
 	AllowanceDuration       string

@@ -44,7 +44,7 @@ const (
 	Hold
 )
 
-// CheckWallet is step 1 of INTERFACE.md 4.3: the wallet must be claimed
+// CheckWallet is step 1 of the API reference (docs/api.md): the wallet must be claimed
 // and not frozen.
 func CheckWallet(claimed, frozen bool) error {
 	switch {
@@ -56,7 +56,7 @@ func CheckWallet(claimed, frozen bool) error {
 	return nil
 }
 
-// EvaluateCheckout applies steps 2 to 5 of INTERFACE.md 4.3 in order: card
+// EvaluateCheckout applies steps 2 to 5 of the API reference (docs/api.md) in order: card
 // guardrails (the tighter of the card's and the bot's limits), the profile's
 // allowance window, master guardrails (real profile only), then procurement
 // controls and the approval mode, and last the available balance (a hold

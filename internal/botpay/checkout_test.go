@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// referenceCheckout is the guardrail chain of INTERFACE.md 4.3 written as
+// referenceCheckout is the guardrail chain of the API reference (docs/api.md) written as
 // plainly as possible, one rule after another, as the model the real
 // evaluation is checked against. It returns "approve", "hold" or an error
 // code.

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Payment methods a checkout page may allow (INTERFACE.md 2.6).
+// Payment methods a checkout page may allow (docs/api.md).
 const (
 	MethodX402            = "x402"
 	MethodUSDCDirect      = "usdc_direct"
@@ -18,7 +18,7 @@ const (
 // CheckoutMethods lists every method in the interface's order.
 var CheckoutMethods = []string{MethodX402, MethodUSDCDirect, MethodProcessorOnramp, MethodL2Pay}
 
-// Checkout page types (INTERFACE.md 4.14).
+// Checkout page types (docs/api.md).
 const (
 	PageProduct        = "product"
 	PageEvent          = "event"
@@ -44,13 +44,13 @@ const (
 	SalePending   = "pending"
 )
 
-// Buyer types of a sale (INTERFACE.md 2.7).
+// Buyer types of a sale (docs/api.md).
 const (
 	BuyerWallet = "wallet"
 	BuyerEmail  = "email"
 )
 
-// Events of the earning side (INTERFACE.md 6.2).
+// Events of the earning side (docs/api.md).
 const (
 	EventWalletSaleCompleted         = "wallet.sale.completed"
 	EventWalletPaymentReceived       = "wallet.payment.received"
@@ -60,7 +60,7 @@ const (
 	MaxPaymentLink             Money = 1_000_000
 )
 
-// Error codes of the earning side (INTERFACE.md 7.2, DESIGN.md decision 16).
+// Error codes of the earning side (docs/api.md, docs/decisions.md).
 const (
 	CodeCheckoutPageNotFound   = "checkout_page_not_found"
 	CodeCheckoutPageExpired    = "checkout_page_expired"
@@ -78,7 +78,7 @@ const (
 // bot's.
 var ErrCheckoutPageNotFound = &Error{Kind: KindNotFound, Code: CodeCheckoutPageNotFound, Message: "checkout page not found"}
 
-// CheckoutPage is a bot's hosted page (INTERFACE.md 2.6). Amount is nil for
+// CheckoutPage is a bot's hosted page (docs/api.md). Amount is nil for
 // pay-what-you-want; ExpiresAt is zero when the page never expires.
 type CheckoutPage struct {
 	ID                string
@@ -118,7 +118,7 @@ func (p *CheckoutPage) Allows(method string) bool {
 	return false
 }
 
-// PaymentLink is a one-off request for money (INTERFACE.md 2.6a).
+// PaymentLink is a one-off request for money (docs/api.md).
 type PaymentLink struct {
 	ID          string
 	BotID       string
@@ -133,7 +133,7 @@ type PaymentLink struct {
 }
 
 // Status is derived so that a link is "expired" the moment ExpiresAt passes,
-// whether or not anything touched it (DESIGN.md decision 9).
+// whether or not anything touched it (docs/decisions.md).
 func (l *PaymentLink) Status(now time.Time) string {
 	switch {
 	case l.Completed:
@@ -190,7 +190,7 @@ func LineAmount(quantity string, unit Money) Money {
 	return Money(new(big.Int).Quo(v.Num(), v.Denom()).Int64())
 }
 
-// Invoice is a bill a bot sends (INTERFACE.md 2.5).
+// Invoice is a bill a bot sends (docs/api.md).
 type Invoice struct {
 	ID              string
 	BotID           string
@@ -214,6 +214,7 @@ type Invoice struct {
 	PaidAt          time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	Refunded        Money // what refunds of the paying sale gave back
 }
 
 // PaymentURL is the relative buyer page of the invoice.
@@ -235,7 +236,7 @@ func FormatReference(year int, seq int64) string {
 	return fmt.Sprintf("INV-%04d-%06d", year, seq)
 }
 
-// Sale is one payment received (INTERFACE.md 2.7).
+// Sale is one payment received (docs/api.md).
 type Sale struct {
 	ID              string
 	BotID           string
@@ -254,6 +255,7 @@ type Sale struct {
 	CheckoutTitle   string
 	ConfirmedAt     time.Time
 	CreatedAt       time.Time
+	Refunded        Money // what refunds of this sale gave back so far
 }
 
 // SaleAmount decides what a buyer pays on a checkout page: an invoice's

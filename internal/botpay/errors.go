@@ -21,10 +21,19 @@ const (
 	KindTooLarge                     // request body too large: 413
 	KindRateLimited                  // too many requests: 429
 	KindMethodNotAllowed             // wrong HTTP method for the route: 405
+	KindUnavailable                  // a dependency (the database) cannot be reached: 503
 )
 
+// ErrOutcomeUnknown marks a change whose database connection broke after
+// COMMIT was sent: it may or may not have been applied.
+var ErrOutcomeUnknown = errors.New("the database connection broke after COMMIT was sent; the outcome is unknown")
+
+// CodeServiceUnavailable answers requests while the database cannot be
+// reached; they are safe to retry after Retry-After.
+const CodeServiceUnavailable = "service_unavailable"
+
 // Error is the one error type the domain hands outward. Code is the public
-// machine-readable code (INTERFACE.md 7.2); Message is for humans.
+// machine-readable code (docs/api.md); Message is for humans.
 type Error struct {
 	Kind    Kind
 	Code    string
@@ -33,6 +42,17 @@ type Error struct {
 	Details map[string]string
 	// RetryAfterSeconds is set for rate-limit errors.
 	RetryAfterSeconds int
+	// Limit names the rate limit that refused the request, for the
+	// RateLimit-Policy and RateLimit headers.
+	Limit *RateLimit
+}
+
+// RateLimit describes a rolling-window limit: Quota requests per
+// WindowSeconds, named by Policy ("register", "checkout", …).
+type RateLimit struct {
+	Policy        string
+	Quota         int
+	WindowSeconds int
 }
 
 func (e *Error) Error() string {

@@ -2,7 +2,7 @@ package botpay
 
 import "time"
 
-// Event types written to the outbox (INTERFACE.md 6.2).
+// Event types written to the outbox (docs/api.md).
 const (
 	EventWalletActivated      = "wallet.activated"
 	EventWalletFunded         = "wallet.funded"

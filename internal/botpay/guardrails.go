@@ -2,7 +2,7 @@ package botpay
 
 import "time"
 
-// Approval modes (INTERFACE.md 2.2).
+// Approval modes (docs/api.md).
 const (
 	ApprovalAskForEverything = "ask_for_everything"
 	ApprovalUnderThreshold   = "auto_approve_under_threshold"
@@ -14,7 +14,7 @@ func ValidApprovalMode(m string) bool {
 	return m == ApprovalAskForEverything || m == ApprovalUnderThreshold || m == ApprovalByCategory
 }
 
-// Guardrails are a bot's spending rules (INTERFACE.md 2.9).
+// Guardrails are a bot's spending rules (docs/api.md).
 type Guardrails struct {
 	ApprovalMode       string
 	PerTransaction     Money

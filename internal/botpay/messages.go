@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Pending-message lifetimes (DESIGN.md decision 10): card files and purchase
+// Pending-message lifetimes (docs/decisions.md): card files and purchase
 // outcomes go stale within a day; everything else is kept for a week.
 const (
 	ShortMessageLife   = 24 * time.Hour
@@ -21,7 +21,7 @@ func MessageLife(eventType string) time.Duration {
 	return DefaultMessageLife
 }
 
-// PendingMessage is an event staged for the bot to poll (INTERFACE.md 4.22).
+// PendingMessage is an event staged for the bot to poll (docs/api.md).
 type PendingMessage struct {
 	ID        int64
 	BotID     string

@@ -10,7 +10,7 @@ import (
 )
 
 // TestParseUSDRoundsToTheNearestCent: rounding, never truncation, half away
-// from zero (DESIGN.md section 3).
+// from zero (docs/decisions.md).
 func TestParseUSDRoundsToTheNearestCent(t *testing.T) {
 	for _, c := range []struct {
 		in   string

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Procurement restricts where a bot may buy (DESIGN.md section 5). Empty
+// Procurement restricts where a bot may buy (docs/decisions.md). Empty
 // allow lists allow everything; block lists win over allow lists. Merchants
 // match by name, case-insensitively; a domain matches its own host and every
 // subdomain of it.
@@ -15,7 +15,17 @@ type Procurement struct {
 	BlockedDomains   []string
 	AllowedMerchants []string
 	BlockedMerchants []string
-	UpdatedAt        time.Time
+	// AllowedRecipients are the EIP-55 addresses a bot may sign payments
+	// to; empty allows any the other lists allow.
+	AllowedRecipients []string
+	UpdatedAt         time.Time
+}
+
+// HasAllowList reports whether the owner restricted where the bot may pay
+// to named domains, merchants or recipients: then a signature is made
+// only for what the resource itself asks (docs/api.md).
+func (p Procurement) HasAllowList() bool {
+	return len(p.AllowedDomains) > 0 || len(p.AllowedMerchants) > 0 || len(p.AllowedRecipients) > 0
 }
 
 // MerchantHost is the lower-case host of merchant_url, which may be a full

@@ -3,10 +3,10 @@ package botpay
 import "time"
 
 // HoldWindow is how long a held purchase waits for its owner's decision
-// (INTERFACE.md 8).
+// (docs/api.md).
 const HoldWindow = 15 * time.Minute
 
-// Purchase statuses (INTERFACE.md 2.4, 3.2). A new held purchase is reported
+// Purchase statuses (docs/api.md). A new held purchase is reported
 // as PurchasePendingConfirmation in the checkout answer.
 const (
 	PurchasePending             = "pending"
@@ -19,7 +19,7 @@ const (
 	PurchaseDeclined = "declined"
 )
 
-// Purchase is a checkout confirmation (INTERFACE.md 2.4). Decoy purchases
+// Purchase is a checkout confirmation (docs/api.md). Decoy purchases
 // are approved without moving money.
 type Purchase struct {
 	ID           string // chk_…
@@ -39,6 +39,7 @@ type Purchase struct {
 	ExpiresAt    time.Time // zero unless it was held
 	DecidedAt    time.Time
 	LedgerID     int64 // the spend row once money moved
+	Refunded     Money // what the merchant gave back so far
 }
 
 // StatusAt is the status as of now: a pending purchase whose window has
@@ -51,7 +52,7 @@ func (p Purchase) StatusAt(now time.Time) string {
 	return p.Status
 }
 
-// Spending events and their rails.updated actions (INTERFACE.md 6.2).
+// Spending events and their rails.updated actions (docs/api.md).
 const (
 	EventSpendAuthorized   = "wallet.spend.authorized"
 	EventSpendDeclined     = "wallet.spend.declined"
@@ -68,7 +69,7 @@ const (
 	DefaultLowBalanceCents = Money(500)
 )
 
-// Error codes of checkout and approvals (INTERFACE.md 7.2, DESIGN.md 5).
+// Error codes of checkout and approvals (docs/api.md, docs/decisions.md).
 const (
 	CodeCardIDRequired         = "card_id_required"
 	CodeInvalidProfile         = "invalid_profile"
@@ -84,14 +85,14 @@ const (
 	CodeInvalidCardStatus      = "invalid_card_status"
 )
 
-// Task statuses (DESIGN.md decision 6).
+// Task statuses (docs/decisions.md).
 const (
 	TaskQueued    = "queued"
 	TaskDelivered = "delivered"
 	TaskCompleted = "completed"
 )
 
-// Task is an owner-queued purchase for a bot (INTERFACE.md 2.10).
+// Task is an owner-queued purchase for a bot (docs/api.md).
 type Task struct {
 	ID           string
 	BotID        string

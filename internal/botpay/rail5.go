@@ -2,7 +2,7 @@ package botpay
 
 import "time"
 
-// Rail5 card statuses (INTERFACE.md 3.5).
+// Rail5 card statuses (docs/api.md).
 const (
 	Rail5PendingDelivery = "pending_delivery"
 	Rail5Confirmed       = "confirmed"
@@ -18,7 +18,7 @@ const (
 	Rail5CheckoutDeclined    = "declined" // refused by a guardrail; counts only against the rate limit
 )
 
-// Error codes of rail5 (DESIGN.md decision 12 and docs/decisions.md).
+// Error codes of rail5 (docs/decisions.md and docs/decisions.md).
 const (
 	CodeApprovalRequired     = "approval_required"
 	CodeKeyAlreadyReleased   = "key_already_released"

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Prefixes of the secrets the service hands out (DESIGN.md section 3).
+// Prefixes of the secrets the service hands out (docs/decisions.md).
 const (
 	APIKeyPrefix        = "bp_live_"
 	OwnerTokenPrefix    = "bpo_live_"
@@ -72,7 +72,7 @@ winter zephyr`)
 // claimAlphabet omits look-alike characters (0/O, 1/I/L).
 const claimAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-// NewClaimToken returns a token like "reef-7K3M" (DESIGN.md section 3).
+// NewClaimToken returns a token like "reef-7K3M" (docs/decisions.md).
 func NewClaimToken() string {
 	var b strings.Builder
 	b.WriteString(claimWords[randomInt(len(claimWords))])

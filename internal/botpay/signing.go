@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Signing request states (INTERFACE.md 3.6). A request is signed at once or
+// Signing request states (docs/api.md). A request is signed at once or
 // held pending the owner; a held one is then signed (approved) or denied;
 // a signature later paid inside this service is settled. A pending request
 // past its expiry is reported as expired.
@@ -19,7 +19,7 @@ const (
 	SigningApproved = "approved"
 )
 
-// Signing limits (INTERFACE.md 8 and decisions of issue 6).
+// Signing limits (docs/api.md and decisions of issue 6).
 const (
 	SignatureDefaultValidity = 5 * time.Minute
 	SignatureMaxValidity     = time.Hour
@@ -51,6 +51,9 @@ func ProcurementAllows(host, recipient string, p Procurement) (bool, string) {
 	if len(p.AllowedMerchants) > 0 && !slices.ContainsFunc(p.AllowedMerchants, merchant) {
 		return false, "merchant is not in the allowed merchants of procurement controls"
 	}
+	if len(p.AllowedRecipients) > 0 && !slices.ContainsFunc(p.AllowedRecipients, func(a string) bool { return strings.EqualFold(a, recipient) }) {
+		return false, "recipient " + recipient + " is not in the allowed recipients of procurement controls"
+	}
 	return true, ""
 }
 
@@ -79,7 +82,7 @@ type SigningVerdict struct {
 	NeedsApproval bool
 }
 
-// EvaluateSigning runs INTERFACE.md 4.20's chain in its order: master
+// EvaluateSigning runs the API reference's chain in its order: master
 // guardrails, approval mode, threshold, the bot's per-transaction, daily
 // and monthly limits, procurement controls. Approval mode and threshold
 // only mark the request as needing the owner; the chain goes on, so a
@@ -122,3 +125,8 @@ func EvaluateSigning(c SigningCheck) SigningVerdict {
 	}
 	return v
 }
+
+// SettlementTolerance is the clock skew settlement allows at both ends of
+// an authorization's validity window: an authorization is still accepted
+// until this long after its validBefore, so its reservation lasts as long.
+const SettlementTolerance = 5 * time.Second

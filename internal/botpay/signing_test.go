@@ -9,23 +9,43 @@ func TestProcurementAllows(t *testing.T) {
 		ok     bool
 		reason string
 	}{
-		"no controls":                {Procurement{}, true, ""},
-		"blocked parent domain":      {Procurement{BlockedDomains: []string{"vendor.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
-		"blocked wildcard, any case": {Procurement{BlockedDomains: []string{"*.VENDOR.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
-		"look-alike not matched":     {Procurement{BlockedDomains: []string{"dor.example"}}, true, ""},
-		"allowed domain":             {Procurement{AllowedDomains: []string{"vendor.example"}}, true, ""},
-		"not in allowed":             {Procurement{AllowedDomains: []string{"other.example"}}, false, "domain api.vendor.example is not in the allowed domains of procurement controls"},
-		"block wins over allow":      {Procurement{AllowedDomains: []string{"vendor.example"}, BlockedDomains: []string{"api.vendor.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
-		"blocked recipient":          {Procurement{BlockedMerchants: []string{"0x209693bc6afc0c5328ba36faf03c514ef312287c"}}, false, "merchant is blocked by procurement controls"},
-		"blocked merchant host":      {Procurement{BlockedMerchants: []string{"vendor.example"}}, false, "merchant is blocked by procurement controls"},
-		"allowed recipient":          {Procurement{AllowedMerchants: []string{to}}, true, ""},
-		"merchant not allowed":       {Procurement{AllowedMerchants: []string{"0x0000000000000000000000000000000000000001"}}, false, "merchant is not in the allowed merchants of procurement controls"},
-		"blank entries ignored":      {Procurement{BlockedDomains: []string{"", " "}, BlockedMerchants: []string{""}}, true, ""},
+		"no controls":                     {Procurement{}, true, ""},
+		"blocked parent domain":           {Procurement{BlockedDomains: []string{"vendor.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
+		"blocked wildcard, any case":      {Procurement{BlockedDomains: []string{"*.VENDOR.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
+		"look-alike not matched":          {Procurement{BlockedDomains: []string{"dor.example"}}, true, ""},
+		"allowed domain":                  {Procurement{AllowedDomains: []string{"vendor.example"}}, true, ""},
+		"not in allowed":                  {Procurement{AllowedDomains: []string{"other.example"}}, false, "domain api.vendor.example is not in the allowed domains of procurement controls"},
+		"block wins over allow":           {Procurement{AllowedDomains: []string{"vendor.example"}, BlockedDomains: []string{"api.vendor.example"}}, false, "domain api.vendor.example is blocked by procurement controls"},
+		"blocked recipient":               {Procurement{BlockedMerchants: []string{"0x209693bc6afc0c5328ba36faf03c514ef312287c"}}, false, "merchant is blocked by procurement controls"},
+		"blocked merchant host":           {Procurement{BlockedMerchants: []string{"vendor.example"}}, false, "merchant is blocked by procurement controls"},
+		"allowed recipient":               {Procurement{AllowedMerchants: []string{to}}, true, ""},
+		"merchant not allowed":            {Procurement{AllowedMerchants: []string{"0x0000000000000000000000000000000000000001"}}, false, "merchant is not in the allowed merchants of procurement controls"},
+		"blank entries ignored":           {Procurement{BlockedDomains: []string{"", " "}, BlockedMerchants: []string{""}}, true, ""},
+		"in allowed recipients, any case": {Procurement{AllowedRecipients: []string{"0x209693BC6AFC0C5328BA36FAF03C514EF312287C"}}, true, ""},
+		"not in allowed recipients": {Procurement{AllowedRecipients: []string{"0x5FbDB2315678afecb367f032d93F642f64180aa3"}}, false,
+			"recipient 0x209693bc6afc0c5328ba36faf03c514ef312287c is not in the allowed recipients of procurement controls"},
 	}
 	for name, c := range cases {
 		ok, reason := ProcurementAllows(host, to, c.p)
 		if ok != c.ok || reason != c.reason {
 			t.Errorf("%s: got %v %q, want %v %q", name, ok, reason, c.ok, c.reason)
+		}
+	}
+}
+
+func TestHasAllowList(t *testing.T) {
+	for name, c := range map[string]struct {
+		p    Procurement
+		want bool
+	}{
+		"none":               {Procurement{}, false},
+		"only blocks":        {Procurement{BlockedDomains: []string{"a.example"}, BlockedMerchants: []string{"b"}}, false},
+		"allowed domains":    {Procurement{AllowedDomains: []string{"a.example"}}, true},
+		"allowed merchants":  {Procurement{AllowedMerchants: []string{"a"}}, true},
+		"allowed recipients": {Procurement{AllowedRecipients: []string{"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}}, true},
+	} {
+		if got := c.p.HasAllowList(); got != c.want {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
 		}
 	}
 }

@@ -2,13 +2,13 @@ package botpay
 
 import "time"
 
-// Rails (INTERFACE.md 2.2).
+// Rails (docs/api.md).
 const (
 	RailCardWallet      = "card_wallet"
 	RailProcessorWallet = "processor_wallet"
 )
 
-// Wallet statuses (INTERFACE.md 2.2, DESIGN.md decision 15).
+// Wallet statuses (docs/api.md, docs/decisions.md).
 const (
 	WalletActive   = "active"
 	WalletEmpty    = "empty"
@@ -49,7 +49,7 @@ func WalletStatus(bot *Bot, w Wallet) string {
 	}
 }
 
-// Transaction is one ledger row (INTERFACE.md 2.3). Amount is negative for
+// Transaction is one ledger row (docs/api.md). Amount is negative for
 // debits; BalanceAfter is the ledger balance after it.
 type Transaction struct {
 	ID           int64

@@ -67,7 +67,7 @@ func serve(t *testing.T, repo string) string {
 	l.Close()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "BOTPAY_ADDR="+addr, "BOTPAY_DATA_DIR="+filepath.Join(dir, "data"),
-		"BOTPAY_WEBHOOK_ALLOW_PRIVATE=true", "BOTPAY_RATE_REGISTER_PER_HOUR=10000", "BOTPAY_RATE_CHECKOUT_PER_HOUR=10000",
+		"BOTPAY_WEBHOOK_ALLOW_PRIVATE=true", "BOTPAY_RATE_REGISTER_PER_HOUR=10000", "BOTPAY_RATE_CHECKOUT_PER_HOUR=10000", "BOTPAY_RATE_SIGNUP_PER_HOUR=10000",
 		"BOTPAY_BASE_URL=", "DATABASE_URL=", "BOTPAY_SMTP_HOST=", "BOTPAY_LOG_LEVEL=warn")
 	log, err := os.Create(filepath.Join(dir, "serve.log"))
 	if err != nil {

@@ -1,11 +1,13 @@
 // Package config reads botpay's settings from environment variables, with
-// command-line flags overriding them. It owns names and defaults only; it
-// opens nothing.
+// command-line flags overriding them. It owns names, defaults and the
+// checks that refuse an unsafe start; the only thing it opens is the
+// relayer key file, so the key never has to sit in the environment.
 package config
 
 import (
 	"flag"
 	"fmt"
+	"math/big"
 	"net/netip"
 	"os"
 	"strconv"
@@ -24,17 +26,16 @@ type Config struct {
 	LogLevel         string
 	RegisterPerHour  int
 	CheckoutPerHour  int
+	SignupPerHour    int
 	SMTP             SMTP
 	SkillsDir        string
+	Mode             Mode
 	X402             X402
-}
-
-// X402 selects the settler of x402 payments: the sandbox when RPCURL is
-// empty, else transferWithAuthorization submitted through that EVM node by
-// the Relayer account it holds.
-type X402 struct {
-	RPCURL  string
-	Relayer string
+	// X402FeeCapWei caps maxFeePerGas of settlement transactions
+	// (BOTPAY_X402_MAX_FEE_GWEI, fees.go).
+	X402FeeCapWei *big.Int
+	// MetricsAddr serves Prometheus metrics on its own listener; empty: off.
+	MetricsAddr string
 }
 
 // SMTP configures the SMTP mail sender; Host empty means the file sender.
@@ -57,18 +58,28 @@ var Vars = []Var{
 	{"DATABASE_URL", "database-url", "", "postgres://… selects PostgreSQL instead of the embedded SQLite"},
 	{"BOTPAY_SECRET_KEY", "secret-key", "", "64 hex chars; seals secrets at rest (default: generated into the data folder)"},
 	{"BOTPAY_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is believed"},
-	{"BOTPAY_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "false", "allow webhook delivery to private and loopback addresses"},
+	{"BOTPAY_WEBHOOK_ALLOW_PRIVATE", "webhook-allow-private", "false", "allow webhook delivery (and MCP pay_x402_resource fetches) to private and loopback addresses"},
 	{"BOTPAY_LOG_LEVEL", "log-level", "info", "debug, info, warn or error"},
 	{"BOTPAY_RATE_REGISTER_PER_HOUR", "rate-register-per-hour", "3", "registrations per client IP per rolling hour"},
 	{"BOTPAY_RATE_CHECKOUT_PER_HOUR", "rate-checkout-per-hour", "30", "checkout requests per bot per rolling hour"},
+	{"BOTPAY_RATE_SIGNUP_PER_HOUR", "rate-signup-per-hour", "10", "owner sign-ups per client IP per rolling hour"},
 	{"BOTPAY_SMTP_HOST", "smtp-host", "", "SMTP server; empty writes mail to <data-dir>/mail"},
 	{"BOTPAY_SMTP_PORT", "smtp-port", "587", "SMTP port"},
 	{"BOTPAY_SMTP_USERNAME", "smtp-username", "", "SMTP user"},
 	{"BOTPAY_SMTP_PASSWORD", "smtp-password", "", "SMTP password"},
 	{"BOTPAY_SMTP_FROM", "smtp-from", "botpay <noreply@botpay.local>", "sender address"},
+	{"BOTPAY_METRICS_ADDR", "metrics-addr", "", "listen address of the Prometheus /metrics endpoint (empty: off)"},
 	{"BOTPAY_SKILLS_DIR", "skills-dir", "", "folder of vendor skill files that add to or override the built-in catalogue"},
-	{"BOTPAY_X402_RPC_URL", "x402-rpc-url", "", "EVM JSON-RPC URL; set, x402 payments settle on chain (transferWithAuthorization) instead of the sandbox"},
-	{"BOTPAY_X402_RELAYER", "x402-relayer", "", "0x address of the node-held account that submits and pays gas for x402 settlements"},
+	{"BOTPAY_MODE", "mode", "sandbox", "sandbox (no real money; the default) or live (x402 settles on chain; needs the chain settings and BOTPAY_SECRET_KEY)"},
+	{"BOTPAY_X402_RPC_URL", "x402-rpc-url", "", "EVM JSON-RPC endpoint where live-mode x402 payments settle (transferWithAuthorization sent by the relayer)"},
+	{"BOTPAY_X402_CHAIN_ID", "x402-chain-id", "8453", "EVM chain id (8453 Base, 84532 Base Sepolia)"},
+	{"BOTPAY_X402_TOKEN", "x402-token", "", "0x address of the EIP-3009 token (default: USDC of a known chain)"},
+	{"BOTPAY_X402_TOKEN_NAME", "x402-token-name", "", "EIP-712 domain name of the token (default: that of USDC on a known chain)"},
+	{"BOTPAY_X402_TOKEN_VERSION", "x402-token-version", "", "EIP-712 domain version of the token (default: that of USDC on a known chain)"},
+	{"BOTPAY_X402_RELAYER_KEY", "x402-relayer-key", "", "hex private key of the account that sends settlements and pays gas (prefer the _FILE form)"},
+	{"BOTPAY_X402_RELAYER_KEY_FILE", "x402-relayer-key-file", "", "file holding the relayer's hex private key"},
+	{"BOTPAY_X402_CONFIRMATIONS", "x402-confirmations", "1", "blocks, counting the including one, before a settlement is a sale"},
+	{"BOTPAY_X402_MAX_FEE_GWEI", "x402-max-fee-gwei", "50", "most a settlement may pay per unit of gas, in gwei (maxFeePerGas cap; decimals allowed)"},
 }
 
 // Load parses flags over environment variables over defaults. extra, when
@@ -100,7 +111,7 @@ func Load(name string, args []string, getenv func(string) string, extra func(*fl
 	c := Config{
 		Addr: get("BOTPAY_ADDR"), BaseURL: strings.TrimRight(get("BOTPAY_BASE_URL"), "/"), DataDir: get("BOTPAY_DATA_DIR"),
 		DatabaseURL: get("DATABASE_URL"), SecretKey: get("BOTPAY_SECRET_KEY"), LogLevel: get("BOTPAY_LOG_LEVEL"),
-		SkillsDir: get("BOTPAY_SKILLS_DIR"), X402: X402{RPCURL: get("BOTPAY_X402_RPC_URL"), Relayer: get("BOTPAY_X402_RELAYER")},
+		SkillsDir: get("BOTPAY_SKILLS_DIR"), Mode: Mode(strings.ToLower(get("BOTPAY_MODE"))), MetricsAddr: get("BOTPAY_METRICS_ADDR"),
 		SMTP: SMTP{Host: get("BOTPAY_SMTP_HOST"), Username: get("BOTPAY_SMTP_USERNAME"),
 			Password: get("BOTPAY_SMTP_PASSWORD"), From: get("BOTPAY_SMTP_FROM")},
 	}
@@ -108,11 +119,21 @@ func Load(name string, args []string, getenv func(string) string, extra func(*fl
 		c.BaseURL = "http://" + c.Addr
 	}
 	var err error
+	if c.Mode != ModeSandbox && c.Mode != ModeLive {
+		return c, fmt.Errorf("BOTPAY_MODE must be sandbox or live, not %q", c.Mode)
+	}
+	if c.X402FeeCapWei, err = feeCap(get("BOTPAY_X402_MAX_FEE_GWEI")); err != nil {
+		return c, err
+	}
+	if c.X402, err = loadX402(get); err != nil {
+		return c, err
+	}
 	if c.WebhookAllowPriv, err = strconv.ParseBool(get("BOTPAY_WEBHOOK_ALLOW_PRIVATE")); err != nil {
 		return c, fmt.Errorf("BOTPAY_WEBHOOK_ALLOW_PRIVATE: %w", err)
 	}
 	ints := map[string]*int{"BOTPAY_RATE_REGISTER_PER_HOUR": &c.RegisterPerHour,
-		"BOTPAY_RATE_CHECKOUT_PER_HOUR": &c.CheckoutPerHour, "BOTPAY_SMTP_PORT": &c.SMTP.Port}
+		"BOTPAY_RATE_CHECKOUT_PER_HOUR": &c.CheckoutPerHour, "BOTPAY_RATE_SIGNUP_PER_HOUR": &c.SignupPerHour,
+		"BOTPAY_SMTP_PORT": &c.SMTP.Port}
 	for env, dst := range ints {
 		if *dst, err = strconv.Atoi(get(env)); err != nil || *dst < 0 {
 			return c, fmt.Errorf("%s must be a non-negative integer", env)

@@ -11,7 +11,7 @@ import (
 )
 
 // TestCheckoutAnswersEveryErrorCodeOfTheInterface covers every code of
-// INTERFACE.md 7.2 (and section 5's authentication error) that checkout can
+// the API reference (docs/api.md) (and section 5's authentication error) that checkout can
 // answer, each with its exact status.
 func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
 	type setup func(t *testing.T, h *harness, s shopper) client.CheckoutRequest

@@ -36,7 +36,7 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// TestEarningLimitsAtTheirEdges checks each limit of INTERFACE.md section 8
+// TestEarningLimitsAtTheirEdges checks each limit of the API reference (docs/api.md)
 // that applies to earning just inside and just outside.
 func TestEarningLimitsAtTheirEdges(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {

@@ -10,7 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// Idempotency-Key (DESIGN.md section 3): same key and body replays the first
+// Idempotency-Key (docs/decisions.md): same key and body replays the first
 // answer, same key with another body is 409 idempotency_key_reused.
 
 func TestFundRetriedWithTheSameIdempotencyKeyMovesMoneyOnce(t *testing.T) {
@@ -135,7 +135,7 @@ func TestLoginRetriedWithTheSameIdempotencyKeyReturnsTheSameSession(t *testing.T
 		if again.Token != first.Token {
 			t.Skip("server bug: POST /api/v1/owner/login is not behind the idempotency layer (internal/api/server.go " +
 				"registers it with m.HandleFunc, not s.idempotent), so a retried login issues a second token; " +
-				"DESIGN.md section 3 requires Idempotency-Key on every POST of the owner API")
+				"docs/decisions.md requires Idempotency-Key on every POST of the owner API")
 		}
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// Secret formats of DESIGN.md section 3.
+// Secret formats of docs/decisions.md.
 var (
 	apiKeyText        = regexp.MustCompile(`^bp_live_[0-9a-f]{48}$`)
 	webhookSecretText = regexp.MustCompile(`^whsec_[0-9a-f]{48}$`)
@@ -157,7 +157,7 @@ func TestRegisterWithCallbackURLGetsAWebhookSecretAndNoTunnel(t *testing.T) {
 		}
 		wantAbsent(t, h.wire.fields(registerRoute), tunnelFields...)
 
-		// INTERFACE.md 3.4: registering with a callback_url makes the webhook active.
+		// the API reference (docs/api.md): registering with a callback_url makes the webhook active.
 		st, err := bot.Status(h.ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ func TestSkillsListHasEveryVendorFieldForAnUnclaimedBot(t *testing.T) {
 				}
 			}
 			if len(v) != len(fields) {
-				t.Errorf("vendor %s has %d fields, want the %d of INTERFACE.md 2.8", v["slug"], len(v), len(fields))
+				t.Errorf("vendor %s has %d fields, want the %d of the API reference (docs/api.md)", v["slug"], len(v), len(fields))
 			}
 			typed := list.Vendors[i]
 			if typed.SkillURL != h.srv.URL+"/api/v1/bot/skills/"+typed.Slug {

@@ -12,7 +12,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// The data fields of every spending event, exactly as INTERFACE.md 6.2
+// The data fields of every spending event, exactly as the API reference (docs/api.md)
 // names them.
 var spendingEventFields = map[string][]string{
 	"wallet.spend.authorized":  {"amount", "currency", "vendor", "description", "remaining_balance"},

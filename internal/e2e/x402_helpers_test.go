@@ -14,6 +14,7 @@ import (
 type raw struct {
 	t   testing.TB
 	srv *testserver.Server
+	hc  *http.Client // nil: the server's own client
 }
 
 type answer struct {
@@ -55,7 +56,11 @@ func (r raw) do(method, path, token string, body any, headers ...string) answer 
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := r.srv.HTTP.Client().Do(req)
+	hc := r.hc
+	if hc == nil {
+		hc = r.srv.HTTP.Client()
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		r.t.Fatal(err)
 	}

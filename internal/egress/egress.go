@@ -125,7 +125,7 @@ type Options struct {
 	// BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	AllowPrivate bool
 	// Timeout bounds a whole request including reading the answer; 10 s
-	// when zero (DESIGN.md section 8).
+	// when zero (docs/decisions.md).
 	Timeout time.Duration
 	// Resolver replaces the system resolver (tests).
 	Resolver *net.Resolver

@@ -34,7 +34,7 @@ type RelayRequest struct {
 }
 
 // handle makes one decision for a claimed row by the central-dispatch rule
-// (DESIGN.md section 8) and, when allowed, one attempt.
+// (docs/decisions.md) and, when allowed, one attempt.
 func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finished {
 	now := d.cfg.Store.Clock().Now()
 	f := store.Finished{Delivery: dl, LeaseOwner: d.cfg.ID}
@@ -52,6 +52,9 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 	retry := dl.Attempts > 0
 	f.Attempted, f.URL = true, t.CallbackURL
 	err := d.attempt(ctx, t, dl)
+	if d.cfg.Observer != nil {
+		d.cfg.Observer.DeliveryAttempted(err == nil, d.cfg.Store.Clock().Now().Sub(dl.EventAt))
+	}
 	if err == nil {
 		f.Outcome = OutcomeDelivered
 		if !retry {
@@ -61,7 +64,7 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 	}
 	d.log.Info("webhook delivery failed", "bot_id", dl.BotID, "event_id", dl.EventID, "attempt", dl.Attempts+1, "err", err)
 	if !retry {
-		f.Health = store.HealthFailure // retries never change health (INTERFACE.md 3.4)
+		f.Health = store.HealthFailure // retries never change health (docs/api.md)
 	}
 	f.Stage = stage // at once: nothing waits on retries to become visible
 	if n := dl.Attempts + 1; n <= d.cfg.MaxRetries {

@@ -16,7 +16,7 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultTimeout    = 10 * time.Second // per attempt (DESIGN.md section 8)
+	DefaultTimeout    = 10 * time.Second // per attempt (docs/decisions.md)
 	DefaultLease      = 20 * time.Second // > timeout + recording, so a live claim is never taken over
 	DefaultRetryBase  = 30 * time.Second
 	DefaultMaxRetries = 5
@@ -50,6 +50,14 @@ type Config struct {
 	PurgeEvery time.Duration
 	// ID names this dispatcher's leases; random when empty.
 	ID string
+	// Observer is told of every delivery attempt (metrics); may be nil.
+	Observer Observer
+}
+
+// Observer is told of each webhook attempt and, for a success, the time
+// since the event was committed.
+type Observer interface {
+	DeliveryAttempted(delivered bool, lag time.Duration)
 }
 
 // Dispatcher delivers outbox events. Run it once per process; any number of
@@ -124,13 +132,18 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	failures := 0 // claims that failed in a row: the database is down
 	for ctx.Err() == nil {
 		free := d.cfg.Workers - len(slots)
 		claimed := 0
 		if free > 0 {
 			batch, err := d.cfg.Store.ClaimDeliveries(ctx, d.cfg.ID, d.cfg.Lease, free)
-			if err != nil && ctx.Err() == nil {
-				d.log.Warn("claiming outbox rows failed", "err", err)
+			switch {
+			case err == nil:
+				failures = 0
+			case ctx.Err() == nil:
+				failures++
+				d.log.Warn("claiming outbox rows failed", "err", err, "failures_in_a_row", failures)
 			}
 			claimed = len(batch)
 			for _, dl := range batch {
@@ -151,7 +164,11 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if claimed > 0 && claimed == free {
 			continue // there may be more due right now
 		}
-		timer.Reset(d.idleWait(ctx))
+		if failures > 0 {
+			timer.Reset(outageWait(d.cfg.Poll, failures))
+		} else {
+			timer.Reset(d.idleWait(ctx))
+		}
 		select {
 		case <-ctx.Done():
 		case <-d.wake:
@@ -166,6 +183,13 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	inflight.Wait()
 	close(results)
 	<-recorderDone
+}
+
+// outageWait backs off while the database cannot be reached: the poll
+// interval doubled per failed claim in a row, at most 30 s, so an outage
+// is not met with a storm of retries and the dispatcher resumes by itself.
+func outageWait(poll time.Duration, failures int) time.Duration {
+	return min(poll<<min(failures, 10), 30*time.Second)
 }
 
 // idleWait is how long to wait for a wake-up: the poll interval, or less

@@ -113,7 +113,8 @@ func (w *world) waitDone(st *store.Store, within time.Duration) {
 
 func (w *world) staged(botID string) map[string]bool {
 	w.t.Helper()
-	msgs, err := w.st.PendingMessages(ctx, botID, 1000)
+	msgsPage, err := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 1000})
+	msgs := msgsPage.Items
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -2,22 +2,27 @@ package events
 
 import (
 	"context"
+
+	"github.com/botpay/botpay/internal/store"
 	"sync"
 	"time"
 )
 
 // Purge settings: acknowledged messages are kept a day (a retried ack still
-// finds them), finished outbox rows a week (for support questions).
+// finds them), finished outbox rows a week (for support questions),
+// idempotency keys two days (their 24-hour replay window, with margin).
 const (
 	DefaultPurgeEvery = time.Minute
 	KeepAcked         = 24 * time.Hour
 	KeepDoneOutbox    = 7 * 24 * time.Hour
+	KeepIdempotency   = 48 * time.Hour
 )
 
-// Purge deletes expired and long-acknowledged pending messages and old
-// finished outbox rows, once.
+// Purge deletes, in bounded batches, expired and long-acknowledged pending
+// messages, old finished outbox rows, spent tunnel relays and idempotency
+// keys past their window, once.
 func (d *Dispatcher) Purge(ctx context.Context) error {
-	n, err := d.cfg.Store.PurgeMessages(ctx, KeepAcked, KeepDoneOutbox)
+	n, err := d.cfg.Store.Purge(ctx, store.Retention{Acked: KeepAcked, DoneOutbox: KeepDoneOutbox, Idempotency: KeepIdempotency})
 	if err == nil && n > 0 {
 		d.log.Info("purged pending messages", "count", n)
 	}

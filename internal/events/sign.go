@@ -13,7 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Header names of a delivery (DESIGN.md section 8).
+// Header names of a delivery (docs/decisions.md).
 const (
 	HeaderSignature   = "X-Service-Signature"
 	HeaderEvent       = "X-Service-Event"
@@ -58,8 +58,8 @@ func Body(eventType, botID string, at time.Time, data json.RawMessage) ([]byte, 
 }
 
 // SignedHeaders sets the headers of one attempt. Both HMACs are keyed with
-// the bytes of the webhook_secret string as it was handed out (DESIGN.md
-// decision 18); the Standard Webhooks timestamp is the attempt's own.
+// the bytes of the webhook_secret string as it was handed out (docs/decisions.md);
+// the Standard Webhooks timestamp is the attempt's own.
 func SignedHeaders(h http.Header, secret []byte, eventID, eventType string, body []byte, now time.Time) {
 	unix := now.Unix()
 	h.Set("Content-Type", "application/json")

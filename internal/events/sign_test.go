@@ -21,7 +21,7 @@ func TestSignatureMatchesGitHubVector(t *testing.T) {
 
 // The Standard Webhooks specification's example. Its libraries key the HMAC
 // with the base64-decoded part after "whsec_"; we key with the secret string's
-// bytes (DESIGN.md decision 18), so the vector pins the algorithm with the
+// bytes (docs/decisions.md), so the vector pins the algorithm with the
 // decoded key.
 func TestStandardSignatureMatchesStandardWebhooksVector(t *testing.T) {
 	key, err := base64.StdEncoding.DecodeString("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")

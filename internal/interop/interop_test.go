@@ -70,6 +70,9 @@ func (c caller) call(method, path, token string, body any) map[string]any {
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, c.url+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json") // as the OpenAPI document requires
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -7,7 +7,9 @@ package seal
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -17,7 +19,11 @@ import (
 )
 
 // Sealer seals and opens byte strings.
-type Sealer struct{ aead cipher.AEAD }
+type Sealer struct {
+	aead cipher.AEAD
+	// derive keys the subkeys of DeriveKey.
+	derive []byte
+}
 
 // New builds a Sealer from a 32-byte key.
 func New(key []byte) (*Sealer, error) {
@@ -32,7 +38,19 @@ func New(key []byte) (*Sealer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sealer{aead: aead}, nil
+	derived := hmac.New(sha256.New, key)
+	derived.Write([]byte("botpay subkeys v1"))
+	return &Sealer{aead: aead, derive: derived.Sum(nil)}, nil
+}
+
+// DeriveKey returns a 32-byte key for one purpose (for example
+// authenticating list cursors), derived from the secret key so every
+// replica derives the same one, and independent of the sealing key and of
+// every other purpose's key.
+func (s *Sealer) DeriveKey(purpose string) []byte {
+	mac := hmac.New(sha256.New, s.derive)
+	mac.Write([]byte(purpose))
+	return mac.Sum(nil)
 }
 
 // ParseKey reads a key given as 64 hex characters.

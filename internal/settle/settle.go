@@ -1,7 +1,7 @@
 // Package settle owns how a verified x402 authorization becomes money:
 // the Settler interface, the sandbox settler of the embedded default and
-// the JSON-RPC settler that submits transferWithAuthorization to an EVM
-// node. It must not know about the database, HTTP routes or checkout pages;
+// the live-mode Chain that checks, signs and submits transferWithAuthorization
+// on an EVM chain through any JSON-RPC endpoint. It must not know about the database, HTTP routes or checkout pages;
 // the app records the sale around it.
 package settle
 

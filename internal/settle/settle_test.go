@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"errors"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -35,40 +32,6 @@ func TestCallDataEncodesTransferWithAuthorization(t *testing.T) {
 		!bytes.Equal(word(5), p.Authorization.Nonce[:]) || word(6)[31] != p.Signature[64] ||
 		!bytes.Equal(word(7), p.Signature[:32]) || !bytes.Equal(word(8), p.Signature[32:64]) {
 		t.Fatalf("call data = %x", d)
-	}
-}
-
-func TestJSONRPCSettlerSubmitsAndWaitsForReceipt(t *testing.T) {
-	node := newFakeNode(t)
-	relayer, _ := x402.ParseAddress("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-	s := JSONRPC{URL: node.Server.URL, Relayer: relayer, Poll: time.Millisecond}
-	p := payment(t)
-	r, err := s.Settle(context.Background(), p)
-	if err != nil || r.TxHash != node.TxHash || r.Internal {
-		t.Fatalf("settle = %+v, %v", r, err)
-	}
-	if tx := node.sent[0]; tx["from"] != relayer.Hex() || tx["to"] != x402.BaseUSDC.Contract.Hex() || !bytes.Equal(node.data(t, 0), CallData(p)) {
-		t.Fatalf("sent %v", tx)
-	}
-	if node.polls != 2 {
-		t.Fatalf("polls = %d", node.polls)
-	}
-}
-
-func TestJSONRPCSettlerReportsRevertsAndNodeErrors(t *testing.T) {
-	node := newFakeNode(t)
-	node.status = "0x0"
-	s := JSONRPC{URL: node.Server.URL, Poll: time.Millisecond}
-	if _, err := s.Settle(context.Background(), payment(t)); !errors.Is(err, ErrReverted) {
-		t.Fatalf("reverted: %v", err)
-	}
-	node.sendErr = true
-	if _, err := s.Settle(context.Background(), payment(t)); err == nil || !strings.Contains(err.Error(), "authorization is used") {
-		t.Fatalf("node error: %v", err)
-	}
-	s.URL = "http://127.0.0.1:1"
-	if _, err := s.Settle(context.Background(), payment(t)); err == nil {
-		t.Fatal("unreachable node settled")
 	}
 }
 

@@ -1,4 +1,4 @@
-// Package skills owns the vendor skills catalogue of INTERFACE.md 2.8, 4.18
+// Package skills owns the vendor skills catalogue of the API reference (docs/api.md)
 // and 4.19: the vendors a bot can shop at, each with a data file (the 2.8
 // fields) and a Markdown skill file (overview, checkout methods, search
 // patterns, shipping and returns, integration notes).

@@ -12,7 +12,7 @@ import (
 // maxSearchRunes bounds the search text.
 const maxSearchRunes = 100
 
-// Filter selects vendors (INTERFACE.md 4.18, DESIGN.md decision 17). Zero
+// Filter selects vendors (docs/api.md, docs/decisions.md). Zero
 // fields select everything.
 type Filter struct {
 	// Search matches name or slug, case-insensitive substring.
@@ -27,7 +27,7 @@ type Filter struct {
 }
 
 // ParseFilter reads the query of GET /api/v1/bot/skills. Values must be
-// spelled exactly as INTERFACE.md 4.18 lists them; comma lists may have
+// spelled exactly as the API reference (docs/api.md) lists them; comma lists may have
 // spaces around items, and a parameter given twice adds its values. Unknown
 // values are a validation_error whose details name each parameter at fault.
 func ParseFilter(q url.Values) (Filter, error) {
@@ -91,7 +91,7 @@ func (f Filter) matches(v Vendor) bool {
 		(len(f.Maturity) == 0 || slices.Contains(f.Maturity, v.Maturity))
 }
 
-// CodeVendorNotFound is the error of an unknown skill slug (INTERFACE.md 7.2).
+// CodeVendorNotFound is the error of an unknown skill slug (docs/api.md).
 const CodeVendorNotFound = "vendor_not_found"
 
 // ErrVendorNotFound is the 404 for a slug the catalogue does not hold.

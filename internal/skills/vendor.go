@@ -6,17 +6,17 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Categories, in the order of INTERFACE.md 4.18.
+// Categories, in the order of the API reference (docs/api.md).
 var Categories = []string{"retail", "office", "hardware", "electronics", "industrial", "specialty"}
 
-// CheckoutMethods a vendor can be bought from with (INTERFACE.md 4.18).
+// CheckoutMethods a vendor can be bought from with (docs/api.md).
 var CheckoutMethods = []string{"native_api", "acp", "x402", "partner_world", "self_hosted_card", "browser_automation"}
 
-// Capabilities a vendor can offer a bot (INTERFACE.md 4.18).
+// Capabilities a vendor can offer a bot (docs/api.md).
 var Capabilities = []string{"price_lookup", "stock_check", "programmatic_checkout", "business_invoicing",
 	"bulk_pricing", "tax_exemption", "account_creation", "order_tracking", "returns", "po_numbers"}
 
-// Maturities say how far a skill file can be trusted (INTERFACE.md 4.18).
+// Maturities say how far a skill file can be trusted (docs/api.md).
 var Maturities = []string{"verified", "beta", "community", "draft"}
 
 // programmaticMethods place an order without a browser; a vendor claiming
@@ -26,7 +26,7 @@ var programmaticMethods = []string{"native_api", "acp", "x402"}
 // Sections every skill file has, as level-2 headings, in this order.
 var Sections = []string{"Overview", "Checkout methods", "Search patterns", "Shipping and returns", "Integration notes"}
 
-// Vendor is a vendor skill entry (INTERFACE.md 2.8) without skill_url, which
+// Vendor is a vendor skill entry (docs/api.md) without skill_url, which
 // depends on the service's public address.
 type Vendor struct {
 	Slug              string

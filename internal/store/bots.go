@@ -162,12 +162,10 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 	return b, err
 }
 
-// BotByAPIKeyHash authenticates a bot's API key.
+// BotByAPIKeyHash authenticates a bot's API key (BotByAPIKey without the
+// key's expiry).
 func (s *Store) BotByAPIKeyHash(ctx context.Context, keyHash string) (botpay.Bot, error) {
-	b, err := scanBot(s.queryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE api_key_hash = $1`, keyHash))
-	if isNoRows(err) {
-		return b, botpay.ErrNotFound("bot")
-	}
+	b, _, err := s.BotByAPIKey(ctx, keyHash)
 	return b, err
 }
 
@@ -189,22 +187,10 @@ func (s *Store) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot
 	return b, err
 }
 
-// OwnerBots lists an owner's bots, oldest first.
-func (s *Store) OwnerBots(ctx context.Context, ownerID string) ([]botpay.Bot, error) {
-	rows, err := s.query(ctx, `SELECT `+botColumns+` FROM bots WHERE owner_id = $1 ORDER BY created_at, id`, ownerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []botpay.Bot
-	for rows.Next() {
-		b, err := scanBot(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+// OwnerBots pages through an owner's bots, oldest first.
+func (s *Store) OwnerBots(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
+	q, args := keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", oldestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, scanBot)
 }
 
 // SetFrozen freezes or unfreezes an owned bot's wallet and emits
@@ -236,29 +222,35 @@ func (s *Store) SetFrozen(ctx context.Context, ownerID, botID string, frozen boo
 }
 
 // SetCallbackURL points the bot's webhook at url and resets its health to
-// active/0 (INTERFACE.md 3.4 recovery). ownerID restricts it to the owner's
-// bots when not empty.
-func (s *Store) SetCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, error) {
-	q := `UPDATE bots SET callback_url = $1, webhook_status = $2, webhook_fail_count = 0, updated_at = $3 WHERE id = $4`
-	args := []any{url, botpay.WebhookActive, ms(s.clock.Now()), botID}
-	if ownerID != "" {
-		q += ` AND owner_id = $5`
-		args = append(args, ownerID)
-	}
+// active/0 (docs/api.md recovery). ownerID restricts it to the owner's
+// bots when not empty; when empty the bot itself asks, and a frozen bot is
+// refused. It returns the bot and the URL it replaced.
+func (s *Store) SetCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, string, error) {
+	now := s.clock.Now()
+	var previous sql.NullString
 	err := s.inTx(ctx, func(tx *Tx) error {
-		res, err := tx.exec(ctx, q, args...)
+		var owner sql.NullString
+		var frozen bool
+		err := tx.queryRow(ctx, `SELECT callback_url, owner_id, frozen FROM bots WHERE id = $1`+tx.forUpdate(), botID).
+			Scan(&previous, &owner, &frozen)
+		if isNoRows(err) || (err == nil && ownerID != "" && owner.String != ownerID) {
+			return botpay.ErrNotFound("bot")
+		}
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return botpay.ErrNotFound("bot")
+		if ownerID == "" && frozen {
+			return errBotFrozen
 		}
-		return nil
+		_, err = tx.exec(ctx, `UPDATE bots SET callback_url = $1, webhook_status = $2, webhook_fail_count = 0, updated_at = $3 WHERE id = $4`,
+			url, botpay.WebhookActive, ms(now), botID)
+		return err
 	})
 	if err != nil {
-		return botpay.Bot{}, err
+		return botpay.Bot{}, "", err
 	}
-	return s.Bot(ctx, botID)
+	b, err := s.Bot(ctx, botID)
+	return b, previous.String, err
 }
 
 // PendingMessageCount counts staged, unacknowledged, unexpired messages.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -84,12 +85,26 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 
 var errCardNotFound = botpay.Errorf(botpay.KindNotFound, botpay.CodeCardNotFound, "no card with this card_id is linked to this bot")
 
-// Cards lists an owned bot's cards, oldest first.
-func (s *Store) Cards(ctx context.Context, ownerID, botID string) ([]botpay.Card, error) {
+// Cards pages through an owned bot's cards, oldest first. The page is
+// chosen on the cards alone (a card has several profile rows), then its
+// cards are read with their profiles between its first and last position.
+func (s *Store) Cards(ctx context.Context, ownerID, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
+	empty := botpay.Page[botpay.Card]{Items: []botpay.Card{}}
 	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return nil, err
+		return empty, err
 	}
-	return s.cards(ctx, s.read, `c.bot_id = $1`, botID)
+	q, args := keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", oldestFirst, page)
+	placedCards, err := readPlaced(ctx, s, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
+	if err != nil || len(placedCards) == 0 {
+		return empty, err
+	}
+	positions := cutPage(placedCards, page.Limit)
+	last := placedCards[len(positions.Items)-1].position
+	cards, err := s.cards(ctx, s.read, `c.bot_id = $1 AND c.seq BETWEEN $2 AND $3`, botID, placedCards[0].position, last)
+	if err != nil {
+		return empty, fmt.Errorf("cards of bot %s: %w", botID, err)
+	}
+	return botpay.Page[botpay.Card]{Items: cards, Next: positions.Next}, nil
 }
 
 type querier interface {
@@ -102,7 +117,7 @@ func cardsQuery(where string) string {
 	return `SELECT c.id, c.bot_id, c.name, c.status, c.real_profile_index, c.per_transaction_cents,
 			c.daily_cents, c.monthly_cents, c.created_at, p.profile_index, p.allowance_duration, p.allowance_cents,
 			p.human_permission_required
-		FROM cards c JOIN card_profiles p ON p.card_id = c.id WHERE ` + where + ` ORDER BY c.created_at, c.id, p.profile_index`
+		FROM cards c JOIN card_profiles p ON p.card_id = c.id WHERE ` + where + ` ORDER BY c.seq, p.profile_index`
 }
 
 // cardCollector returns a row reader for cardsQuery that appends to *out.

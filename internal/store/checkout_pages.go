@@ -65,22 +65,10 @@ func (s *Store) CreateCheckoutPage(ctx context.Context, p botpay.CheckoutPage) e
 	})
 }
 
-// CheckoutPages lists a bot's pages, newest first.
-func (s *Store) CheckoutPages(ctx context.Context, botID string) ([]botpay.CheckoutPage, error) {
-	rows, err := s.query(ctx, `SELECT `+pageColumns+` FROM checkout_pages WHERE bot_id = $1 ORDER BY created_at DESC, id DESC`, botID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.CheckoutPage{}
-	for rows.Next() {
-		p, err := scanPage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+// CheckoutPages pages through a bot's checkout pages, newest first.
+func (s *Store) CheckoutPages(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
+	q, args := keyset(`SELECT `+pageColumns+`, seq FROM checkout_pages WHERE bot_id = $1`, []any{botID}, "seq", newestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, scanPage)
 }
 
 // CheckoutPage reads any page by ID (the buyer side). botID, when not

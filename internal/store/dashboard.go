@@ -34,7 +34,7 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 // RecentPurchases lists a bot's most recent checkouts (declined ones
 // included), newest first.
 func (s *Store) RecentPurchases(ctx context.Context, botID string, limit int) ([]botpay.Purchase, error) {
-	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, botID, limit)
+	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE bot_id = $1 ORDER BY bot_seq DESC LIMIT $2`, botID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 // Rail5Cards lists a bot's rail5 cards, newest first.
 func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay.Rail5Card, error) {
 	rows, err := s.query(ctx, `SELECT id, name, last4, status, created_at FROM rail5_cards
-		WHERE owner_id = $1 AND bot_id = $2 ORDER BY created_at DESC, id`, ownerID, botID)
+		WHERE owner_id = $1 AND bot_id = $2 ORDER BY seq DESC`, ownerID, botID)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay
 // RecentTasks lists a bot's most recent tasks, newest first.
 func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]botpay.Task, error) {
 	rows, err := s.query(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, status, created_at
-		FROM tasks WHERE bot_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, botID, limit)
+		FROM tasks WHERE bot_id = $1 ORDER BY seq DESC LIMIT $2`, botID, limit)
 	if err != nil {
 		return nil, err
 	}

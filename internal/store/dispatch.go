@@ -316,7 +316,7 @@ func (t *Tx) finish(ctx context.Context, f Finished, now int64) error {
 	return nil
 }
 
-// applyHealth moves a webhook along INTERFACE.md 3.4 in one statement, so
+// applyHealth moves a webhook along the API reference (docs/api.md) in one statement, so
 // concurrent results count every failure (atomic increment). It applies only
 // while the bot still points where the attempt went: a result from before a
 // callback update does not degrade the new URL.

@@ -97,8 +97,12 @@ func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []in
 // every signed or held signing request whose reservation runs past now.
 func (s *Store) LiveReservations(ctx context.Context, botID string, now time.Time) (botpay.Micro, error) {
 	var sum botpay.Micro
+	// Worked out from each request's own terms, not from reserved_until: a
+	// signature counts while settlement accepts it, a held request while
+	// its approval window is open.
 	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests
-		WHERE bot_id = $1 AND status IN ('signed', 'pending') AND reserved_until > $2`, botID, ms(now)).Scan(&sum)
+		WHERE bot_id = $1 AND ((status = 'signed' AND valid_before * 1000 + $3 > $2) OR (status = 'pending' AND expires_at > $2))`,
+		botID, ms(now), botpay.SettlementTolerance.Milliseconds()).Scan(&sum)
 	return sum, err
 }
 
@@ -142,4 +146,12 @@ func (s *Store) HoldWriteGate() (release func()) {
 			s.gate.leave()
 		}
 	}
+}
+
+// IdempotencyKeyCount (tests only) counts the stored idempotency keys of a
+// scope.
+func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
+	return n, err
 }

@@ -13,7 +13,7 @@ import (
 var ctx = context.Background()
 
 // newOwner creates an owner with a random e-mail.
-func newOwner(t *testing.T, st *store.Store) botpay.Owner {
+func newOwner(t testing.TB, st *store.Store) botpay.Owner {
 	t.Helper()
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
 	if err := st.CreateOwner(ctx, o, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
@@ -23,7 +23,7 @@ func newOwner(t *testing.T, st *store.Store) botpay.Owner {
 }
 
 // newBot registers an unclaimed bot and returns it with its claim token.
-func newBot(t *testing.T, st *store.Store, name string) (botpay.Bot, string) {
+func newBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
 	t.Helper()
 	token := botpay.NewClaimToken()
 	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
@@ -38,7 +38,7 @@ func newBot(t *testing.T, st *store.Store, name string) (botpay.Bot, string) {
 }
 
 // claimedBot registers a bot and has owner claim it.
-func claimedBot(t *testing.T, st *store.Store, owner botpay.Owner) botpay.Bot {
+func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 	t.Helper()
 	_, token := newBot(t, st, botpay.NewID("bot"))
 	claimed, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token))

@@ -84,3 +84,15 @@ func (s *Store) AbandonIdempotent(ctx context.Context, scope, key string) error 
 		return err
 	})
 }
+
+// HoldIdempotent keeps (scope, key) claimed for the rest of its window
+// after a request whose outcome is unknown (its connection broke after
+// COMMIT was sent): a retry with the key answers 409 idempotency_key_in_use
+// instead of running the change a second time.
+func (s *Store) HoldIdempotent(ctx context.Context, scope, key string) error {
+	return s.inTx(ctx, func(tx *Tx) error {
+		_, err := tx.exec(ctx, `UPDATE idempotency_keys SET locked_until = created_at + $1
+			WHERE scope = $2 AND idem_key = $3 AND status_code IS NULL`, IdempotencyWindow.Milliseconds(), scope, key)
+		return err
+	})
+}

@@ -12,7 +12,7 @@ import (
 
 const invoiceColumns = `id, bot_id, reference_number, checkout_page_id, status, recipient_name, recipient_email, recipient_type,
 	line_items, subtotal_cents, tax_cents, total_cents, due_date, sender_name, sender_email, notes, sale_id,
-	sent_at, viewed_at, paid_at, created_at, updated_at`
+	sent_at, viewed_at, paid_at, created_at, updated_at, refunded_cents`
 
 // storedLine is the JSON form of a line item in the invoices table.
 type storedLine struct {
@@ -30,7 +30,7 @@ func scanInvoice(row interface{ Scan(...any) error }) (botpay.Invoice, error) {
 	var sent, viewed, paid sql.NullInt64
 	err := row.Scan(&i.ID, &i.BotID, &i.ReferenceNumber, &i.CheckoutPageID, &i.Status, &i.RecipientName, &i.RecipientEmail,
 		&i.RecipientType, &lines, &i.Subtotal, &i.Tax, &i.Total, &due, &i.SenderName, &i.SenderEmail, &i.Notes, &sale,
-		&sent, &viewed, &paid, &created, &updated)
+		&sent, &viewed, &paid, &created, &updated, &i.Refunded)
 	if err != nil {
 		return i, err
 	}
@@ -93,12 +93,11 @@ func (s *Store) CreateInvoice(ctx context.Context, inv *botpay.Invoice) error {
 type InvoiceFilter struct {
 	Status         string
 	CheckoutPageID string
-	Limit          int
 }
 
-// Invoices lists a bot's invoices, newest first.
-func (s *Store) Invoices(ctx context.Context, botID string, f InvoiceFilter) ([]botpay.Invoice, error) {
-	q := `SELECT ` + invoiceColumns + ` FROM invoices WHERE bot_id = $1`
+// Invoices pages through a bot's invoices, newest first.
+func (s *Store) Invoices(ctx context.Context, botID string, f InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
+	q := `SELECT ` + invoiceColumns + `, seq FROM invoices WHERE bot_id = $1`
 	args := []any{botID}
 	if f.Status != "" {
 		args = append(args, f.Status)
@@ -108,22 +107,8 @@ func (s *Store) Invoices(ctx context.Context, botID string, f InvoiceFilter) ([]
 		args = append(args, f.CheckoutPageID)
 		q += ` AND checkout_page_id = $` + strconv.Itoa(len(args))
 	}
-	args = append(args, f.Limit)
-	q += ` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.Invoice{}
-	for rows.Next() {
-		i, err := scanInvoice(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, i)
-	}
-	return out, rows.Err()
+	q, args = keyset(q, args, "seq", newestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, scanInvoice)
 }
 
 // InvoiceByRef reads the invoice with reference ref on page pageID; a

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -18,30 +17,25 @@ func (t *Tx) stage(ctx context.Context, m botpay.PendingMessage) error {
 	return err
 }
 
-// PendingMessages lists a bot's unacknowledged, unexpired messages, oldest
-// event first (staging order can differ by a few milliseconds), at most
-// limit of them. Expiry is enforced here, not only by the purge, so an
-// expired message is never handed out.
-func (s *Store) PendingMessages(ctx context.Context, botID string, limit int) ([]botpay.PendingMessage, error) {
-	rows, err := s.query(ctx, `SELECT id, event_id, event_type, data, event_at, staged_at, expires_at FROM pending_messages
-		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2 ORDER BY event_at, id LIMIT $3`, botID, ms(s.clock.Now()), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.PendingMessage{}
-	for rows.Next() {
+// PendingMessages pages through a bot's unacknowledged, unexpired
+// messages in staging order (the message id), oldest first. Staging order
+// rather than event time: a keyset on event time would skip a message
+// staged late for an early event while the bot pages. Expiry is enforced
+// here, not only by the purge, so an expired message is never handed out.
+func (s *Store) PendingMessages(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
+	q, args := keyset(`SELECT id, event_id, event_type, data, event_at, staged_at, expires_at, id FROM pending_messages
+		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`, []any{botID, ms(s.clock.Now())}, "id", oldestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.PendingMessage, error) {
 		m := botpay.PendingMessage{BotID: botID}
 		var data string
 		var eventAt, stagedAt, expiresAt int64
-		if err := rows.Scan(&m.ID, &m.EventID, &m.Event, &data, &eventAt, &stagedAt, &expiresAt); err != nil {
-			return nil, err
+		if err := row.Scan(&m.ID, &m.EventID, &m.Event, &data, &eventAt, &stagedAt, &expiresAt); err != nil {
+			return m, err
 		}
 		m.Data = json.RawMessage(data)
 		m.EventAt, m.StagedAt, m.ExpiresAt = fromMS(eventAt), fromMS(stagedAt), fromMS(expiresAt)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, nil
+	})
 }
 
 // AckMessages acknowledges the bot's messages among ids. A message already
@@ -67,29 +61,6 @@ func (s *Store) AckMessages(ctx context.Context, botID string, ids []int64) (ack
 		return nil
 	})
 	return acked, notFound, err
-}
-
-// PurgeMessages deletes expired messages and those acknowledged more than
-// ackedFor ago, plus finished outbox rows older than outboxFor. It returns
-// how many messages went.
-func (s *Store) PurgeMessages(ctx context.Context, ackedFor, outboxFor time.Duration) (int64, error) {
-	now := s.clock.Now()
-	var n int64
-	err := s.inTx(ctx, func(tx *Tx) error {
-		res, err := tx.exec(ctx, `DELETE FROM pending_messages WHERE expires_at <= $1 OR acked_at <= $2`,
-			ms(now), ms(now.Add(-ackedFor)))
-		if err != nil {
-			return err
-		}
-		n, _ = res.RowsAffected()
-		_, err = tx.exec(ctx, `DELETE FROM outbox WHERE done_at <= $1`, ms(now.Add(-outboxFor)))
-		if err != nil {
-			return err
-		}
-		_, err = tx.exec(ctx, `DELETE FROM tunnel_requests WHERE expires_at <= $1`, ms(now.Add(-time.Hour)))
-		return err
-	})
-	return n, err
 }
 
 // StoredMessageCount counts every pending-message row of a bot, expired and

@@ -15,7 +15,7 @@ import (
 // runs just before COMMIT (atCommit: on PostgreSQL in the same round trip),
 // so events keep the order in which they were emitted.
 //
-// The central-dispatch rule (DESIGN.md section 8) is applied here already
+// The central-dispatch rule (docs/decisions.md) is applied here already
 // when it needs no attempt: for a bot whose webhook is unreachable or none,
 // or that has neither a callback URL nor a tunnel, the event is staged as a
 // pending message in this transaction and its outbox row is written done

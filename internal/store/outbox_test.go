@@ -58,7 +58,8 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				msgs, err := st.PendingMessages(ctx, b.ID, 10)
+				msgsPage, err := st.PendingMessages(ctx, b.ID, botpay.PageRequest{Limit: 10})
+				msgs := msgsPage.Items
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +104,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 				st.OnEvent(func() { wakes.Add(1) })
 				owner := newOwner(t, st)
 				b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
-				if _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
+				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
 					t.Fatal(err)
 				}
 				before := wakes.Load()
@@ -120,7 +121,8 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 					t.Fatal(err)
 				}
 				last := states[len(states)-1]
-				msgs, err := st.PendingMessages(ctx, b.ID, 100)
+				msgsPage, err := st.PendingMessages(ctx, b.ID, botpay.PageRequest{Limit: 100})
+				msgs := msgsPage.Items
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,14 +2,15 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// CreateOwner inserts an owner with its first token, which stops
-// authenticating at expires (zero: never). A taken e-mail is 409
+// CreateOwner inserts an owner with its first token (a session until
+// expires, or with expires zero an API token, as AddOwnerToken). A taken e-mail is 409
 // email_taken.
 func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, tokenHash string, expires time.Time) error {
 	err := s.inTx(ctx, func(tx *Tx) error {
@@ -26,18 +27,23 @@ func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, t
 }
 
 func (t *Tx) addOwnerToken(ctx context.Context, ownerID, tokenHash string, now, expires time.Time) error {
-	var until any
-	if !expires.IsZero() {
-		until = ms(expires)
+	kind := botpay.OwnerTokenSession
+	if expires.IsZero() {
+		kind, expires = botpay.OwnerTokenAPIToken, now.Add(OwnerAPITokenLife)
 	}
-	_, err := t.exec(ctx, `INSERT INTO owner_tokens (token_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		tokenHash, ownerID, ms(now), until)
+	_, err := t.exec(ctx, `INSERT INTO owner_tokens (token_hash, id, kind, owner_id, created_at, expires_at, last_used_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $5)`, tokenHash, botpay.NewID("tok_"), kind, ownerID, ms(now), ms(expires))
 	return err
 }
 
+// OwnerAPITokenLife is how long an owner API token lives after its last
+// use: each use renews it (at most once an hour, OwnerByTokenHash).
+const OwnerAPITokenLife = 90 * 24 * time.Hour
+
 // AddOwnerToken issues another bearer token (each login gets its own, so
-// logging out of one place revokes only that one); it stops authenticating
-// at expires (zero: never).
+// logging out of one place revokes only that one): a dashboard session that
+// stops authenticating at expires, or with expires zero an API token that
+// lives OwnerAPITokenLife after its last use.
 func (s *Store) AddOwnerToken(ctx context.Context, ownerID, tokenHash string, expires time.Time) error {
 	return s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now(), expires) })
 }
@@ -50,46 +56,53 @@ func (s *Store) RevokeOwnerToken(ctx context.Context, tokenHash string) error {
 	})
 }
 
+// ownerColumns are an owner's columns in the order scanOwner reads them.
+const ownerColumns = `o.id, o.email, o.created_at, o.email_verified_at`
+
+func scanOwner(row interface{ Scan(...any) error }, extra ...any) (botpay.Owner, error) {
+	var o botpay.Owner
+	var created int64
+	var verified sql.NullInt64
+	err := row.Scan(append([]any{&o.ID, &o.Email, &created, &verified}, extra...)...)
+	o.CreatedAt, o.EmailVerifiedAt = fromMS(created), fromNullMS(verified)
+	return o, err
+}
+
 // OwnerCredentials returns an owner and its password hash by e-mail.
 func (s *Store) OwnerCredentials(ctx context.Context, email string) (botpay.Owner, string, error) {
-	var o botpay.Owner
 	var hash string
-	var created int64
-	err := s.queryRow(ctx, `SELECT id, email, password_hash, created_at FROM owners WHERE email = $1`, email).
-		Scan(&o.ID, &o.Email, &hash, &created)
+	o, err := scanOwner(s.queryRow(ctx, `SELECT `+ownerColumns+`, o.password_hash FROM owners o WHERE o.email = $1`, email), &hash)
 	if isNoRows(err) {
 		return o, "", botpay.ErrNotFound("owner")
 	}
-	o.CreatedAt = fromMS(created)
 	return o, hash, err
 }
 
 // OwnerByTokenHash authenticates an owner token that is neither revoked
-// nor past its expiry.
+// nor past its expiry. A use more than tokenUseEvery after the last one
+// recorded is written down, and renews an API token (sliding expiry).
 func (s *Store) OwnerByTokenHash(ctx context.Context, tokenHash string) (botpay.Owner, error) {
-	var o botpay.Owner
-	var stored string
-	var created int64
-	err := s.queryRow(ctx, `SELECT o.id, o.email, o.created_at, t.token_hash FROM owner_tokens t
-		JOIN owners o ON o.id = t.owner_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL
-			AND (t.expires_at IS NULL OR t.expires_at > $2)`, tokenHash, ms(s.clock.Now())).
-		Scan(&o.ID, &o.Email, &created, &stored)
+	var stored, kind string
+	var used sql.NullInt64
+	now := s.clock.Now()
+	o, err := scanOwner(s.queryRow(ctx, `SELECT `+ownerColumns+`, t.token_hash, t.kind, t.last_used_at FROM owner_tokens t
+		JOIN owners o ON o.id = t.owner_id WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
+		tokenHash, ms(now)), &stored, &kind, &used)
 	if isNoRows(err) || (err == nil && !botpay.DigestsEqual(stored, tokenHash)) {
 		return o, botpay.ErrNotFound("owner token")
 	}
-	o.CreatedAt = fromMS(created)
+	if err == nil && now.Sub(fromNullMS(used)) >= tokenUseEvery {
+		err = s.touchOwnerToken(ctx, tokenHash, kind)
+	}
 	return o, err
 }
 
 // OwnerByID loads an owner.
 func (s *Store) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) {
-	var o botpay.Owner
-	var created int64
-	err := s.queryRow(ctx, `SELECT id, email, created_at FROM owners WHERE id = $1`, id).Scan(&o.ID, &o.Email, &created)
+	o, err := scanOwner(s.queryRow(ctx, `SELECT `+ownerColumns+` FROM owners o WHERE o.id = $1`, id))
 	if isNoRows(err) {
 		return o, botpay.ErrNotFound("owner")
 	}
-	o.CreatedAt = fromMS(created)
 	return o, err
 }
 
@@ -164,7 +177,7 @@ func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpa
 }
 
 func (t *Tx) ownerBotIDs(ctx context.Context, ownerID string) ([]string, error) {
-	rows, err := t.query(ctx, `SELECT id FROM bots WHERE owner_id = $1 ORDER BY created_at, id`, ownerID)
+	rows, err := t.query(ctx, `SELECT id FROM bots WHERE owner_id = $1 ORDER BY seq`, ownerID)
 	if err != nil {
 		return nil, err
 	}

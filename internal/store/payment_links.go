@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -32,11 +31,11 @@ func (s *Store) CreatePaymentLink(ctx context.Context, l botpay.PaymentLink) err
 	})
 }
 
-// PaymentLinks lists a bot's links, newest first. status filters by the
-// derived status ("" for all), so expiry needs no background job.
-func (s *Store) PaymentLinks(ctx context.Context, botID, status string, limit int) ([]botpay.PaymentLink, error) {
+// PaymentLinks pages through a bot's links, newest first. status filters
+// by the derived status ("" for all), so expiry needs no background job.
+func (s *Store) PaymentLinks(ctx context.Context, botID, status string, page botpay.PageRequest) (botpay.Page[botpay.PaymentLink], error) {
 	now := ms(s.clock.Now())
-	q := `SELECT ` + linkColumns + ` FROM payment_links WHERE bot_id = $1`
+	q := `SELECT ` + linkColumns + `, seq FROM payment_links WHERE bot_id = $1`
 	args := []any{botID}
 	switch status {
 	case botpay.LinkCompleted:
@@ -49,22 +48,8 @@ func (s *Store) PaymentLinks(ctx context.Context, botID, status string, limit in
 		q += ` AND completed = $2 AND expires_at <= $3`
 		args = append(args, false, now)
 	}
-	args = append(args, limit)
-	q += ` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.PaymentLink{}
-	for rows.Next() {
-		l, err := scanLink(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	q, args = keyset(q, args, "seq", newestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, scanLink)
 }
 
 // PaymentLink reads any link by ID (the buyer side).

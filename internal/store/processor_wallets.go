@@ -51,7 +51,7 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 var processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
 	w.reserved_micro - (` + expiredReservations("w.bot_id", "$2") + `)`
 
-type scanner interface{ Scan(...any) error }
+type scanner = interface{ Scan(...any) error }
 
 func scanProcessor(row scanner) (ProcessorWallet, error) {
 	var w ProcessorWallet
@@ -119,7 +119,7 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 }
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
-// the processor_wallet rail (DESIGN.md decision 16).
+// the processor_wallet rail (docs/decisions.md).
 var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the bot has no processor wallet")
 
 func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amount, after botpay.Micro, description string, at int64) (int64, error) {
@@ -153,7 +153,7 @@ type signerRow struct {
 	sg                        Signer
 	above, mPer, mDay, mMonth *int64
 	hasMaster, found          bool
-	lists                     [4]sql.NullString
+	lists                     [procurementListCount]sql.NullString
 	walletID                  string // the bot's card wallet, which versions its configuration
 	version                   int64
 }
@@ -173,7 +173,7 @@ func signerStep(botID, ownerID string, row *signerRow) step {
 		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
 		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
 			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
-			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.walletID, &row.version},
+			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.lists[4], &row.walletID, &row.version},
 		found: &row.found}
 }
 

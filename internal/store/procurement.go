@@ -18,13 +18,21 @@ func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.
 }
 
 // procurementLists are the lists of a LEFT JOIN procurement p, scanned into
-// [4]sql.NullString and parsed by parseProcurement: the spending decisions
-// read the controls in the statement that reads the rest of their rules.
-const procurementLists = `p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants`
+// [procurementListCount]sql.NullString and parsed by parseProcurement: the
+// spending decisions read the controls in the statement that reads the
+// rest of their rules.
+const procurementLists = `p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants, p.allowed_recipients`
+
+const procurementListCount = 5
+
+// listsOf are p's lists in the order of procurementLists.
+func listsOf(p *botpay.Procurement) [procurementListCount]*[]string {
+	return [...]*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants, &p.AllowedRecipients}
+}
 
 // parseProcurement fills p's lists from procurementLists (NULL: no controls).
-func parseProcurement(lists [4]sql.NullString, p *botpay.Procurement) error {
-	for i, dst := range []*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants} {
+func parseProcurement(lists [procurementListCount]sql.NullString, p *botpay.Procurement) error {
+	for i, dst := range listsOf(p) {
 		if lists[i].Valid {
 			if err := json.Unmarshal([]byte(lists[i].String), dst); err != nil {
 				return err
@@ -34,27 +42,23 @@ func parseProcurement(lists [4]sql.NullString, p *botpay.Procurement) error {
 	return nil
 }
 
-const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at
+const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, allowed_recipients, updated_at
 	FROM procurement WHERE bot_id = $1`
 
 func scanProcurement(row interface{ Scan(...any) error }) (botpay.Procurement, error) {
-	p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedMerchants: []string{}, BlockedMerchants: []string{}}
-	var lists [4]string
+	p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedMerchants: []string{},
+		BlockedMerchants: []string{}, AllowedRecipients: []string{}}
+	var lists [procurementListCount]sql.NullString
 	var updated int64
-	err := row.Scan(&lists[0], &lists[1], &lists[2], &lists[3], &updated)
+	err := row.Scan(&lists[0], &lists[1], &lists[2], &lists[3], &lists[4], &updated)
 	if isNoRows(err) {
 		return p, nil
 	}
-	if err != nil {
-		return p, err
-	}
-	for i, dst := range []*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants} {
-		if err := json.Unmarshal([]byte(lists[i]), dst); err != nil {
-			return p, err
-		}
+	if err == nil {
+		err = parseProcurement(lists, &p)
 	}
 	p.UpdatedAt = fromMS(updated)
-	return p, nil
+	return p, err
 }
 
 // SetProcurement replaces an owned bot's procurement controls and emits
@@ -65,11 +69,14 @@ func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p bot
 		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
 			return err
 		}
-		if _, err := tx.exec(ctx, `INSERT INTO procurement (bot_id, allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6)
+		if _, err := tx.exec(ctx, `INSERT INTO procurement (bot_id, allowed_domains, blocked_domains, allowed_merchants, blocked_merchants,
+				allowed_recipients, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (bot_id) DO UPDATE SET allowed_domains = excluded.allowed_domains, blocked_domains = excluded.blocked_domains,
-				allowed_merchants = excluded.allowed_merchants, blocked_merchants = excluded.blocked_merchants, updated_at = excluded.updated_at`,
-			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants), ms(p.UpdatedAt)); err != nil {
+				allowed_merchants = excluded.allowed_merchants, blocked_merchants = excluded.blocked_merchants,
+				allowed_recipients = excluded.allowed_recipients, updated_at = excluded.updated_at`,
+			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants),
+			enc(p.AllowedRecipients), ms(p.UpdatedAt)); err != nil {
 			return err
 		}
 		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))

@@ -25,7 +25,7 @@ func nullTime(t time.Time) sql.NullInt64 {
 }
 
 const purchaseColumns = `id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name, merchant_url,
-	item_name, category, task_id, status, created_at, expires_at, decided_at`
+	item_name, category, task_id, status, created_at, expires_at, decided_at, refunded_cents`
 
 func scanPurchase(row interface{ Scan(...any) error }) (botpay.Purchase, error) {
 	var p botpay.Purchase
@@ -33,7 +33,7 @@ func scanPurchase(row interface{ Scan(...any) error }) (botpay.Purchase, error) 
 	var created int64
 	var expires, decided sql.NullInt64
 	err := row.Scan(&p.ID, &p.BotID, &p.OwnerID, &p.CardID, &p.ProfileIndex, &p.Decoy, &p.Amount, &p.MerchantName, &p.MerchantURL,
-		&p.ItemName, &p.Category, &task, &p.Status, &created, &expires, &decided)
+		&p.ItemName, &p.Category, &task, &p.Status, &created, &expires, &decided, &p.Refunded)
 	p.TaskID, p.CreatedAt, p.ExpiresAt, p.DecidedAt = task.String, fromMS(created), fromNullMS(expires), fromNullMS(decided)
 	return p, err
 }
@@ -54,25 +54,13 @@ func (s *Store) BotPurchase(ctx context.Context, botID, id string) (botpay.Purch
 	return p, sealed, err
 }
 
-// PendingPurchases lists the held purchases of an owner's bots that still
-// await a decision (overdue ones are left out even before the expiry worker
-// reaches them), oldest first.
-func (s *Store) PendingPurchases(ctx context.Context, ownerID string) ([]botpay.Purchase, error) {
-	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases
-		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2 ORDER BY created_at, id`, ownerID, ms(s.clock.Now()))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.Purchase{}
-	for rows.Next() {
-		p, err := scanPurchase(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+// pendingPurchases reads a page of the held purchases of an owner's bots
+// that still await a decision (overdue ones are left out even before the
+// expiry worker reaches them), oldest first, with one extra row.
+func (s *Store) pendingPurchases(ctx context.Context, ownerID string, page botpay.PageRequest) ([]placed[botpay.Purchase], error) {
+	q, args := keyset(`SELECT `+purchaseColumns+`, seq FROM purchases
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", oldestFirst, page)
+	return readPlaced(ctx, s, q, args, scanPurchase)
 }
 
 // DecidePurchase approves (capturing the hold with a spend ledger row) or

@@ -8,7 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// CheckoutInput is one bot checkout request (INTERFACE.md 4.3), already
+// CheckoutInput is one bot checkout request (docs/api.md), already
 // validated.
 type CheckoutInput struct {
 	BotID        string
@@ -319,7 +319,8 @@ func rateLimited(l Limit, maxthLatest *int64, now time.Time) error {
 	}
 	secs := max(1, int((fromMS(*maxthLatest).Add(l.Window).Sub(now)+time.Second-1)/time.Second))
 	return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
-		Message: "too many checkout requests; try again later", RetryAfterSeconds: secs}
+		Message: "too many checkout requests; try again later", RetryAfterSeconds: secs,
+		Limit: &botpay.RateLimit{Policy: "checkout", Quota: l.Max, WindowSeconds: int(l.Window / time.Second)}}
 }
 
 // numberCheckout records, with COMMIT, seq as the number of the bot's latest

@@ -27,7 +27,7 @@ func (s *Store) CreateRail5Card(ctx context.Context, c botpay.Rail5Card, keySeal
 // ConfirmRail5Delivery moves the bot's card (cardID, or its oldest card
 // awaiting delivery) to confirmed and scrubs the card file from the
 // delivery event and any staged copy of it: after confirmation the service
-// keeps no copy of the file (DESIGN.md decision 12).
+// keeps no copy of the file (docs/decisions.md).
 func (s *Store) ConfirmRail5Delivery(ctx context.Context, botID, cardID string) (botpay.Rail5Card, error) {
 	now := s.clock.Now()
 	var c botpay.Rail5Card
@@ -39,7 +39,7 @@ func (s *Store) ConfirmRail5Delivery(ctx context.Context, botID, cardID string) 
 			args = []any{botID, cardID}
 		}
 		var eventID string
-		err := tx.queryRow(ctx, q+` ORDER BY created_at, id LIMIT 1`+tx.forUpdate(), args...).Scan(&c.ID, &c.Name, &c.Last4, &c.Status, &eventID)
+		err := tx.queryRow(ctx, q+` ORDER BY seq LIMIT 1`+tx.forUpdate(), args...).Scan(&c.ID, &c.Name, &c.Last4, &c.Status, &eventID)
 		if isNoRows(err) {
 			var n int
 			if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM rail5_cards WHERE bot_id = $1`, botID).Scan(&n); err != nil {
@@ -192,7 +192,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 }
 
 func (t *Tx) confirmedRail5Card(ctx context.Context, botID, cardID string) (string, error) {
-	q, args := `SELECT id, status FROM rail5_cards WHERE bot_id = $1 ORDER BY created_at, id`, []any{botID}
+	q, args := `SELECT id, status FROM rail5_cards WHERE bot_id = $1 ORDER BY seq`, []any{botID}
 	if cardID != "" {
 		q, args = `SELECT id, status FROM rail5_cards WHERE bot_id = $1 AND id = $2`, []any{botID, cardID}
 	}

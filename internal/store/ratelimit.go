@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -9,14 +10,21 @@ import (
 
 // Limit is a rolling-window rate limit on one bucket (for example
 // "register:203.0.113.9"). Windows live in the database so that every
-// replica sees the same counts (DESIGN.md decision 13).
+// replica sees the same counts (docs/decisions.md).
 type Limit struct {
 	Bucket string
 	Max    int
 	Window time.Duration
 	// FixedRetryAfter, when set, is reported instead of the computed wait
-	// (registration answers 3600 as INTERFACE.md 7.2 says).
+	// (registration answers 3600 as the API reference (docs/api.md) says).
 	FixedRetryAfter time.Duration
+}
+
+// describe names the limit for the RateLimit headers: its policy is the
+// bucket's prefix ("register" of "register:203.0.113.9").
+func (l Limit) describe() *botpay.RateLimit {
+	policy, _, _ := strings.Cut(l.Bucket, ":")
+	return &botpay.RateLimit{Policy: policy, Quota: l.Max, WindowSeconds: int(l.Window / time.Second)}
 }
 
 // take admits one hit in bucket or refuses with rate_limited. The bucket row
@@ -51,7 +59,7 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 			secs = 1
 		}
 		return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
-			Message: "too many requests; try again later", RetryAfterSeconds: secs}
+			Message: "too many requests; try again later", RetryAfterSeconds: secs, Limit: l.describe()}
 	}
 	_, err := t.exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, ms(now))
 	return err

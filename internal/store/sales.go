@@ -25,6 +25,10 @@ type SaleInput struct {
 	BuyerName       string
 	TxHash          string // on-chain payments; unique across the service
 	ExternalRef     string // the processor's own reference, if any
+	// OnChain marks a payment whose money moved on a real chain to the
+	// seller's address (live-mode x402): the sale is recorded and announced
+	// but no ledger balance changes, since the chain holds that money.
+	OnChain bool
 }
 
 // SaleResult is the recorded sale with the records it changed.
@@ -94,8 +98,10 @@ func (tx *Tx) recordSale(ctx context.Context, in SaleInput) (SaleResult, error) 
 			}
 			res.Invoice.Status, res.Invoice.SaleID, res.Invoice.PaidAt, res.Invoice.UpdatedAt = botpay.InvoicePaid, sale.ID, now, now
 		}
-		if res.Wallet, res.Ledger, err = tx.creditSale(ctx, sale, now); err != nil {
-			return err
+		if !in.OnChain {
+			if res.Wallet, res.Ledger, err = tx.creditSale(ctx, sale, now); err != nil {
+				return err
+			}
 		}
 		res.Sale = sale
 		return tx.emit(saleEvent(sale, now))
@@ -193,7 +199,7 @@ func saleEvent(s botpay.Sale, now time.Time) botpay.Event {
 }
 
 const saleColumns = `id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents, payment_method, status, buyer_type,
-	buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title, confirmed_at, created_at`
+	buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title, confirmed_at, created_at, refunded_cents`
 
 func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
 	var s botpay.Sale
@@ -201,7 +207,7 @@ func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
 	var confirmed sql.NullInt64
 	var created int64
 	err := row.Scan(&s.ID, &s.BotID, &page, &link, &inv, &s.Amount, &s.Method, &s.Status, &s.BuyerType, &s.BuyerIdentifier,
-		&email, &name, &hash, &ext, &s.CheckoutTitle, &confirmed, &created)
+		&email, &name, &hash, &ext, &s.CheckoutTitle, &confirmed, &created, &s.Refunded)
 	s.CheckoutPageID, s.PaymentLinkID, s.InvoiceID = page.String, link.String, inv.String
 	s.BuyerEmail, s.BuyerName, s.TxHash, s.ExternalRef = email.String, name.String, hash.String, ext.String
 	s.ConfirmedAt, s.CreatedAt = fromNullMS(confirmed), fromMS(created)
@@ -213,12 +219,11 @@ type SaleFilter struct {
 	CheckoutPageID string
 	Status         string
 	PaymentMethod  string
-	Limit          int
 }
 
-// Sales lists a bot's sales, newest first.
-func (s *Store) Sales(ctx context.Context, botID string, f SaleFilter) ([]botpay.Sale, error) {
-	q := `SELECT ` + saleColumns + ` FROM sales WHERE bot_id = $1`
+// Sales pages through a bot's sales, newest first.
+func (s *Store) Sales(ctx context.Context, botID string, f SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
+	q := `SELECT ` + saleColumns + `, seq FROM sales WHERE bot_id = $1`
 	args := []any{botID}
 	for _, c := range []struct{ col, val string }{
 		{"checkout_page_id", f.CheckoutPageID}, {"status", f.Status}, {"payment_method", f.PaymentMethod},
@@ -228,22 +233,8 @@ func (s *Store) Sales(ctx context.Context, botID string, f SaleFilter) ([]botpay
 			q += ` AND ` + c.col + ` = $` + strconv.Itoa(len(args))
 		}
 	}
-	args = append(args, f.Limit)
-	q += ` ORDER BY created_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.Sale{}
-	for rows.Next() {
-		sale, err := scanSale(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sale)
-	}
-	return out, rows.Err()
+	q, args = keyset(q, args, "seq", newestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, scanSale)
 }
 
 // SaleByTxHash finds the sale recorded for an on-chain payment.

@@ -9,7 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// SigningRequest is one request of the signing endpoint (INTERFACE.md 4.20).
+// SigningRequest is one request of the signing endpoint (docs/api.md).
 type SigningRequest struct {
 	ID            int64
 	BotID         string
@@ -51,6 +51,17 @@ type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r
 // window closes). Concurrent requests queue on the wallet's row, so
 // signatures can never promise more than the balance.
 func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+	return s.reserveSigning(ctx, r, nil, decide)
+}
+
+// ReserveSigningAgainst is ReserveSigning for a wallet whose balance is
+// held elsewhere (on chain, in live mode): balance replaces the stored
+// one, and the live reservations are still subtracted under the lock.
+func (s *Store) ReserveSigningAgainst(ctx context.Context, r SigningRequest, balance botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+	return s.reserveSigning(ctx, r, &balance, decide)
+}
+
+func (s *Store) reserveSigning(ctx context.Context, r SigningRequest, balance *botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
@@ -64,14 +75,18 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 				return err
 			}
 		}
-		if verdict, err = decide(sg, spent, w.balance-w.reserved(), &r); err != nil || verdict.Blocked {
+		have := w.balance
+		if balance != nil {
+			have = *balance
+		}
+		if verdict, err = decide(sg, spent, have-w.reserved(), &r); err != nil || verdict.Blocked {
 			return err
 		}
 		if verdict.NeedsApproval {
 			exp := now.Add(botpay.SigningApprovalWindow)
 			r.Status, r.ExpiresAt, r.ReservedUntil, r.Signature, r.Header = botpay.SigningPending, &exp, exp, "", ""
 		} else {
-			r.Status, r.ReservedUntil = botpay.SigningSigned, time.Unix(r.ValidBefore, 0)
+			r.Status, r.ReservedUntil = botpay.SigningSigned, signatureReservedUntil(r.ValidBefore)
 		}
 		tx.reserve(r.BotID, w, ms(now), ms(r.ReservedUntil), r.Amount)
 		tx.countSigning(r.BotID, r.OwnerID, ms(now), r.Amount)
@@ -86,6 +101,14 @@ func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide Sig
 		return nil
 	})
 	return r, verdict, err
+}
+
+// signatureReservedUntil is when a signature's funds stop being promised:
+// not at its validBefore but as long as settlement still accepts it
+// (botpay.SettlementTolerance later), or a second signature made in
+// between could promise the same funds.
+func signatureReservedUntil(validBefore int64) time.Time {
+	return time.Unix(validBefore, 0).Add(botpay.SettlementTolerance)
 }
 
 // lockSigner reads the bot's Signer and locks its processor wallet
@@ -194,24 +217,20 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 	return r, err
 }
 
-// PendingSigningRequests lists an owner's undecided, unexpired requests,
-// oldest first.
-func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string) ([]SigningRequest, error) {
-	rows, err := s.query(ctx, `SELECT `+signingColumns+` FROM signing_requests
-		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2 ORDER BY id`, ownerID, ms(s.clock.Now()))
+// PendingSigningRequests pages through an owner's undecided, unexpired
+// requests, oldest first.
+func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[SigningRequest], error) {
+	items, err := s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return nil, err
+		return botpay.Page[SigningRequest]{Items: []SigningRequest{}}, err
 	}
-	defer rows.Close()
-	out := []SigningRequest{}
-	for rows.Next() {
-		r, err := scanSigning(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return cutPage(items, page.Limit), nil
+}
+
+func (s *Store) pendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]placed[SigningRequest], error) {
+	q, args := keyset(`SELECT `+signingColumns+`, seq FROM signing_requests
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", oldestFirst, page)
+	return readPlaced(ctx, s, q, args, scanSigning)
 }
 
 // SigningDecision is the owner's answer to a held request. An approval
@@ -225,7 +244,7 @@ type SigningDecision struct {
 	Event       map[string]any // data of purchase.approved / purchase.rejected
 }
 
-// Errors of deciding a signing request (DESIGN.md section 5, as for held
+// Errors of deciding a signing request (docs/decisions.md, as for held
 // purchases).
 var (
 	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, "already_decided", "the request has already been decided")
@@ -267,7 +286,7 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 		if d.Approve {
 			event = botpay.EventPurchaseApproved
 			r.Status, r.Nonce, r.ValidBefore, r.Signature, r.Header = botpay.SigningSigned, strings.ToLower(d.Nonce), d.ValidBefore, d.Signature, d.Header
-			r.ReservedUntil = time.Unix(d.ValidBefore, 0)
+			r.ReservedUntil = signatureReservedUntil(d.ValidBefore)
 			newUntil = ms(r.ReservedUntil)
 			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, nonce = $2, valid_before = $3, reserved_until = $4,
 				signature = $5, header = $6, decided_at = $7 WHERE id = $8`, r.Status, r.Nonce, r.ValidBefore, ms(r.ReservedUntil),

@@ -22,7 +22,7 @@ type overdueSigning struct {
 // and reports how many it expired. Each one stops counting against its
 // budgets and its wallet's reservations (it already counted for neither
 // once its window closed; the totals now say so too) and announces
-// purchase.expired, as a held purchase does (DESIGN.md section 7). Safe to
+// purchase.expired, as a held purchase does (docs/decisions.md). Safe to
 // run on every replica at once: each request is claimed by a conditional
 // update under its processor wallet's lock, so it expires, and is
 // announced, once.

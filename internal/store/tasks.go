@@ -25,7 +25,8 @@ func (s *Store) CreateTask(ctx context.Context, ownerID string, t botpay.Task) e
 	})
 }
 
-// NextTask hands out the bot's oldest queued task and marks it delivered;
+// NextTask hands out the bot's oldest queued task (by insertion, seq: two
+// tasks queued in the same millisecond keep their order) and marks it delivered;
 // ok is false when none is queued. Two concurrent callers never get the
 // same task.
 func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok bool, err error) {
@@ -34,7 +35,7 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 		var profile sql.NullInt64
 		var created int64
 		err := tx.queryRow(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, created_at
-			FROM tasks WHERE bot_id = $1 AND status = $2 ORDER BY created_at, id LIMIT 1`+tx.skipLocked(), botID, botpay.TaskQueued).
+			FROM tasks WHERE bot_id = $1 AND status = $2 ORDER BY seq LIMIT 1`+tx.skipLocked(), botID, botpay.TaskQueued).
 			Scan(&t.ID, &t.MerchantName, &t.MerchantURL, &t.ItemName, &t.Amount, &t.Category, &profile, &created)
 		if isNoRows(err) {
 			return nil

@@ -32,7 +32,7 @@ func (s *Store) BotByTunnelTokenHash(ctx context.Context, hash string) (botpay.B
 // polling. When no live session existed (first connection, or a reconnect
 // after a disconnect or a long silence) it resets the webhook health of the
 // managed-tunnel bot to active/0: connecting the tunnel is how such a bot
-// points its webhook somewhere (INTERFACE.md 3.4 recovery). It reports
+// points its webhook somewhere (docs/api.md recovery). It reports
 // whether the session is new.
 func (s *Store) TouchTunnelSession(ctx context.Context, botID, session string, staleAfter time.Duration) (bool, error) {
 	now := s.clock.Now()

@@ -118,7 +118,7 @@ func (t *Tx) forUpdate() string {
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
 	if s.dialect == Postgres {
-		return s.inConnTx(ctx, fn)
+		return s.inConnTxRetried(ctx, fn)
 	}
 	return s.inSQLTx(ctx, fn)
 }
@@ -160,23 +160,23 @@ func (s *Store) inConnTx(ctx context.Context, fn func(*Tx) error) error {
 	defer s.gate.leave()
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return beforeCommit(fmt.Errorf("begin: %w", err))
 	}
 	defer conn.Close()
 	t := &Tx{tx: conn, conn: conn, s: s}
 	if err := fn(t); err != nil {
 		t.rollback(ctx)
 		if t.broken != nil {
-			return t.broken
+			return beforeCommit(t.broken)
 		}
-		return err
+		return beforeCommit(err)
 	}
 	if !t.begun && len(t.final) == 0 {
-		return t.broken // nothing was sent: nothing to commit
+		return beforeCommit(t.broken) // nothing was sent: nothing to commit
 	}
 	if err := t.sendBatch(ctx, t.final, true); err != nil {
 		t.rollback(ctx)
-		return classify(err)
+		return atCommitFailure(classify(err))
 	}
 	s.committed(t)
 	return nil

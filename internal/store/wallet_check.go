@@ -26,11 +26,11 @@ var prefixedBotColumns = regexp.MustCompile(`(^|,\s*)([a-z_]+)`).ReplaceAllStrin
 var walletCheckQuery = `SELECT ` + prefixedBotColumns + `,
 		w.id, w.balance_cents, w.held_cents,
 		(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = b.id AND t.status = 'sent'),
-		(SELECT COALESCE(SUM(-l.amount_cents), 0) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $2),
+		(SELECT COALESCE(SUM(-l.amount_cents), 0) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
 		g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents, g.ask_approval_above_cents,
 		g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
-	WHERE b.api_key_hash = $1`
+	WHERE ` + apiKeyMatch
 
 // withExtra scans the bot's columns through scanBot and the columns after
 // them into extra.
@@ -50,7 +50,8 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 		topups                      int
 		g                           guardrailColumns
 	)
-	row := s.queryRow(ctx, walletCheckQuery, keyHash, ms(botpay.MonthStart(s.clock.Now())))
+	now := s.clock.Now()
+	row := s.queryRow(ctx, walletCheckQuery, keyHash, ms(now), ms(botpay.MonthStart(now)))
 	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
 	b, err := scanBot(withExtra{row: row, extra: extra})
 	if isNoRows(err) {

@@ -120,30 +120,25 @@ func (t *Tx) fulfilTopups(ctx context.Context, botID, walletID string, funded, n
 	return covered, nil
 }
 
-// Transactions lists the newest ledger rows of a bot, newest first.
-func (s *Store) Transactions(ctx context.Context, botID string, limit int) ([]botpay.Transaction, error) {
-	rows, err := s.query(ctx, `SELECT id, type, amount_cents, balance_after_cents, description, created_at
-		FROM ledger WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []botpay.Transaction{}
-	for rows.Next() {
+// Transactions pages through a bot's ledger rows, newest first; the ledger
+// id is the position (it follows insertion, and ledger_bot indexes it).
+func (s *Store) Transactions(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
+	q, args := keyset(`SELECT id, type, amount_cents, balance_after_cents, description, created_at, id
+		FROM ledger WHERE bot_id = $1`, []any{botID}, "id", newestFirst, page)
+	return readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
 		tr := botpay.Transaction{BotID: botID}
 		var after sql.NullInt64
 		var created int64
-		if err := rows.Scan(&tr.ID, &tr.Type, &tr.Amount, &after, &tr.Description, &created); err != nil {
-			return nil, err
+		if err := row.Scan(&tr.ID, &tr.Type, &tr.Amount, &after, &tr.Description, &created); err != nil {
+			return tr, err
 		}
 		if after.Valid {
 			m := botpay.Money(after.Int64)
 			tr.BalanceAfter = &m
 		}
 		tr.CreatedAt = fromMS(created)
-		out = append(out, tr)
-	}
-	return out, rows.Err()
+		return tr, nil
+	})
 }
 
 // LedgerSum adds up every ledger amount of a bot (for reconciliation).

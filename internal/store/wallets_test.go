@@ -26,7 +26,8 @@ func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
 		if got := eventTypes(t, st, b.ID); !slices.Equal(got, []string{botpay.EventWalletActivated, botpay.EventWalletFunded}) {
 			t.Fatalf("events = %v", got)
 		}
-		txs, err := st.Transactions(ctx, b.ID, 50)
+		txsPage, err := st.Transactions(ctx, b.ID, botpay.PageRequest{Limit: 50})
+		txs := txsPage.Items
 		if err != nil || len(txs) != 1 || txs[0].ID != f.Transaction.ID {
 			t.Fatalf("transactions = %+v, %v", txs, err)
 		}
@@ -94,7 +95,8 @@ func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
 		if view.Wallet.Balance != want || sum != want {
 			t.Fatalf("balance %d, ledger sum %d, want %d", view.Wallet.Balance, sum, want)
 		}
-		txs, err := st.Transactions(ctx, b.ID, 100)
+		txsPage, err := st.Transactions(ctx, b.ID, botpay.PageRequest{Limit: 100})
+		txs := txsPage.Items
 		if err != nil || len(txs) != n {
 			t.Fatalf("transactions: %d, %v", len(txs), err)
 		}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
@@ -23,10 +22,17 @@ type X402Payment struct {
 	SaleID     string
 	TxHash     string
 	CreatedAt  time.Time
+	// Live mode (x402_chain.go): the token contract, the signed relayer
+	// transaction and its nonce, and why the chain refused it.
+	Token        string
+	RawTx        string
+	RelayerNonce uint64
+	Failure      string
 }
 
 // States of an x402 payment: claimed while the settler works, confirmed
-// once the sale is recorded.
+// once the sale is recorded (live mode adds submitted and failed,
+// x402_chain.go).
 const (
 	X402Settling  = "settling"
 	X402Confirmed = "confirmed"
@@ -35,15 +41,11 @@ const (
 // X402PaymentByNonce reads the payment of an authorization; ok is false
 // when it was never presented.
 func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p X402Payment, ok bool, err error) {
-	var sale, tx sql.NullString
-	var created int64
-	err = s.queryRow(ctx, `SELECT id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at
-		FROM x402_payments WHERE payer = $1 AND nonce = $2`, strings.ToLower(payer), strings.ToLower(nonce)).
-		Scan(&p.ID, &p.Payer, &p.Nonce, &p.PageID, &p.InvoiceRef, &p.Amount, &p.Status, &sale, &tx, &created)
+	p, err = scanX402Payment(s.queryRow(ctx, `SELECT `+x402PaymentColumns+`
+		FROM x402_payments WHERE payer = $1 AND nonce = $2`, strings.ToLower(payer), strings.ToLower(nonce)))
 	if isNoRows(err) {
-		return p, false, nil
+		return X402Payment{}, false, nil
 	}
-	p.SaleID, p.TxHash, p.CreatedAt = sale.String, tx.String, fromMS(created)
 	return p, err == nil, err
 }
 
@@ -53,9 +55,9 @@ func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p 
 func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *Tx) error {
-		return tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at)
-			VALUES ($1, $2, $3, $4, $5, 'settling', $6) RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce),
-			p.PageID, p.InvoiceRef, int64(p.Amount), ms(s.clock.Now())).Scan(&id)
+		return tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token)
+			VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7) RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce),
+			p.PageID, p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token)).Scan(&id)
 	})
 	return id, classify(err)
 }

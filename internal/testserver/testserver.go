@@ -6,6 +6,7 @@ package testserver
 import (
 	"crypto/rand"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/web"
@@ -30,6 +32,9 @@ type Server struct {
 	Key    []byte
 	App    *app.Service
 	HTTP   *httptest.Server
+	// Handler is the service's handler; HTTP serves it behind the check of
+	// every exchange against the OpenAPI document.
+	Handler *api.Handler
 	// Dispatcher is set when Options.Deliver is.
 	Dispatcher *events.Dispatcher
 	Tunnels    *events.Hub
@@ -46,8 +51,9 @@ type Options struct {
 	// Mail replaces the in-memory sender (for example with an SMTP sender
 	// to a server the test runs); Server.Mail then stays empty.
 	Mail mail.Sender
-	// WebhookGuard refuses internal callback URLs as production does. Off
-	// by default, so tests can deliver to local receivers
+	// WebhookGuard refuses internal callback URLs (and internal resources
+	// of the MCP tool pay_x402_resource) as production does. Off by
+	// default, so tests can deliver to local receivers
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	WebhookGuard bool
 	// Deliver runs an event dispatcher beside the server, tuned by Events
@@ -56,9 +62,23 @@ type Options struct {
 	Events  events.Config
 	// Logger receives the service's logs; nil discards them.
 	Logger *slog.Logger
-	// Settler replaces the sandbox x402 settler.
+	// Settler replaces the sandbox x402 settler (in live mode, without
+	// one, every x402 payment is refused).
 	Settler app.Settler
+	// Chain settles x402 payments on a real chain (and implies Live).
+	Chain *settle.Chain
+	// Live starts the service in live mode (BOTPAY_MODE=live).
+	Live bool
+	// ResourceHTTP replaces the client that reads resources' 402 answers
+	// when a signing request is bound to its recipient.
+	ResourceHTTP *http.Client
+	// Observer counts requests and decisions (metrics); nil counts nothing.
+	Observer api.Observer
 }
+
+// testSignupsPerHour lifts the sign-up limit (10 per client IP) for tests,
+// which sign many owners up from one address; tests of the limit set it.
+const testSignupsPerHour = 10000
 
 // Start runs the service on dialect until the test ends.
 func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
@@ -88,12 +108,18 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	if opts.Mail != nil {
 		sender = opts.Mail
 	}
-	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: opts.Limits,
-		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler})
+	limits := opts.Limits
+	if limits.SignupPerHour == 0 {
+		limits.SignupPerHour = testSignupsPerHour
+	}
+	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: limits,
+		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler, Chain: opts.Chain,
+		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
-	s.HTTP.Config.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
-		Tunnel: s.Tunnels, Logger: opts.Logger})
+	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
+		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard})
+	s.HTTP.Config.Handler = checkContract(t, s.Handler)
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {
 		s.startDispatcher(t, opts)

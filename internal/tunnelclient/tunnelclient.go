@@ -1,5 +1,5 @@
 // Package tunnelclient is the bot-side end of botpay's managed tunnel
-// (DESIGN.md section 9), run by `botpay tunnel`. It keeps an outbound
+// (docs/decisions.md), run by `botpay tunnel`. It keeps an outbound
 // connection to the service — an HTTP long poll, standard library only, that
 // passes through NAT, firewalls and ordinary HTTP proxies — takes each
 // delivery the service hands it, posts it to the bot's local gateway with

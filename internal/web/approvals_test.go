@@ -31,7 +31,7 @@ func TestApprovalsQueueRendersSigningRowsEscapedWithLabelledForms(t *testing.T) 
 			BotName: `<b>bot</b>`, TimeLeft: "14 min 0 s", Expires: exp.Add(9 * time.Minute)},
 	}
 	var out strings.Builder
-	if err := dashPages["approvals"].ExecuteTemplate(&out, "layout.html", page{Title: "Approvals", Data: approvalsPage{Rows: rows}}); err != nil {
+	if err := dashSets[false]["approvals"].ExecuteTemplate(&out, "layout.html", page{Title: "Approvals", Data: approvalsPage{Rows: rows}}); err != nil {
 		t.Fatal(err)
 	}
 	html := out.String()

@@ -81,7 +81,7 @@ func TestClaimPageSignsUpAndClaims(t *testing.T) {
 func TestClaimPageShowsWrongPasswordWithoutClaiming(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t, store.SQLite, testserver.Options{})
-	if _, err := srv.App.Signup(context.Background(), "alice@example.com", "correct horse battery"); err != nil {
+	if _, err := srv.App.Signup(context.Background(), "alice@example.com", "correct horse battery", ""); err != nil {
 		t.Fatal(err)
 	}
 	reg := register(t, srv)

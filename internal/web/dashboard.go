@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,9 +57,13 @@ var dashFuncs = template.FuncMap{
 	},
 }
 
-// dashPages maps a page name to its template: the layout plus the page.
-var dashPages = func() map[string]*template.Template {
-	layout := template.Must(template.New("layout.html").Funcs(dashFuncs).ParseFS(dashboardFiles, "templates/dashboard/layout.html"))
+// dashSets maps, for each mode, a page name to its template: the layout
+// plus the page.
+var dashSets = map[bool]map[string]*template.Template{false: dashPages(false), true: dashPages(true)}
+
+func dashPages(live bool) map[string]*template.Template {
+	layout := template.Must(template.New("layout.html").Funcs(dashFuncs).Funcs(modeFuncs(live)).
+		ParseFS(dashboardFiles, "templates/dashboard/layout.html"))
 	names, err := fs.Glob(dashboardFiles, "templates/dashboard/*.html")
 	if err != nil {
 		panic(err)
@@ -72,7 +77,7 @@ var dashPages = func() map[string]*template.Template {
 		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(dashboardFiles, n))
 	}
 	return out
-}()
+}
 
 // page is what the layout needs around every page.
 type page struct {
@@ -90,7 +95,7 @@ type msgPage struct {
 }
 
 func (p *Pages) renderDash(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
-	t := dashPages[name]
+	t := p.dash[name]
 	pg := page{Data: data, Notice: notices[r.URL.Query().Get("done")]}
 	if o, ok := r.Context().Value(ownerCtxKey{}).(botpay.Owner); ok {
 		pg.Owner = &o
@@ -118,14 +123,20 @@ func (p *Pages) renderDash(w http.ResponseWriter, r *http.Request, status int, n
 var notices = map[string]string{
 	"funded": "The wallet was funded.", "frozen": "The wallet is frozen.", "unfrozen": "The wallet is active again.",
 	"guardrails": "Guardrails saved.", "procurement": "Procurement controls saved.", "callback": "Callback URL saved.",
+	"revoked": "The session was revoked.", "verification": "A new verification link is on its way.",
 	"task": "Task queued.", "card": "Card updated.", "master": "Master guardrails saved.", "approved": "Approved.",
 	"denied": "Denied.", "claimed": "The bot is yours.", "cancelled": "Invoice cancelled.", "welcome": "Welcome to botpay.",
+	"refunded": "Refund recorded: the wallet was credited.",
 }
 
 // fail shows an error page: the use case's message for a domain error, a
 // generic one (and a log line) for anything else.
 func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := botpay.AsError(err)
+	if e == nil && botpay.Unreachable(err) {
+		e = botpay.Unavailable()
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
 	if e == nil {
 		p.log.ErrorContext(r.Context(), "dashboard action failed", "path", r.URL.Path, "err", err)
 		p.renderDash(w, r, http.StatusInternalServerError, "message", msgPage{Title: "Something went wrong", Text: "Please try again.", Error: true})
@@ -162,7 +173,7 @@ func done(w http.ResponseWriter, r *http.Request, to, notice string) {
 
 // mountDashboard registers the dashboard. Every POST passes the
 // cross-origin check.
-func (p *Pages) mountDashboard(mux *http.ServeMux, protect *http.CrossOriginProtection) {
+func (p *Pages) mountDashboard(mux Mux, protect *http.CrossOriginProtection) {
 	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, protect.Handler(h)) }
 	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.HandleFunc("GET /signup", p.authForm("signup"))
@@ -181,4 +192,6 @@ func (p *Pages) mountDashboard(mux *http.ServeMux, protect *http.CrossOriginProt
 	mux.HandleFunc("GET /dashboard/decide", p.linkPage)
 	post("/dashboard/decide", p.linkDecide)
 	p.mountBotPages(mux, post)
+	p.mountAccountPages(mux, post)
+	p.mountAccountDashboard(mux, post)
 }

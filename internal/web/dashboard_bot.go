@@ -30,6 +30,9 @@ type botPage struct {
 	// WalletAddress is the processor wallet address (app.WalletAddress);
 	// empty while the bot has none.
 	WalletAddress string
+	// Live hides owner funding of the processor wallet, which live mode
+	// refuses: its balance is what its address holds on chain.
+	Live bool
 	// Pending counts the bot's requests in the approvals queue, of every
 	// kind (held purchases and held x402 signing requests).
 	Pending int
@@ -42,7 +45,7 @@ func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error
 	return p.svc.Store().OwnedBot(r.Context(), owner.ID, r.PathValue("bot_id"))
 }
 
-func (p *Pages) mountBotPages(mux *http.ServeMux, post func(string, http.HandlerFunc)) {
+func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
 	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botPage))
 	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
 	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
@@ -55,6 +58,26 @@ func (p *Pages) mountBotPages(mux *http.ServeMux, post func(string, http.Handler
 	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
 	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
 	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
+	post("/dashboard/bots/{bot_id}/purchases/{confirmation_id}/refund", p.signedIn(p.refundPurchase))
+}
+
+// refundPurchase records the merchant's refund of an approved purchase:
+// the whole remainder unless an amount is given.
+func (p *Pages) refundPurchase(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	f := newForm(r)
+	req := botpay.RefundRequest{Amount: f.optionalUSD("amount_usd"), Reason: f.str("reason")}
+	if req.Reason == "" {
+		f.p["reason"] = "is required"
+	}
+	if err := f.err(); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if _, err := p.svc.RefundPurchase(r.Context(), owner, r.PathValue("confirmation_id"), req); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id"), "refunded")
 }
 
 func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
@@ -68,21 +91,36 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 	if n, err := strconv.Atoi(r.URL.Query().Get("tx")); err == nil && n > 0 && n <= 1000 {
 		limit = n
 	}
-	pg := botPage{Bot: b, WalletAddress: p.svc.WalletAddress(ctx, b.ID)}
+	pg := botPage{Bot: b, WalletAddress: p.svc.WalletAddress(ctx, b.ID), Live: p.live}
 	steps := []func() error{
 		func() (err error) { pg.Overview, err = p.svc.Overview(ctx, b, true); return },
 		func() (err error) { pg.Guardrails, err = p.svc.OwnedGuardrails(ctx, owner, b.ID); return },
 		func() (err error) { pg.Procurement, err = p.svc.Procurement(ctx, owner, b.ID); return },
-		func() (err error) { pg.Cards, err = p.svc.Cards(ctx, owner, b.ID); return },
+		func() (err error) {
+			pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
+				return p.svc.Cards(ctx, owner, b.ID, pr)
+			})
+			return
+		},
 		func() (err error) { pg.Rail5Cards, err = p.svc.Store().Rail5Cards(ctx, owner.ID, b.ID); return },
-		func() (err error) { pg.Transactions, err = p.svc.Transactions(ctx, b, limit+1); return },
+		func() (err error) {
+			pg.Transactions, err = firstItems(limit+1, func(pr botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
+				return p.svc.Transactions(ctx, b, pr)
+			})
+			return
+		},
 		func() (err error) { pg.Purchases, err = p.svc.Store().RecentPurchases(ctx, b.ID, 20); return },
 		func() (err error) { pg.Topups, err = p.svc.Store().TopupRequests(ctx, b.ID, 10); return },
 		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
-		func() (err error) { pg.Messages, err = p.svc.PendingMessages(ctx, b, 20); return },
+		func() (err error) {
+			pg.Messages, err = firstItems(20, func(pr botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
+				return p.svc.PendingMessages(ctx, b, pr)
+			})
+			return
+		},
 		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
 		func() error {
-			approvals, err := p.svc.Approvals(ctx, owner)
+			approvals, err := p.allApprovals(ctx, owner)
 			for _, a := range approvals {
 				if approvalBotID(a) == b.ID {
 					pg.Pending++
@@ -129,7 +167,11 @@ func (p *Pages) fund(w http.ResponseWriter, r *http.Request, owner botpay.Owner)
 		p.fail(w, r, err)
 		return
 	}
-	_, err := p.svc.Fund(r.Context(), owner, r.PathValue("bot_id"), amount, botpay.RailCardWallet)
+	rail := f.str("rail")
+	if rail == "" {
+		rail = botpay.RailCardWallet
+	}
+	_, err := p.svc.Fund(r.Context(), owner, r.PathValue("bot_id"), amount, rail)
 	p.act(w, r, "funded", err)
 }
 
@@ -168,8 +210,9 @@ func (p *Pages) saveGuardrails(w http.ResponseWriter, r *http.Request, owner bot
 func (p *Pages) saveProcurement(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	f := newForm(r)
 	ad, bd, am, bm := f.list("allowed_domains"), f.list("blocked_domains"), f.list("allowed_merchants"), f.list("blocked_merchants")
+	ar := f.list("allowed_recipients")
 	_, err := p.svc.SetProcurement(r.Context(), owner, r.PathValue("bot_id"), app.ProcurementChange{
-		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm})
+		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm, AllowedRecipients: &ar})
 	p.act(w, r, "procurement", err)
 }
 
@@ -219,10 +262,30 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 	}
 	pg := earningPage{Bot: b, BaseURL: p.svc.BaseURL()}
 	steps := []func() error{
-		func() (err error) { pg.Pages, err = p.svc.CheckoutPages(ctx, b); return },
-		func() (err error) { pg.Links, err = p.svc.PaymentLinks(ctx, b, "", 50); return },
-		func() (err error) { pg.Invoices, err = p.svc.Invoices(ctx, b, store.InvoiceFilter{Limit: 50}); return },
-		func() (err error) { pg.Sales, err = p.svc.Sales(ctx, b, store.SaleFilter{Limit: 50}); return },
+		func() (err error) {
+			pg.Pages, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
+				return p.svc.CheckoutPages(ctx, b, pr)
+			})
+			return
+		},
+		func() (err error) {
+			pg.Links, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.PaymentLink], error) {
+				return p.svc.PaymentLinks(ctx, b, "", pr)
+			})
+			return
+		},
+		func() (err error) {
+			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
+				return p.svc.Invoices(ctx, b, store.InvoiceFilter{}, pr)
+			})
+			return
+		},
+		func() (err error) {
+			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
+				return p.svc.Sales(ctx, b, store.SaleFilter{}, pr)
+			})
+			return
+		},
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

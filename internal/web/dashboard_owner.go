@@ -94,12 +94,14 @@ func (botsPage) PageTitle() string { return "Your bots" }
 
 func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	ctx := r.Context()
-	owned, err := p.svc.BotsOf(ctx, owner)
+	owned, err := everything(func(pr botpay.PageRequest) (botpay.Page[app.OwnedBot], error) {
+		return p.svc.BotsOf(ctx, owner, pr)
+	})
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	approvals, err := p.svc.Approvals(ctx, owner)
+	approvals, err := p.allApprovals(ctx, owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -225,13 +227,15 @@ func itoa(n int) string {
 
 func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	ctx := r.Context()
-	list, err := p.svc.Approvals(ctx, owner)
+	list, err := p.allApprovals(ctx, owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
 	names := map[string]string{}
-	if bots, err := p.svc.Store().OwnerBots(ctx, owner.ID); err == nil {
+	if bots, err := everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
+		return p.svc.Store().OwnerBots(ctx, owner.ID, pr)
+	}); err == nil {
 		for _, b := range bots {
 			names[b.ID] = b.Name
 		}

@@ -16,10 +16,12 @@ import (
 const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; form-action 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
-// mountPay registers the buyer pages (DESIGN.md section 6).
-func (p *Pages) mountPay(mux *http.ServeMux, protect *http.CrossOriginProtection) {
+// mountPay registers the buyer pages (docs/decisions.md).
+func (p *Pages) mountPay(mux Mux, protect *http.CrossOriginProtection) {
 	mux.HandleFunc("GET /pay/{id}", p.payView)
-	mux.Handle("POST /pay/{id}", protect.Handler(http.HandlerFunc(p.paySubmit)))
+	if !p.live { // the form pays through the sandbox; live mode has no such route
+		mux.Handle("POST /pay/{id}", protect.Handler(http.HandlerFunc(p.paySubmit)))
+	}
 	mux.HandleFunc("GET /pay/{id}/invoice.pdf", p.invoicePDF)
 }
 
@@ -68,7 +70,7 @@ func (p *Pages) renderPay(w http.ResponseWriter, status int, data payPage) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
-	if err := pages.ExecuteTemplate(w, "pay.html", data); err != nil {
+	if err := p.pages.ExecuteTemplate(w, "pay.html", data); err != nil {
 		p.log.Error("render page", "page", "pay.html", "err", err)
 	}
 }
@@ -112,7 +114,7 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	d := payPage{Title: page.Title, Page: &page, Invoice: inv, State: "open", CollectName: page.CollectBuyerName,
 		Action: "/pay/" + page.ID, Form: form}
 	for _, m := range page.AllowedMethods {
-		if label, ok := methodLabels[m]; ok {
+		if label, ok := methodLabels[m]; ok && !p.live { // sandbox methods settle nothing real
 			d.Methods = append(d.Methods, methodOption{Value: m, Label: label})
 		}
 		if m == botpay.MethodX402 {
@@ -128,7 +130,7 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	switch {
 	case inv == nil && page.Status(p.svc.Now()) == botpay.PageExpired:
 		d.State = "expired"
-	case len(d.Methods) == 0:
+	case len(d.Methods) == 0 && d.X402URL == "":
 		d.State = "unavailable"
 	}
 	if inv != nil {
@@ -156,13 +158,19 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
 	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form}
 	for _, m := range app.SandboxMethods {
-		d.Methods = append(d.Methods, methodOption{Value: m, Label: methodLabels[m]})
+		if !p.live { // a payment link is paid only through the sandbox
+			d.Methods = append(d.Methods, methodOption{Value: m, Label: methodLabels[m]})
+		}
 	}
 	switch l.Status(p.svc.Now()) {
 	case botpay.LinkCompleted:
 		d.State = "paid"
 	case botpay.LinkExpired:
 		d.State = "expired"
+	default:
+		if len(d.Methods) == 0 {
+			d.State = "unavailable"
+		}
 	}
 	return d
 }
@@ -271,6 +279,12 @@ func (p *Pages) payFailed(w http.ResponseWriter, r *http.Request, err error) {
 			Error: "Too many unknown invoice numbers from your address; try again later."})
 		return
 	}
+	if botpay.Unreachable(err) {
+		w.Header().Set("Retry-After", strconv.Itoa(botpay.UnavailableRetrySeconds))
+		p.renderPay(w, http.StatusServiceUnavailable, payPage{Title: "Unavailable", State: "unavailable",
+			Error: "This page cannot be shown right now; please try again in a few seconds."})
+		return
+	}
 	p.log.ErrorContext(r.Context(), "buyer page failed", "path", r.URL.Path, "err", err)
 	p.renderPay(w, http.StatusInternalServerError, payPage{Title: "Error", State: "unavailable",
 		Error: "Something went wrong; please try again."})
@@ -300,6 +314,9 @@ func (p *Pages) explain(r *http.Request, err error) string {
 
 func statusFor(err error) int {
 	e := botpay.AsError(err)
+	if e == nil && botpay.Unreachable(err) {
+		return http.StatusServiceUnavailable
+	}
 	if e == nil {
 		return http.StatusInternalServerError
 	}

@@ -30,7 +30,7 @@ func SessionToken(r *http.Request) string {
 // app.DashboardSessionFor, as the browser drops the cookie.
 func (p *Pages) openSession(r *http.Request, mode, email, password string) (app.OwnerSession, error) {
 	if mode == "signup" {
-		return p.svc.SignupForDashboard(r.Context(), email, password)
+		return p.svc.SignupForDashboard(r.Context(), email, password, p.clientIP(r))
 	}
 	return p.svc.LoginForDashboard(r.Context(), email, password, p.clientIP(r))
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"embed"
+	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -13,13 +14,28 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-var pages = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+// pageSets holds the buyer and claim pages of each mode, parsed at start:
+// an html/template cannot be cloned once executed, and the two modes
+// differ only in the function that tells the pages whether to show the
+// sandbox mark.
+var pageSets = map[bool]*template.Template{
+	false: template.Must(template.New("").Funcs(modeFuncs(false)).ParseFS(templateFiles, "templates/*.html")),
+	true:  template.Must(template.New("").Funcs(modeFuncs(true)).ParseFS(templateFiles, "templates/*.html")),
+}
+
+// modeFuncs are the template functions that depend on BOTPAY_MODE.
+func modeFuncs(live bool) template.FuncMap {
+	return template.FuncMap{"sandbox": func() bool { return !live }}
+}
 
 // Pages serves the HTML pages.
 type Pages struct {
 	svc      *app.Service
 	log      *slog.Logger
 	clientIP func(*http.Request) string
+	live     bool
+	pages    *template.Template
+	dash     map[string]*template.Template
 }
 
 // New builds the pages. clientIP tells the address to rate-limit by (the
@@ -28,12 +44,16 @@ func New(svc *app.Service, log *slog.Logger, clientIP func(*http.Request) string
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Pages{svc: svc, log: log, clientIP: clientIP}
+	live := svc.Live()
+	return &Pages{svc: svc, log: log, clientIP: clientIP, live: live, pages: pageSets[live], dash: dashSets[live]}
 }
+
+// Mux is where the pages are registered: the API's ServeMux.
+type Mux = api.Mux
 
 // Mount registers the pages on mux. Form posts are refused when a browser
 // says they come from another origin.
-func (p *Pages) Mount(mux *http.ServeMux) {
+func (p *Pages) Mount(mux Mux) {
 	protect := http.NewCrossOriginProtection()
 	mux.HandleFunc("GET /claim", p.claimForm)
 	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
@@ -56,7 +76,7 @@ func (p *Pages) render(w http.ResponseWriter, status int, name string, data any)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
-	if err := pages.ExecuteTemplate(w, name, data); err != nil {
+	if err := p.pages.ExecuteTemplate(w, name, data); err != nil {
 		p.log.Error("render page", "page", name, "err", err)
 	}
 }
@@ -96,6 +116,8 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 		if e.Kind == botpay.KindRateLimited {
 			status = http.StatusTooManyRequests
 		}
+	} else if botpay.Unreachable(err) {
+		page.Error, status = "The service cannot reach its database right now; please try again in a few seconds.", http.StatusServiceUnavailable
 	} else {
 		p.log.ErrorContext(ctx, "claim page failed", "err", err)
 		status = http.StatusInternalServerError

@@ -41,9 +41,9 @@ type nestedPayload struct {
 	Authorization nestedAuthorization `json:"authorization"`
 }
 
-// wireHeader carries both shapes in one object (DESIGN.md decision 20): the
+// wireHeader carries both shapes in one object (docs/decisions.md): the
 // nested x402 v1 payload a stock x402 server reads, and the flat fields of
-// INTERFACE.md 4.20.
+// the API reference (docs/api.md).
 type wireHeader struct {
 	X402Version int            `json:"x402Version"`
 	Scheme      string         `json:"scheme"`
@@ -71,7 +71,7 @@ func Encode(p Payment, d Domain) string {
 func Document(p Payment, d Domain) any {
 	a := p.Authorization
 	return wireHeader{
-		X402Version: Version, Scheme: Scheme, Network: Network,
+		X402Version: Version, Scheme: Scheme, Network: d.Network(),
 		Payload: &nestedPayload{Signature: p.Signature.Hex(), Authorization: nestedAuthorization{
 			From: a.From.Hex(), To: a.To.Hex(), Value: u(a.Value), ValidAfter: u(a.ValidAfter),
 			ValidBefore: u(a.ValidBefore), Nonce: a.Nonce.Hex()}},
@@ -156,10 +156,14 @@ func decodeNested(doc map[string]json.RawMessage) (Payment, error) {
 	if err := text(doc, "scheme", &scheme); err != nil || scheme != Scheme {
 		return p, headerErr("scheme must be exact")
 	}
-	if err := text(doc, "network", &network); err != nil || network != Network {
-		return p, headerErr("network must be base")
+	if err := text(doc, "network", &network); err != nil {
+		return p, headerErr("network must be an x402 network name such as base")
 	}
-	p.ChainID = BaseUSDC.ChainID
+	id, ok := ChainOfNetwork(network)
+	if !ok {
+		return p, headerErr("network %q is not an EVM network x402 knows", network)
+	}
+	p.ChainID = id
 	var payload map[string]json.RawMessage
 	if err := json.Unmarshal(doc["payload"], &payload); err != nil || payload == nil {
 		return p, headerErr("payload must be an object")

@@ -26,12 +26,12 @@ type PaymentRequired struct {
 	Accepts     []Requirement `json:"accepts"`
 }
 
-// ExactUSDC builds the requirement for amount micro-USDC paid to payTo on
-// Base for resource.
-func ExactUSDC(resource, description string, amount uint64, payTo Address, timeoutSeconds int) Requirement {
-	return Requirement{Scheme: Scheme, Network: Network, MaxAmountRequired: u(amount), Resource: resource,
+// ExactUSDC builds the requirement for amount micro-units of the token of
+// domain d, paid to payTo on d's chain for resource.
+func ExactUSDC(d Domain, resource, description string, amount uint64, payTo Address, timeoutSeconds int) Requirement {
+	return Requirement{Scheme: Scheme, Network: d.Network(), MaxAmountRequired: u(amount), Resource: resource,
 		Description: description, MimeType: "application/json", PayTo: payTo.Hex(), MaxTimeoutSeconds: timeoutSeconds,
-		Asset: BaseUSDC.Contract.Hex(), Extra: map[string]string{"name": BaseUSDC.Name, "version": BaseUSDC.Version}}
+		Asset: d.Contract.Hex(), Extra: map[string]string{"name": d.Name, "version": d.Version}}
 }
 
 // SettleResponse is the JSON inside X-PAYMENT-RESPONSE.

@@ -2,6 +2,8 @@ package x402
 
 import (
 	"encoding/binary"
+	"strconv"
+	"strings"
 )
 
 // Domain is the EIP-712 domain of a token contract.
@@ -20,6 +22,37 @@ var (
 
 // Network is the x402 v1 name of chain 8453.
 const Network = "base"
+
+// networks are the x402 v1 names of the EVM chains stock clients know.
+var networks = map[uint64]string{8453: "base", 84532: "base-sepolia", 43114: "avalanche", 43113: "avalanche-fuji",
+	137: "polygon", 80002: "polygon-amoy", 1329: "sei", 1328: "sei-testnet", 4689: "iotex"}
+
+// NetworkOf is the x402 v1 network name of a chain ("base" for 8453,
+// "base-sepolia" for 84532); chains x402 v1 has no name for are
+// "eip155:<id>".
+func NetworkOf(chainID uint64) string {
+	if n, ok := networks[chainID]; ok {
+		return n
+	}
+	return "eip155:" + u(chainID)
+}
+
+// ChainOfNetwork is the chain id of an x402 v1 network name.
+func ChainOfNetwork(network string) (uint64, bool) {
+	for id, n := range networks {
+		if n == network {
+			return id, true
+		}
+	}
+	if rest, ok := strings.CutPrefix(network, "eip155:"); ok {
+		id, err := strconv.ParseUint(rest, 10, 64)
+		return id, err == nil && id > 0
+	}
+	return 0, false
+}
+
+// Network is the x402 v1 network name of the domain's chain.
+func (d Domain) Network() string { return NetworkOf(d.ChainID) }
 
 func mustAddress(s string) Address {
 	a, err := ParseAddress(s)

@@ -9,6 +9,10 @@ type Expect struct {
 	Exact     bool   // the amount must equal Amount (locked prices); else at least 1 and at most Amount when Amount > 0
 	Now       int64  // Unix seconds
 	Tolerance int64  // seconds of clock skew allowed at both ends of the window
+	// ExpiryMargin, when set, replaces Tolerance at the end of the window:
+	// the authorization must stay valid that many seconds past Now, long
+	// enough for its transaction to be mined (a facilitator's margin).
+	ExpiryMargin int64
 }
 
 // Verification failures; each names what is wrong with the payment.
@@ -38,7 +42,9 @@ func Verify(p Payment, d Domain, e Expect) error {
 		return ErrWrongAmount
 	case e.Now >= 0 && a.ValidAfter > uint64(e.Now+e.Tolerance):
 		return ErrNotYetValid
-	case e.Now-e.Tolerance >= 0 && a.ValidBefore <= uint64(e.Now-e.Tolerance):
+	case e.ExpiryMargin > 0 && a.ValidBefore <= uint64(e.Now+e.ExpiryMargin):
+		return ErrExpired
+	case e.ExpiryMargin == 0 && e.Now-e.Tolerance >= 0 && a.ValidBefore <= uint64(e.Now-e.Tolerance):
 		return ErrExpired
 	}
 	signer, err := Recover(d.Digest(a), p.Signature)

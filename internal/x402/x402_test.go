@@ -252,3 +252,36 @@ func BenchmarkDecodeHeader(b *testing.B) {
 		}
 	}
 }
+
+func TestNetworkNamesFollowX402(t *testing.T) {
+	t.Parallel()
+	for id, name := range map[uint64]string{8453: "base", 84532: "base-sepolia", 31337: "eip155:31337"} {
+		if got := NetworkOf(id); got != name {
+			t.Errorf("NetworkOf(%d) = %s", id, got)
+		}
+		if back, ok := ChainOfNetwork(name); !ok || back != id {
+			t.Errorf("ChainOfNetwork(%s) = %d %v", name, back, ok)
+		}
+	}
+	for _, bad := range []string{"", "solana", "eip155:", "eip155:x", "eip155:0"} {
+		if _, ok := ChainOfNetwork(bad); ok {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestExpiryMarginRefusesAuthorizationsAboutToLapse(t *testing.T) {
+	t.Parallel()
+	key, _ := GenerateKey()
+	to, _ := ParseAddress("0x209693Bc6afc0C5328bA36FaF03C514EF312287C")
+	for _, tc := range []struct {
+		validBefore uint64
+		want        error
+	}{{1006, ErrExpired}, {1007, nil}} {
+		a := Authorization{From: key.Address(), To: to, Value: 5, ValidBefore: tc.validBefore}
+		p := Payment{Authorization: a, Signature: key.Sign(BaseUSDC.Digest(a))}
+		if err := Verify(p, BaseUSDC, Expect{PayTo: to, Amount: 5, Exact: true, Now: 1000, ExpiryMargin: 6}); err != tc.want {
+			t.Errorf("validBefore %d: %v, want %v", tc.validBefore, err, tc.want)
+		}
+	}
+}

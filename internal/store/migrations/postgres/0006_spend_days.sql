@@ -3,7 +3,7 @@
 -- 'bot:<id>' (real card purchases and rail5 spends), 'card:<id>' (real
 -- purchases), 'profile:<card id>:<index>' (every purchase of the profile,
 -- decoys too) or 'owner:<id>' (as bot:, over the owner's bots). A purchase
--- counts from its creation while approved or held (DESIGN.md decision 4)
+-- counts from its creation while approved or held (docs/decisions.md)
 -- and stops counting when denied or expired; a rail5 spend counts unless it
 -- was declined or failed. x402 signing requests (column micro, micro-USDC)
 -- count in the bot: and owner: scopes while signed, settled or held, so

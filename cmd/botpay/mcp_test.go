@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/mcp"
+	"github.com/botpay/botpay/internal/testserver"
+)
+
+// registerBot registers a bot on srv and returns its key.
+func registerBot(t *testing.T, srv *testserver.Server, name string) string {
+	t.Helper()
+	reg, err := client.New(srv.URL, "").Register(t.Context(), client.RegisterRequest{BotName: name, OwnerEmail: name + "@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg.APIKey
+}
+
+// The real `botpay mcp` binary, started by an MCP client as a desktop
+// agent starts it: tools/list shows the eighteen tools and check_wallet
+// answers the bot's wallet through the service.
+func TestMCPCommandServesTheToolsOverStdio(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := testserver.Start(t, "sqlite", testserver.Options{})
+	key := registerBot(t, srv, "desktop")
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "BOTPAY_URL="+srv.URL, "BOTPAY_API_KEY="+key)
+	session, err := sdk.NewClient(&sdk.Implementation{Name: "desktop", Version: "test"}, nil).
+		Connect(t.Context(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	tools, err := session.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	if want := mcp.ToolNames(); len(names) != 18 || !slices.Equal(sortedCopy(names), sortedCopy(want)) {
+		t.Fatalf("tools = %v", names)
+	}
+	res, err := session.CallTool(t.Context(), &sdk.CallToolParams{Name: "check_wallet", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("check_wallet: %v %+v", err, res)
+	}
+	if got := res.StructuredContent.(map[string]any)["wallet_status"]; got != "pending" {
+		t.Errorf("wallet_status = %v, want pending (unclaimed)", got)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+// `botpay mcp` with a key the service refuses offers no tool: it stops at
+// once, saying so, instead of serving tools that would all fail.
+func TestMCPCommandRefusesAKeyTheServiceRefuses(t *testing.T) {
+	srv := testserver.Start(t, "sqlite", testserver.Options{})
+	t.Setenv("BOTPAY_URL", srv.URL)
+	t.Setenv("BOTPAY_API_KEY", "bp_live_"+"00112233445566778899aabbccddeeff0011223344556677")
+	err := run(context.Background(), []string{"mcp"}, io.Discard, io.Discard)
+	if !errors.Is(err, mcp.ErrKeyRefused) {
+		t.Fatalf("err = %v, want the key refused", err)
+	}
+	t.Setenv("BOTPAY_API_KEY", "")
+	if err := run(context.Background(), []string{"mcp"}, io.Discard, io.Discard); err == nil {
+		t.Fatal("botpay mcp ran without a key")
+	}
+}

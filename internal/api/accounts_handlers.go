@@ -1,0 +1,105 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+func (s *Server) accountRoutes() {
+	m := s.mux
+	m.Handle("POST /api/v1/owner/password-reset", s.idempotent(anonymousScope, http.HandlerFunc(s.requestPasswordReset)))
+	m.Handle("POST /api/v1/owner/password-reset/confirm", s.idempotent(anonymousScope, http.HandlerFunc(s.confirmPasswordReset)))
+	m.Handle("POST /api/v1/owner/email-verification", s.owner(s.resendVerification))
+	m.Handle("GET /api/v1/owner/sessions", s.owner(s.sessions))
+	m.Handle("DELETE /api/v1/owner/sessions/{id}", s.owner(s.revokeSession))
+}
+
+func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	email := body.str("email", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := s.svc.RequestPasswordReset(r.Context(), email, clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted",
+		"message": "if an owner account has this e-mail, a reset link is on its way; it works once, for one hour"})
+}
+
+func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
+	body, err := parseObject(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	token, password := body.str("token", true), body.str("password", true)
+	if err := body.err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	o, err := s.svc.ConfirmPasswordReset(r.Context(), token, password)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"owner_uid": o.ID, "email": o.Email, "password_reset": true})
+}
+
+func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	if err := s.svc.ResendVerification(r.Context(), o); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]any{"email": o.Email, "email_verified": o.EmailVerified()})
+}
+
+type sessionView struct {
+	ID         string            `json:"id"`
+	Kind       string            `json:"kind"`
+	CreatedAt  botpay.Timestamp  `json:"created_at"`
+	LastUsedAt *botpay.Timestamp `json:"last_used_at"`
+	ExpiresAt  botpay.Timestamp  `json:"expires_at"`
+	Current    bool              `json:"current"`
+}
+
+func viewSession(t store.OwnerToken) sessionView {
+	v := sessionView{ID: t.ID, Kind: t.Kind, CreatedAt: botpay.Timestamp(t.CreatedAt),
+		ExpiresAt: botpay.Timestamp(t.ExpiresAt), Current: t.Current}
+	if !t.LastUsedAt.IsZero() {
+		at := botpay.Timestamp(t.LastUsedAt)
+		v.LastUsedAt = &at
+	}
+	return v
+}
+
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	current, _ := ownerCredential(r)
+	list, err := s.svc.Sessions(r.Context(), o, current)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]sessionView, len(list))
+	for i, t := range list {
+		out[i] = viewSession(t)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
+}
+
+func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	id := pathID(r, "id")
+	if err := s.svc.RevokeSession(r.Context(), o, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
+}

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+func (s *Server) keyRoutes() {
+	m := s.mux
+	m.Handle("POST /api/v1/owner/bots/{bot_id}/api-key/rotate", s.owner(s.rotateKeyAsOwner))
+	m.Handle("POST /api/v1/bot/api-key/rotate", s.bot(s.rotateKeyAsBot))
+}
+
+func (s *Server) rotateKeyAsOwner(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	grace, err := graceSeconds(r, app.OwnerRotationGrace)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rot, err := s.svc.RotateAPIKeyAsOwner(r.Context(), o, pathID(r, "bot_id"), grace)
+	writeRotation(w, r, rot, err)
+}
+
+func (s *Server) rotateKeyAsBot(w http.ResponseWriter, r *http.Request, b botpay.Bot) {
+	grace, err := graceSeconds(r, app.BotRotationGrace)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rot, err := s.svc.RotateAPIKeyAsBot(r.Context(), b, bearer(r), grace)
+	writeRotation(w, r, rot, err)
+}
+
+func writeRotation(w http.ResponseWriter, r *http.Request, rot app.KeyRotation, err error) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"api_key": rot.APIKey,
+		"previous_key_expires_at": botpay.Timestamp(rot.PreviousKeyExpiresAt)})
+}
+
+// graceSeconds reads {"grace_seconds"} from a body that may be empty (the
+// default then applies).
+func graceSeconds(r *http.Request, def int) (int, error) {
+	data, err := readBody(r)
+	if err != nil {
+		return 0, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return def, nil
+	}
+	body, err := decodeObject(data)
+	if err != nil {
+		return 0, err
+	}
+	if g := body.integer("grace_seconds"); g != nil {
+		def = *g
+	}
+	return def, body.err()
+}

@@ -1,0 +1,34 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/botpay/botpay/internal/mcp"
+)
+
+// mcpRoutes mounts the Model Context Protocol endpoint: streamable HTTP,
+// stateless, authenticated by the bot's API key. Its tools call self (this
+// same handler) in-process as the caller, so each one answers exactly what
+// its endpoint answers.
+func (s *Server) mcpRoutes(self http.Handler) {
+	h := mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log},
+		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.DefaultPayment()})
+	s.mux.Handle("POST /mcp", s.mcpAuth(h))
+}
+
+// mcpAuth answers 401 before any MCP exchange when the bearer is not a
+// valid, current API key, and hands the tools the request's id and peer
+// address, so their calls are logged and attributed as this request.
+func (s *Server) mcpAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := s.svc.AuthenticateBot(r.Context(), bearer(r)); err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="botpay"`)
+			writeError(w, r, err)
+			return
+		}
+		r = r.Clone(r.Context())
+		r.Header.Set("X-Request-Id", requestID(r))
+		r.Header.Set(mcp.PeerHeader, r.RemoteAddr)
+		next.ServeHTTP(w, r)
+	})
+}

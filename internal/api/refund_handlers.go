@@ -1,0 +1,73 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// refundRoutes: money going back, for a purchase (the owner records the
+// merchant's refund) and for a sale (the selling bot pays its buyer back).
+func (s *Server) refundRoutes() {
+	m := s.mux
+	m.Handle("POST /api/v1/owner/purchases/{confirmation_id}/refund", s.owner(s.refundPurchase))
+	m.Handle("POST /api/v1/bot/sales/{sale_id}/refund", s.bot(s.refundSale, authFailsAs(botpay.CodeUnauthorized)))
+}
+
+type refundView struct {
+	RefundID       string           `json:"refund_id"`
+	ConfirmationID string           `json:"confirmation_id,omitempty"`
+	SaleID         string           `json:"sale_id,omitempty"`
+	AmountUSD      botpay.Money     `json:"amount_usd"`
+	Reason         string           `json:"reason"`
+	Status         string           `json:"status"`
+	TxHash         *string          `json:"tx_hash,omitempty"`
+	CreatedAt      botpay.Timestamp `json:"created_at"`
+}
+
+func viewRefund(rf botpay.Refund) refundView {
+	return refundView{RefundID: rf.ID, ConfirmationID: rf.PurchaseID, SaleID: rf.SaleID, AmountUSD: rf.Amount, Reason: rf.Reason,
+		Status: rf.Status, TxHash: optText(rf.TxHash), CreatedAt: botpay.Timestamp(rf.CreatedAt)}
+}
+
+// decodeRefund reads {"amount_usd"?, "reason"}.
+func decodeRefund(r *http.Request) (botpay.RefundRequest, error) {
+	body, err := parseObject(r)
+	if err != nil {
+		return botpay.RefundRequest{}, err
+	}
+	var req botpay.RefundRequest
+	if amount, ok := body.usd("amount_usd", false); ok {
+		req.Amount = &amount
+	}
+	req.Reason = body.str("reason", true)
+	return req, body.err()
+}
+
+func (s *Server) refundPurchase(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
+	req, err := decodeRefund(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rf, err := s.svc.RefundPurchase(r.Context(), o, pathID(r, "confirmation_id"), req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewRefund(rf))
+}
+
+func (s *Server) refundSale(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
+	req, err := decodeRefund(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rf, err := s.svc.RefundSale(r.Context(), bot, pathID(r, "sale_id"), req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, viewRefund(rf))
+}

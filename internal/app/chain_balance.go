@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// chainBalanceTTL is how long a processor wallet's on-chain balance is
+// reused: a burst of signatures reads the node once, and a payment that
+// just landed shows within seconds.
+const chainBalanceTTL = 3 * time.Second
+
+// chainBalances caches token balances read from the chain, by address.
+type chainBalances struct {
+	mu      sync.Mutex
+	entries map[x402.Address]chainBalance
+}
+
+type chainBalance struct {
+	micro botpay.Micro
+	at    time.Time
+}
+
+// chainBalance is a processor wallet's token balance on chain in live
+// mode, at most chainBalanceTTL old.
+func (s *Service) chainBalance(ctx context.Context, a x402.Address) (botpay.Micro, error) {
+	now := time.Now()
+	c := &s.balances
+	c.mu.Lock()
+	e, ok := c.entries[a]
+	c.mu.Unlock()
+	if ok && now.Sub(e.at) < chainBalanceTTL {
+		return e.micro, nil
+	}
+	b, err := s.chain.TokenBalance(ctx, a)
+	if err != nil {
+		return 0, err
+	}
+	micro := botpay.Micro(b.Int64())
+	if !b.IsInt64() {
+		micro = botpay.MaxSigningAmount * 1000 // more than any signature may promise
+	}
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[x402.Address]chainBalance{}
+	}
+	c.entries[a] = chainBalance{micro: micro, at: now}
+	c.mu.Unlock()
+	return micro, nil
+}
+
+// forgetChainBalance drops a cached balance that a settlement changed.
+func (s *Service) forgetChainBalance(a x402.Address) {
+	s.balances.mu.Lock()
+	delete(s.balances.entries, a)
+	s.balances.mu.Unlock()
+}

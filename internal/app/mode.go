@@ -1,0 +1,35 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// CodeLiveMode refuses, in live mode, what only the sandbox may do.
+const CodeLiveMode = "live_mode"
+
+// errLiveProcessorFunding: a live processor wallet holds what its address
+// holds on chain, so an owner's say-so cannot add to it.
+var errLiveProcessorFunding = botpay.Errorf(botpay.KindConflict, CodeLiveMode,
+	"in live mode a processor wallet's balance is its on-chain token balance: fund it by sending USDC to its address")
+
+// errSandboxOnly is what a sandbox payment gets in live mode if it ever
+// reaches a use case: the same not-found as the route that is not there.
+var errSandboxOnly = botpay.Errorf(botpay.KindNotFound, botpay.CodeNotFound,
+	"sandbox payments do not exist in live mode")
+
+// Live reports whether money is real (BOTPAY_MODE=live).
+func (s *Service) Live() bool { return s.live }
+
+// noChain is the settler of a live service built without one: it refuses
+// every payment rather than fall back to the sandbox, which would record
+// sales nobody paid for.
+type noChain struct{}
+
+func (noChain) Settle(context.Context, x402.Payment) (settle.Result, error) {
+	return settle.Result{}, errors.New("live mode without a chain settler")
+}

@@ -1,0 +1,202 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// X402ExpiryMargin is how long past now a live authorization must stay
+// valid: long enough to be mined (the reference facilitator's 6 s).
+const X402ExpiryMargin = 6 // seconds
+
+// x402ConfirmWait bounds how long a buyer's request waits for its
+// transaction; past it the resume worker finishes the sale.
+const x402ConfirmWait = 2 * time.Minute
+
+// Reasons a live payment is refused before any gas is spent (the error of
+// the x402 402 answer), beside settle's on-chain reasons.
+const (
+	ReasonInvalidSignature = "invalid_signature"
+	ReasonExpired          = "expired"
+	ReasonNotYetValid      = "not_yet_valid"
+	ReasonWrongRecipient   = "wrong_recipient"
+	ReasonWrongAmount      = "wrong_amount"
+	ReasonWrongNetwork     = "wrong_network"
+	ReasonWrongToken       = "wrong_token"
+	ReasonSettlementFailed = "settlement_failed"
+	ReasonUnavailable      = "settlement_unavailable"
+)
+
+// verifyReason names a failed off-chain check with its x402 error code.
+func verifyReason(err error) string {
+	switch {
+	case errors.Is(err, x402.ErrExpired):
+		return ReasonExpired
+	case errors.Is(err, x402.ErrNotYetValid):
+		return ReasonNotYetValid
+	case errors.Is(err, x402.ErrWrongRecipient):
+		return ReasonWrongRecipient
+	case errors.Is(err, x402.ErrWrongAmount):
+		return ReasonWrongAmount
+	case errors.Is(err, x402.ErrWrongChain):
+		return ReasonWrongNetwork
+	case errors.Is(err, x402.ErrWrongToken):
+		return ReasonWrongToken
+	}
+	return ReasonInvalidSignature
+}
+
+// settleOnChain settles a claimed, verified authorization on the chain:
+// the chain checks (no gas), then a signed transaction stored as
+// submitted before it is sent, then its receipt, then the sale. A refusal
+// before submission drops the claim; after it the payment is the chain's
+// to decide and the resume worker finishes what this request does not.
+func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment) (store.SaleResult, error) {
+	release := func(err error) (store.SaleResult, error) {
+		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
+			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
+		}
+		return store.SaleResult{}, err
+	}
+	sub, err := s.submit(ctx, id, p)
+	if err != nil {
+		var refusal *settle.Refusal
+		if errors.As(err, &refusal) {
+			return release(&X402Rejected{Reason: refusal.Reason})
+		}
+		s.log.WarnContext(ctx, "x402 settlement not submitted", "payer", p.Authorization.From.Hex(), "err", err)
+		return release(&X402Rejected{Reason: ReasonUnavailable})
+	}
+	raw, _ := evm.ParseHexBytes(sub.RawTx)
+	if err := s.chain.Broadcast(ctx, raw, sub.TxHash); err != nil {
+		// Stored already: the worker sends it again; the buyer waits here.
+		s.log.WarnContext(ctx, "x402 settlement not sent yet", "tx", sub.TxHash, "err", err)
+	}
+	wait, cancel := context.WithTimeout(ctx, x402ConfirmWait)
+	defer cancel()
+	outcome, err := s.chain.Await(wait, raw, sub.TxHash)
+	if err != nil {
+		return store.SaleResult{}, botpay.Errorf(botpay.KindConflict, "payment_in_progress",
+			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", sub.TxHash)
+	}
+	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: sub.TxHash}
+	if o.Invoice != nil {
+		pay.InvoiceRef = o.Invoice.ReferenceNumber
+	}
+	return s.finishOnChain(ctx, pay, outcome)
+}
+
+// submit runs the chain checks and drafts the transaction (one batch),
+// then stores it signed with the relayer's next nonce.
+func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.SignedSubmission, error) {
+	prepared, err := s.chain.Prepare(ctx, p)
+	if err != nil {
+		return store.SignedSubmission{}, err
+	}
+	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
+	return s.store.SubmitX402Payment(ctx, id, relayer, prepared.NonceFloor, func(nonce uint64) (store.SignedSubmission, error) {
+		signed, err := s.chain.Sign(prepared.Tx, nonce)
+		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
+	})
+}
+
+// finishOnChain records what the chain decided of a submitted payment:
+// the sale once confirmed (exactly once across requests and replicas), or
+// the failure of a reverted transaction.
+func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outcome settle.Outcome) (store.SaleResult, error) {
+	ctx = context.WithoutCancel(ctx)
+	if outcome == settle.Reverted {
+		if err := s.store.FailX402Payment(ctx, pay.ID, "transaction reverted"); err != nil {
+			return store.SaleResult{}, err
+		}
+		return store.SaleResult{}, &X402Rejected{Reason: ReasonSettlementFailed}
+	}
+	amount := botpay.Money(pay.Amount / botpay.MicroPerCent)
+	in := store.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true}
+	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
+	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
+		s.forgetChainBalance(payer)
+	}
+	if errors.Is(err, store.ErrSettledElsewhere) {
+		a := x402.Authorization{}
+		a.From, _ = x402.ParseAddress(pay.Payer)
+		if pay.Nonce == "" {
+			return s.originalByID(ctx, pay.ID)
+		}
+		a.Nonce, _ = x402.ParseNonce(pay.Nonce)
+		res, _, err = s.x402Original(ctx, a)
+	}
+	return res, err
+}
+
+// originalByID is the recorded result of a payment known by its id.
+func (s *Service) originalByID(ctx context.Context, id int64) (store.SaleResult, error) {
+	pay, err := s.store.X402PaymentByID(ctx, id)
+	if err != nil {
+		return store.SaleResult{}, err
+	}
+	var a x402.Authorization
+	a.From, _ = x402.ParseAddress(pay.Payer)
+	a.Nonce, _ = x402.ParseNonce(pay.Nonce)
+	res, ok, err := s.x402Original(ctx, a)
+	if err == nil && !ok {
+		err = &X402Rejected{Reason: ReasonSettlementFailed}
+	}
+	return res, err
+}
+
+// ResumeSettlements finishes, every interval, the live settlements (and
+// on-chain refunds, ResumeRefunds) whose request ended before the chain did (a crash, a restart, a buyer who hung
+// up): each stored transaction is checked, sent again if the node does
+// not know it, and its sale recorded once confirmed. Every replica may run
+// it; recording is conditional, so a sale is recorded once.
+func (s *Service) ResumeSettlements(ctx context.Context, every time.Duration) {
+	if s.chain == nil {
+		return
+	}
+	runEvery(ctx, every, func(ctx context.Context) {
+		if err := s.ResumePass(ctx, s.clock.Now().Add(-every)); err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "resuming x402 settlements failed", "err", err)
+		}
+		if err := s.ResumeRefunds(ctx, s.clock.Now().Add(-every)); err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "resuming on-chain refunds failed", "err", err)
+		}
+	})
+}
+
+// ResumePass checks once every settlement submitted before cutoff.
+func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
+	pending, err := s.store.SubmittedX402Payments(ctx, cutoff, 100)
+	if err != nil {
+		return err
+	}
+	for _, pay := range pending {
+		raw, err := evm.ParseHexBytes(pay.RawTx)
+		if err != nil {
+			return fmt.Errorf("x402 payment %d: stored raw transaction: %w", pay.ID, err)
+		}
+		outcome, err := s.chain.Check(ctx, raw, pay.TxHash)
+		if err != nil {
+			s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
+			continue
+		}
+		if outcome == settle.Pending {
+			continue
+		}
+		var rejected *X402Rejected
+		if _, err := s.finishOnChain(ctx, pay, outcome); err != nil && !errors.As(err, &rejected) {
+			s.log.WarnContext(ctx, "x402 settlement not recorded", "tx", pay.TxHash, "err", err)
+		}
+	}
+	return nil
+}

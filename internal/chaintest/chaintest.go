@@ -1,0 +1,313 @@
+// Package chaintest runs a real EVM node for tests: anvil (pinned in
+// chain/package.json) on a free loopback port with chain id 84532, so
+// stock x402 clients call it base-sepolia, and the EIP-3009 test token of
+// chain/contracts compiled with the pinned solc and deployed through
+// botpay's own transaction signing. Tests skip when node, anvil or solc
+// are missing, unless CHAIN_TESTS_REQUIRED=1.
+package chaintest
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// ChainID is the chain id the node runs with (Base Sepolia's).
+const ChainID = 84532
+
+// TokenName and TokenVersion are the token's EIP-712 domain, USDC's on
+// Base Sepolia.
+const (
+	TokenName    = "USDC"
+	TokenVersion = "2"
+)
+
+// deployerKey is anvil's first default account, funded with ether at
+// genesis (a published test key).
+const deployerKey = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+
+// Node is a running anvil with the token deployed.
+type Node struct {
+	URL      string
+	RPC      *evm.Client
+	Token    x402.Address
+	Deployer x402.Key
+	t        testing.TB
+	cmd      *exec.Cmd
+	mu       sync.Mutex // serializes the deployer's transactions
+}
+
+// Domain is the token's EIP-712 domain on this node.
+func (n *Node) Domain() x402.Domain {
+	return x402.Domain{Name: TokenName, Version: TokenVersion, ChainID: ChainID, Contract: n.Token}
+}
+
+// Dir is the repository's chain/ folder.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "chain")
+}
+
+// AnvilPath is the anvil binary npm installed into chain/node_modules.
+func AnvilPath() string {
+	return filepath.Join(Dir(), "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil")
+}
+
+// Require skips (or fails, with CHAIN_TESTS_REQUIRED=1) unless node, anvil
+// and solc are installed.
+func Require(t testing.TB) {
+	t.Helper()
+	missing := func(why string) {
+		if os.Getenv("CHAIN_TESTS_REQUIRED") == "1" {
+			t.Fatalf("chain tests: %s (CHAIN_TESTS_REQUIRED=1)", why)
+		}
+		t.Skipf("chain tests skipped: %s; run `npm ci --prefix chain` (needs node ≥ 18) or set CHAIN_TESTS_REQUIRED=1 to make this fatal", why)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node is not installed")
+	}
+	if _, err := os.Stat(AnvilPath()); err != nil {
+		missing("anvil is not installed in chain/node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "solc", "package.json")); err != nil {
+		missing("solc is not installed in chain/node_modules")
+	}
+}
+
+// Start runs a fresh node with the token deployed; it stops with the test.
+func Start(t testing.TB) *Node {
+	t.Helper()
+	Require(t)
+	port := freePort(t)
+	cmd := exec.Command(AnvilPath(), "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--chain-id", fmt.Sprint(ChainID))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start anvil: %v", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a second Wait after Stop only errs
+	deployer, _ := x402.KeyFromHex(deployerKey)
+	n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Deployer: deployer, t: t, cmd: cmd}
+	n.RPC = evm.NewClient(n.URL)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		id, err := n.RPC.ChainID(context.Background())
+		if err == nil && id == ChainID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("anvil did not answer: %v\n%s", err, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	n.Token = n.deploy(t)
+	return n
+}
+
+func freePort(t testing.TB) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+var compiled struct {
+	once     sync.Once
+	bytecode []byte
+	err      error
+}
+
+// bytecode compiles the token once per test process.
+func bytecode(t testing.TB) []byte {
+	compiled.once.Do(func() {
+		cmd := exec.Command("node", "compile.mjs")
+		cmd.Dir = Dir()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			compiled.err = fmt.Errorf("solc: %v: %s", err, stderr.String())
+			return
+		}
+		var c struct{ Bytecode string }
+		if err := json.Unmarshal(out, &c); err != nil {
+			compiled.err = err
+			return
+		}
+		compiled.bytecode, compiled.err = evm.ParseHexBytes(c.Bytecode)
+	})
+	if compiled.err != nil {
+		t.Fatal(compiled.err)
+	}
+	return compiled.bytecode
+}
+
+// deploy sends the contract creation through internal/evm's own signing:
+// a node accepting it is a test of the relayer's transactions too.
+func (n *Node) deploy(t testing.TB) x402.Address {
+	code := append(bytecode(t), constructorArgs(TokenName, TokenVersion)...)
+	r := n.Send(t, n.Deployer, nil, code)
+	addr, err := x402.ParseAddress(r.ContractAddress)
+	if err != nil {
+		t.Fatalf("deploy: contract address %q: %v", r.ContractAddress, err)
+	}
+	return addr
+}
+
+// constructorArgs ABI-encodes (string, string).
+func constructorArgs(a, b string) []byte {
+	tail := func(s string) []byte {
+		out := evm.WordUint(uint64(len(s)))
+		padded := make([]byte, (len(s)+31)/32*32)
+		copy(padded, s)
+		return append(out, padded...)
+	}
+	ta, tb := tail(a), tail(b)
+	out := evm.WordUint(64)
+	out = append(out, evm.WordUint(uint64(64+len(ta)))...)
+	return append(append(out, ta...), tb...)
+}
+
+// Send signs a transaction from key with internal/evm, sends it and waits
+// for its receipt (the node mines at once unless automine is off).
+func (n *Node) Send(t testing.TB, key x402.Key, to *x402.Address, data []byte) evm.Receipt {
+	t.Helper()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ctx := context.Background()
+	nonce, err := n.RPC.PendingNonce(ctx, key.Address())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := evm.DynamicFeeTx{ChainID: ChainID, Nonce: nonce, MaxPriorityFeePerGas: big.NewInt(1_000_000_000),
+		MaxFeePerGas: big.NewInt(100_000_000_000), Gas: 3_000_000, To: to, Data: data}
+	signed, err := tx.Sign(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := n.RPC.SendRawTransaction(ctx, signed.Raw)
+	if err != nil || hash != signed.HashHex() {
+		t.Fatalf("send: %s, %v (signed %s)", hash, err, signed.HashHex())
+	}
+	for i := 0; i < 400; i++ {
+		r, err := n.RPC.TransactionReceipt(ctx, hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r != nil {
+			if !r.Succeeded() {
+				t.Fatalf("transaction %s reverted", hash)
+			}
+			return *r
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatalf("no receipt for %s", hash)
+	return evm.Receipt{}
+}
+
+// Mint gives an address micro-units of the token.
+func (n *Node) Mint(t testing.TB, to x402.Address, micro uint64) {
+	t.Helper()
+	n.Send(t, n.Deployer, &n.Token, evm.Call("mint(address,uint256)", evm.WordAddress(to), evm.WordUint(micro)))
+}
+
+// Transfer moves tokens from key's account.
+func (n *Node) Transfer(t testing.TB, key x402.Key, to x402.Address, micro uint64) {
+	t.Helper()
+	n.Send(t, key, &n.Token, evm.Call("transfer(address,uint256)", evm.WordAddress(to), evm.WordUint(micro)))
+}
+
+// Balance is the token balance of an address in micro-units.
+func (n *Node) Balance(t testing.TB, a x402.Address) uint64 {
+	t.Helper()
+	out, err := n.RPC.EthCall(context.Background(), evm.CallMsg{To: n.Token, Data: evm.Call("balanceOf(address)", evm.WordAddress(a))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evm.WordBig(out).Uint64()
+}
+
+// FundGas gives an address one ether for gas (anvil_setBalance).
+func (n *Node) FundGas(t testing.TB, a x402.Address) {
+	t.Helper()
+	if err := n.RPC.Call(context.Background(), "anvil_setBalance", nil, a.Hex(), "0xde0b6b3a7640000"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Nonce is the number of mined transactions of an address.
+func (n *Node) Nonce(t testing.TB, a x402.Address) uint64 {
+	t.Helper()
+	var q evm.Quantity
+	if err := n.RPC.Call(context.Background(), "eth_getTransactionCount", &q, a.Hex(), "latest"); err != nil {
+		t.Fatal(err)
+	}
+	return q.Uint64()
+}
+
+// Automine turns mining of each transaction as it arrives on or off.
+func (n *Node) Automine(t testing.TB, on bool) {
+	t.Helper()
+	if err := n.RPC.Call(context.Background(), "evm_setAutomine", nil, on); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Mine mines one block.
+func (n *Node) Mine(t testing.TB) {
+	t.Helper()
+	if err := n.RPC.Call(context.Background(), "evm_mine", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Drop removes a pending transaction from the node's pool, as a node that
+// restarted or evicted it would.
+func (n *Node) Drop(t testing.TB, hash string) {
+	t.Helper()
+	if err := n.RPC.Call(context.Background(), "anvil_dropTransaction", nil, hash); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Stop kills the node, as an RPC endpoint that went away.
+func (n *Node) Stop() {
+	n.cmd.Process.Kill()
+	n.cmd.Wait()
+}
+
+// balanceOfSlot is the storage slot of TestToken's balanceOf mapping
+// (after name, version and totalSupply; constants take no slot).
+const balanceOfSlot = 3
+
+// SetBalance overwrites a's token balance in the node's state without a
+// transaction (anvil_setStorageAt): what the chain holds when a pending
+// transaction is mined can so differ from what was checked when it was
+// sent, the way another spender would make it differ.
+func (n *Node) SetBalance(t testing.TB, a x402.Address, micro uint64) {
+	t.Helper()
+	slot := x402.Keccak256(evm.WordAddress(a), evm.WordUint(balanceOfSlot))
+	value := evm.WordUint(micro)
+	err := n.RPC.Call(context.Background(), "anvil_setStorageAt", nil, n.Token.Hex(),
+		"0x"+hex.EncodeToString(slot[:]), "0x"+hex.EncodeToString(value))
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxResourceBytes bounds the body of a paid resource given to the agent.
+const maxResourceBytes = 256 << 10
+
+// fetched is one answer of the resource.
+type fetched struct {
+	status    int
+	header    http.Header
+	body      []byte
+	truncated bool
+}
+
+// fetch requests the resource through the outbound guard, with X-PAYMENT
+// when payment is set.
+func (p *payer) fetch(ctx context.Context, payment string) (fetched, *sdk.CallToolResult) {
+	method := p.in.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	var body io.Reader
+	if p.in.Body != "" {
+		body = strings.NewReader(p.in.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, p.in.URL, body)
+	if err != nil {
+		return fetched{}, toolError(CodeInvalidArguments, err.Error(), nil)
+	}
+	if p.in.Body != "" {
+		req.Header.Set("Content-Type", orText(p.in.ContentType, "application/json"))
+	}
+	req.Header.Set("Accept", "application/json, text/*;q=0.9, */*;q=0.8")
+	req.Header.Set("User-Agent", "botpay-mcp")
+	if payment != "" {
+		req.Header.Set("X-PAYMENT", payment)
+	}
+	resp, err := p.deps.Outbound.Client.Do(req)
+	if err != nil {
+		code := CodeResourceUnreachable
+		if p.deps.Outbound.refused(err) {
+			code = CodeDestinationRefused
+		}
+		return fetched{}, toolError(code, "fetching "+p.in.URL+": "+err.Error(), nil)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResourceBytes+1))
+	if err != nil {
+		return fetched{}, toolError(CodeResourceUnreachable, "reading "+p.in.URL+": "+err.Error(), nil)
+	}
+	f := fetched{status: resp.StatusCode, header: resp.Header, body: data}
+	if len(data) > maxResourceBytes {
+		f.body, f.truncated = data[:maxResourceBytes], true
+	}
+	return f, nil
+}
+
+// describe is the answer as the tool reports it: the body as text when it
+// is text, else base64, and the decoded X-PAYMENT-RESPONSE.
+func (f fetched) describe(url string) paidResourceOut {
+	out := paidResourceOut{URL: url, HTTPStatus: f.status, ContentType: f.header.Get("Content-Type"), BodyTruncated: f.truncated}
+	if len(f.body) > 0 {
+		if textual(out.ContentType) && utf8.Valid(f.body) {
+			out.Body, out.BodyEncoding = string(f.body), "text"
+		} else {
+			out.Body, out.BodyEncoding = base64.StdEncoding.EncodeToString(f.body), "base64"
+		}
+	}
+	out.Settlement = settlement(f.header.Get("X-PAYMENT-RESPONSE"))
+	return out
+}
+
+func textual(contentType string) bool {
+	media, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return contentType == ""
+	}
+	return strings.HasPrefix(media, "text/") || strings.HasSuffix(media, "json") || strings.HasSuffix(media, "xml") ||
+		media == "application/javascript" || media == "application/x-www-form-urlencoded"
+}
+
+func settlement(header string) *settlementOut {
+	if header == "" {
+		return nil
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(header))
+	if err != nil {
+		return nil
+	}
+	var s settlementOut
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,113 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// signAndPay asks the sign endpoint for the payment (its guardrails,
+// approvals and limits apply), then retries the resource with it.
+func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallToolResult, any, error) {
+	// The signed resource_url is the URL fetched, never the requirement's
+	// own "resource": a vendor must not dodge the owner's blocked domains
+	// by naming an allowed one.
+	body, _ := json.Marshal(map[string]any{"resource_url": p.in.URL, "amount_usdc": need.amount, "recipient_address": need.PayTo})
+	r := Request{Method: "POST", Path: "/api/v1/processor-wallet/bot/sign", Body: body, IdempotencyKey: p.in.IdempotencyKey}
+	ans, err := p.deps.API.Do(ctx, r)
+	if err != nil {
+		return unreachable(err), nil, nil
+	}
+	if !ans.OK() {
+		return refusal(r, ans), nil, nil
+	}
+	var signed signOut
+	if err := json.Unmarshal(ans.Body, &signed); err != nil {
+		return toolError(CodeServiceUnreachable, "the sign endpoint's answer is not JSON", nil), nil, nil
+	}
+	base := paidResourceOut{URL: p.in.URL, AmountUSDC: int64(need.amount), AmountUSD: micro(need.amount), PayTo: need.PayTo,
+		Network: need.Network, Asset: need.Asset}
+	if signed.Status == "awaiting_approval" {
+		base.Outcome, base.ApprovalID, base.ExpiresAt = "awaiting_approval", signed.ApprovalID, signed.ExpiresAt
+		base.NextStep = fmt.Sprintf("The owner must approve this payment (approval_id %d) before %s. Wait for purchase.approved "+
+			"with approval_id %d in list_messages (or your webhook), then call pay_x402_resource again with the same url and approval_id %d. "+
+			"purchase.rejected or purchase.expired means it will not be paid.", signed.ApprovalID, signed.ExpiresAt, signed.ApprovalID, signed.ApprovalID)
+		return success(base), base, nil
+	}
+	if res := p.checkSigned(signed.XPaymentHeader, need); res != nil {
+		return res, nil, nil
+	}
+	return p.payWith(ctx, signed.XPaymentHeader, base)
+}
+
+// checkSigned refuses to send a header that does not pay what was asked
+// (another network, token, recipient or amount): the vendor would refuse
+// it, and it says the service is configured for another chain.
+func (p *payer) checkSigned(header string, need requirement) *sdk.CallToolResult {
+	pay, err := x402.Decode(header)
+	if err != nil {
+		return toolError(CodeSignedForOtherChain, "the signed header cannot be read: "+err.Error(), nil)
+	}
+	to, _ := x402.ParseAddress(need.PayTo)
+	token, _ := x402.ParseAddress(need.Asset)
+	chain := p.deps.Payment.ChainID
+	switch {
+	case pay.ChainID != 0 && chain != 0 && pay.ChainID != chain, !pay.Token.IsZero() && pay.Token != token:
+		return toolError(CodeSignedForOtherChain, fmt.Sprintf("the service signed for chain %d token %s, the resource wants %s token %s",
+			pay.ChainID, pay.Token.Hex(), need.Network, need.Asset), nil)
+	case pay.Authorization.To != to || pay.Authorization.Value != need.amount:
+		return toolError(CodeSignedForOtherChain, "the signed payment does not match the requirement's recipient and amount", nil)
+	}
+	return nil
+}
+
+// payWith retries the resource with X-PAYMENT and reports the outcome.
+func (p *payer) payWith(ctx context.Context, header string, out paidResourceOut) (*sdk.CallToolResult, any, error) {
+	paid, res := p.fetch(ctx, header)
+	if res != nil {
+		return res, nil, nil
+	}
+	got := paid.describe(p.in.URL)
+	if out.AmountUSDC == 0 { // a header signed earlier: what it pays is inside
+		if pay, err := x402.Decode(header); err == nil {
+			out.AmountUSDC, out.AmountUSD, out.PayTo = int64(pay.Authorization.Value), micro(pay.Authorization.Value), pay.Authorization.To.Hex()
+		}
+	}
+	got.AmountUSDC, got.AmountUSD, got.PayTo, got.Network, got.Asset = out.AmountUSDC, out.AmountUSD, out.PayTo, out.Network, out.Asset
+	got.XPaymentHeader = header
+	switch {
+	case paid.status == 402:
+		var refused x402.PaymentRequired
+		json.Unmarshal(paid.body, &refused)
+		return toolError(CodePaymentRefused, "the resource refused the payment: "+orText(refused.Error, "no reason given"),
+			map[string]any{"http_status": paid.status, "reason": refused.Error}), nil, nil
+	case paid.status < 200 || paid.status > 299:
+		return toolError(CodePaymentRefused, fmt.Sprintf("the resource answered HTTP %d to the paid request", paid.status),
+			map[string]any{"http_status": paid.status, "body": got.Body, "settlement": got.Settlement}), nil, nil
+	}
+	got.Outcome = "paid"
+	return success(got), got, nil
+}
+
+// success is a result whose text is the structured output, with its next
+// step beside it.
+func success(out paidResourceOut) *sdk.CallToolResult {
+	text, _ := json.Marshal(out)
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}
+	if out.NextStep != "" {
+		res.Content = append(res.Content, &sdk.TextContent{Text: out.NextStep})
+	}
+	return res
+}
+
+func orText(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}

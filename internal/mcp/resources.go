@@ -1,0 +1,89 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// skillScheme prefixes the URI of a vendor skill file resource.
+const skillScheme = "botpay://skills/"
+
+// addSkillResources serves the vendor skill files as resources: the
+// template botpay://skills/{slug} reads one, and resources/list lists the
+// catalogue as the service has it (through the API, so a catalogue
+// configured with BOTPAY_SKILLS_DIR shows too).
+func addSkillResources(s *sdk.Server, deps Resolver) {
+	s.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: skillScheme + "{slug}", Name: "vendor-skill",
+		Title: "Vendor skill file", MIMEType: "text/markdown",
+		Description: "How an agent buys from a vendor: catalogue search, checkout methods, shipping and returns. Slugs come from search_vendors."},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return readSkill(ctx, deps(req.Extra).API, req.Params.URI)
+		})
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method != "resources/list" {
+				return next(ctx, method, req)
+			}
+			return listSkills(ctx, deps(req.GetExtra()).API)
+		}
+	})
+}
+
+func readSkill(ctx context.Context, api *API, uri string) (*sdk.ReadResourceResult, error) {
+	slug, ok := strings.CutPrefix(uri, skillScheme)
+	if !ok || slug == "" || strings.Contains(slug, "/") {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	ans, err := api.Do(ctx, Request{Method: "GET", Path: skillPath(slug)})
+	switch {
+	case err != nil:
+		return nil, err
+	case ans.Status == http.StatusNotFound:
+		return nil, sdk.ResourceNotFoundError(uri)
+	case !ans.OK():
+		return nil, fmt.Errorf("reading %s: HTTP %d: %s", uri, ans.Status, shorten(string(ans.Body), 200))
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(ans.Body)}}}, nil
+}
+
+func listSkills(ctx context.Context, api *API) (*sdk.ListResourcesResult, error) {
+	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	cursor := ""
+	for range maxDecisionPages {
+		list, err := skillsPage(ctx, api, cursor)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range list.Vendors {
+			out.Resources = append(out.Resources, &sdk.Resource{URI: skillScheme + v.Slug, Name: v.Slug, Title: v.Name + " skill file",
+				MIMEType: "text/markdown", Description: fmt.Sprintf("%s vendor (%s, agent friendliness %d/100, checkout: %s)",
+					v.Category, v.Maturity, v.AgentFriendliness, strings.Join(v.CheckoutMethods, ", "))})
+		}
+		if list.NextCursor == nil || *list.NextCursor == "" {
+			break
+		}
+		cursor = *list.NextCursor
+	}
+	return out, nil
+}
+
+// skillsPage is one page of the vendor catalogue.
+func skillsPage(ctx context.Context, api *API, cursor string) (vendorsOut, error) {
+	ans, err := api.Do(ctx, get("/api/v1/bot/skills", map[string]string{"cursor": cursor}))
+	if err != nil {
+		return vendorsOut{}, err
+	}
+	if !ans.OK() {
+		return vendorsOut{}, fmt.Errorf("listing vendor skills: HTTP %d: %s", ans.Status, shorten(string(ans.Body), 200))
+	}
+	var list vendorsOut
+	if err := json.Unmarshal(ans.Body, &list); err != nil {
+		return vendorsOut{}, fmt.Errorf("listing vendor skills: %w", err)
+	}
+	return list, nil
+}

@@ -1,0 +1,95 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Error codes of refusals made by the tools themselves; refusals of the
+// service keep the service's codes (validation_error, wallet_frozen,
+// guardrail_blocked, ...).
+const (
+	CodeInvalidArguments     = "invalid_arguments"
+	CodeServiceUnreachable   = "service_unreachable"
+	CodeDestinationRefused   = "destination_refused"
+	CodeResourceUnreachable  = "resource_unreachable"
+	CodeNoPayableRequirement = "no_payable_requirement"
+	CodeOverMaxAmount        = "over_max_amount"
+	CodePaymentRefused       = "payment_refused"
+	CodeApprovalPending      = "approval_pending"
+	CodeApprovalNotFound     = "approval_not_found"
+	CodeApprovalRejected     = "approval_rejected"
+	CodeApprovalMismatch     = "approval_for_another_resource"
+	CodeSignedForOtherChain  = "signed_for_another_network"
+)
+
+// fromAnswer turns the endpoint's answer into the tool's result: a 2xx JSON
+// body is the structured output as it is (and its text), a refusal is a
+// result with isError and the endpoint's error body. A next-step hint for
+// the agent travels as a second text block, never inside the structured
+// output, so that output stays equal to the endpoint's answer.
+func fromAnswer(tool string, r Request, ans Answer) (*sdk.CallToolResult, any, error) {
+	if !ans.OK() {
+		return refusal(r, ans), nil, nil
+	}
+	body := bytes.TrimSpace(ans.Body)
+	if !json.Valid(body) {
+		return toolError(CodeServiceUnreachable, fmt.Sprintf("%s %s answered HTTP %d with a body that is not JSON", r.Method, r.Path, ans.Status), nil), nil, nil
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(body)}}}
+	if hint := nextStep(tool, ans.Status, body); hint != "" {
+		res.Content = append(res.Content, &sdk.TextContent{Text: hint})
+	}
+	return res, json.RawMessage(body), nil
+}
+
+// refusal is a non-2xx answer as an error result: the endpoint's JSON error
+// body first ({"error": code, "message": ..., ...}), then what to do.
+func refusal(r Request, ans Answer) *sdk.CallToolResult {
+	body := bytes.TrimSpace(ans.Body)
+	var shape struct {
+		Error  string `json:"error"`
+		Reason string `json:"reason"`
+	}
+	if json.Unmarshal(body, &shape) != nil || shape.Error == "" {
+		return toolError("http_"+strconv.Itoa(ans.Status), fmt.Sprintf("%s %s answered HTTP %d: %s", r.Method, r.Path,
+			ans.Status, shorten(string(body), 300)), nil)
+	}
+	advice := fmt.Sprintf("HTTP %d %s from %s %s.", ans.Status, http.StatusText(ans.Status), r.Method, r.Path)
+	if a := adviceFor(shape.Error, shape.Reason); a != "" {
+		advice += " " + a
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(body)}, &sdk.TextContent{Text: advice}}}
+}
+
+// toolError is a refusal made by the tool itself, in the service's error
+// shape, with extra fields beside code and message.
+func toolError(code, message string, extra map[string]any) *sdk.CallToolResult {
+	body := map[string]any{"error": code, "message": message}
+	for k, v := range extra {
+		body[k] = v
+	}
+	text, _ := json.Marshal(body)
+	res := &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}
+	if a := adviceFor(code, ""); a != "" {
+		res.Content = append(res.Content, &sdk.TextContent{Text: a})
+	}
+	return res
+}
+
+// unreachable is a call of the bot API that got no answer.
+func unreachable(err error) *sdk.CallToolResult {
+	return toolError(CodeServiceUnreachable, "the botpay service could not be reached: "+err.Error(), nil)
+}
+
+func shorten(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}

@@ -1,0 +1,143 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// Deps is what the tools of one server use.
+type Deps struct {
+	// API is the bot API, called as the bot whose key the agent holds.
+	API *API
+	// Outbound fetches the resources of pay_x402_resource.
+	Outbound Outbound
+	// Payment is the network and token the service signs x402 payments
+	// for; pay_x402_resource pays only requirements in them.
+	Payment Payment
+}
+
+// Payment names the network and token of x402 payments.
+type Payment struct {
+	Network string // x402 v1 network name, for example "base"
+	ChainID uint64
+	Asset   string // 0x address of the token
+}
+
+// DefaultPayment is what the service signs for: USDC on Base.
+func DefaultPayment() Payment {
+	return Payment{Network: x402.Network, ChainID: x402.BaseUSDC.ChainID, Asset: x402.BaseUSDC.Contract.Hex()}
+}
+
+// Outbound is the HTTP client for agent-chosen URLs: the outbound guard
+// (internal/egress) refuses internal destinations unless AllowPrivate.
+type Outbound struct {
+	Client       *http.Client
+	AllowPrivate bool
+}
+
+// NewOutbound is the guarded client pay_x402_resource fetches with (10 s
+// per request, no redirects, no proxies).
+func NewOutbound(allowPrivate bool) Outbound {
+	return Outbound{Client: egress.Client(egress.Options{AllowPrivate: allowPrivate, Timeout: 10 * time.Second}),
+		AllowPrivate: allowPrivate}
+}
+
+// Check refuses, before any connection, a URL naming an internal address.
+func (o Outbound) Check(url string) error {
+	if o.AllowPrivate {
+		return nil
+	}
+	return egress.CheckURL(url)
+}
+
+func (o Outbound) refused(err error) bool { return egress.IsRefused(err) }
+
+// Options describe the server to clients.
+type Options struct {
+	Version string
+	Logger  *slog.Logger
+}
+
+// Resolver gives the dependencies of one request. extra carries the HTTP
+// header of a request to /mcp; it is nil over stdio.
+type Resolver func(extra *sdk.RequestExtra) *Deps
+
+// Fixed serves every request with d (one agent over stdio).
+func Fixed(d *Deps) Resolver { return func(*sdk.RequestExtra) *Deps { return d } }
+
+const instructions = "botpay is this agent's wallet, kept by a human owner who sets guardrails and approves what they ask to approve. " +
+	"Start with get_status. Purchases and x402 payments may be held for the owner's approval: that is an outcome, not an error; " +
+	"follow the next step the answer gives. Refusals are error results whose JSON names the code; do not retry a refusal by a guardrail."
+
+// NewServer is the MCP server: the eighteen tools and the vendor skill
+// resources, each request served with the dependencies deps gives it.
+func NewServer(deps Resolver, o Options) *sdk.Server {
+	version := o.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "botpay", Title: "botpay wallet", Version: version},
+		&sdk.ServerOptions{Instructions: instructions, Logger: o.Logger, HasTools: true, HasResources: true})
+	for _, def := range definitions() {
+		def.bind(s, def.tool, deps)
+	}
+	addSkillResources(s, deps)
+	s.AddReceivingMiddleware(argumentRefusals)
+	return s
+}
+
+// argumentRefusals gives the SDK's own refusals of a tool's arguments
+// (schema validation, decoding) the service's error shape, so every error
+// result an agent sees leads with {"error": code, "message": ...}.
+func argumentRefusals(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		call, ok := res.(*sdk.CallToolResult)
+		if err != nil || !ok || method != "tools/call" || !call.IsError || len(call.Content) == 0 {
+			return res, err
+		}
+		if text, ok := call.Content[0].(*sdk.TextContent); ok && !json.Valid([]byte(text.Text)) {
+			return toolError(CodeInvalidArguments, text.Text, nil), nil
+		}
+		return res, err
+	}
+}
+
+// RunStdio serves one agent over stdin and stdout until ctx ends or the
+// agent closes the stream (botpay mcp).
+func RunStdio(ctx context.Context, d *Deps, o Options) error {
+	return NewServer(Fixed(d), o).Run(ctx, &sdk.StdioTransport{})
+}
+
+// knownNetworks are the x402 networks whose USDC the service can be
+// configured to sign for.
+var knownNetworks = map[string]Payment{
+	"base":         DefaultPayment(),
+	"base-sepolia": {Network: "base-sepolia", ChainID: 84532, Asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e"},
+}
+
+// PaymentOn is the payment target of a `botpay mcp` whose service signs on
+// network (base or base-sepolia), in token (its USDC when empty).
+func PaymentOn(network, token string) (Payment, error) {
+	p, ok := knownNetworks[network]
+	if !ok {
+		return Payment{}, fmt.Errorf("unknown x402 network %q (base or base-sepolia)", network)
+	}
+	if token != "" {
+		a, err := x402.ParseAddress(token)
+		if err != nil {
+			return Payment{}, fmt.Errorf("x402 token: %w", err)
+		}
+		p.Asset = a.Hex()
+	}
+	return p, nil
+}

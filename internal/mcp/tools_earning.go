@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"encoding/json"
+	"net/url"
+)
+
+type checkoutPageInput struct {
+	Title             string   `json:"title" jsonschema:"what is sold, 1-200 characters"`
+	Description       string   `json:"description,omitempty" jsonschema:"at most 2000 characters"`
+	AmountUSD         *float64 `json:"amount_usd,omitempty" jsonschema:"fixed price in US dollars; leave out for pay-what-you-want"`
+	AmountLocked      *bool    `json:"amount_locked,omitempty" jsonschema:"whether buyers must pay exactly amount_usd (default true)"`
+	AllowedMethods    []string `json:"allowed_methods,omitempty" jsonschema:"payment methods offered; default all"`
+	SuccessURL        string   `json:"success_url,omitempty" jsonschema:"where buyers go after paying"`
+	ExpiresAt         string   `json:"expires_at,omitempty" jsonschema:"ISO 8601 time after which the page stops selling"`
+	PageType          string   `json:"page_type,omitempty" jsonschema:"default product"`
+	DigitalProductURL string   `json:"digital_product_url,omitempty" jsonschema:"required for digital_product: revealed to the buyer only after payment"`
+	ImageURL          string   `json:"image_url,omitempty"`
+	CollectBuyerName  *bool    `json:"collect_buyer_name,omitempty"`
+	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first page instead of creating another"`
+}
+
+type paymentLinkInput struct {
+	AmountUSD      float64 `json:"amount_usd" jsonschema:"0.50 to 10000 US dollars"`
+	Description    string  `json:"description" jsonschema:"what the payment is for, 1-500 characters"`
+	PayerEmail     string  `json:"payer_email,omitempty" jsonschema:"pre-fills the payer's e-mail on the payment page"`
+	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first link"`
+}
+
+type lineItemInput struct {
+	Description  string  `json:"description" jsonschema:"at most 500 characters"`
+	Quantity     float64 `json:"quantity" jsonschema:"positive"`
+	UnitPriceUSD float64 `json:"unit_price_usd" jsonschema:"US dollars, at least 0"`
+}
+
+type invoiceInput struct {
+	CheckoutPageID string          `json:"checkout_page_id" jsonschema:"the checkout page the invoice is paid through (create_checkout_page)"`
+	RecipientName  string          `json:"recipient_name,omitempty" jsonschema:"at most 200 characters"`
+	RecipientEmail string          `json:"recipient_email,omitempty" jsonschema:"send_invoice e-mails the PDF here"`
+	RecipientType  string          `json:"recipient_type,omitempty"`
+	LineItems      []lineItemInput `json:"line_items" jsonschema:"at least one line; a line's amount is quantity times unit price"`
+	TaxUSD         *float64        `json:"tax_usd,omitempty" jsonschema:"added to the subtotal; default 0"`
+	DueDate        string          `json:"due_date,omitempty" jsonschema:"ISO 8601; default 30 days from now"`
+	Notes          string          `json:"notes,omitempty" jsonschema:"at most 2000 characters"`
+	IdempotencyKey string          `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first invoice"`
+}
+
+type sendInvoiceInput struct {
+	InvoiceID      string `json:"invoice_id" jsonschema:"the draft invoice to send (inv_...)"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+type listSalesInput struct {
+	CheckoutPageID string `json:"checkout_page_id,omitempty" jsonschema:"only the sales of this checkout page"`
+	Status         string `json:"status,omitempty" jsonschema:"only sales in this status, for example confirmed"`
+	PaymentMethod  string `json:"payment_method,omitempty" jsonschema:"only sales paid this way, for example x402"`
+	Limit          int    `json:"limit,omitempty" jsonschema:"1-100, default 50"`
+	Cursor         string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+}
+
+var paymentMethods = []string{"x402", "usdc_direct", "processor_onramp", "l2_pay"}
+
+func earningTools() []toolDef {
+	return []toolDef{
+		endpoint(newTool("create_checkout_page",
+			"Creates a hosted checkout page where people and other agents pay this bot: by card or onramp on the page, or with x402 at "+
+				"/api/v1/checkout/{checkout_page_id}/x402. Each payment is a sale (list_sales) credited to the bot's wallet, announced by "+
+				"wallet.sale.completed. Needs an active wallet (wallet_not_found before the owner claims the bot). Share the service's base URL "+
+				"followed by checkout_url with buyers; invoices are paid through a checkout page too.",
+			hints{title: "Create a checkout page"},
+			inputSchema[checkoutPageInput](enum("page_type", "product", "event", "digital_product"),
+				itemsEnum("allowed_methods", paymentMethods...)),
+			outputSchema[checkoutPageOut]()),
+			func(in checkoutPageInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/bot/checkout-pages/create", raw, in.IdempotencyKey)
+			}),
+		endpoint(newTool("create_payment_link",
+			"Creates a one-off payment link for a fixed amount, valid for 24 hours. When someone pays it, the bot's wallet is credited and "+
+				"wallet.payment.received arrives in list_messages. Needs an active wallet (wallet_not_active otherwise).",
+			hints{title: "Create a payment link"}, inputSchema[paymentLinkInput](), outputSchema[paymentLinkOut]()),
+			func(in paymentLinkInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/bot/payments/create-link", raw, in.IdempotencyKey)
+			}),
+		endpoint(newTool("create_invoice",
+			"Creates a draft invoice with line items, payable through one of the bot's checkout pages. It is not sent yet: call send_invoice "+
+				"with its invoice_id to e-mail the PDF. When paid, the invoice becomes paid and a sale is recorded.",
+			hints{title: "Create an invoice"},
+			inputSchema[invoiceInput](enum("recipient_type", "human", "bot", "agent")), outputSchema[invoiceOut]()),
+			func(in invoiceInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/bot/invoices/create", raw, in.IdempotencyKey)
+			}),
+		endpoint(newTool("send_invoice",
+			"Sends a draft invoice: marks it sent and e-mails the recipient the PDF with its payment link (email_sent tells whether the "+
+				"e-mail went; without a recipient e-mail, share payment_url yourself). Only drafts can be sent (only_draft_invoices_can_be_sent); "+
+				"the service limits invoice e-mails per bot and per owner per day (rate_limited).",
+			hints{title: "Send an invoice", openWorld: true}, inputSchema[sendInvoiceInput](), outputSchema[sentInvoiceOut]()),
+			func(in sendInvoiceInput, _ json.RawMessage) (Request, error) {
+				return Request{Method: "POST", Path: "/api/v1/bot/invoices/" + url.PathEscape(in.InvoiceID) + "/send",
+					IdempotencyKey: in.IdempotencyKey}, nil
+			}),
+		endpoint(newTool("list_sales",
+			"Lists what this bot has sold, newest first: checkout-page, invoice and payment-link payments by any method (card, sandbox, x402), "+
+				"with amount, buyer, method and status. Filter by checkout_page_id, status or payment_method; page with cursor.",
+			hints{title: "List sales", readOnly: true}, inputSchema[listSalesInput](), outputSchema[salesOut]()),
+			func(in listSalesInput, _ json.RawMessage) (Request, error) {
+				return get("/api/v1/bot/sales", map[string]string{"checkout_page_id": in.CheckoutPageID, "status": in.Status,
+					"payment_method": in.PaymentMethod, "limit": optInt(in.Limit), "cursor": in.Cursor}), nil
+			}),
+	}
+}

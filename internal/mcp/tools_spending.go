@@ -1,0 +1,45 @@
+package mcp
+
+import "encoding/json"
+
+type checkoutInput struct {
+	ProfileIndex   int    `json:"profile_index" jsonschema:"the payment profile of the owner's card to use (1, 2, ...)"`
+	MerchantName   string `json:"merchant_name" jsonschema:"the merchant's name, as the owner will see it"`
+	MerchantURL    string `json:"merchant_url" jsonschema:"the merchant's URL or domain (procurement controls match its domain)"`
+	ItemName       string `json:"item_name" jsonschema:"what is being bought"`
+	AmountCents    int64  `json:"amount_cents" jsonschema:"the price in US cents (1250 is $12.50)"`
+	Category       string `json:"category,omitempty" jsonschema:"for example retail, saas, food, office; the owner may approve or block categories"`
+	TaskID         string `json:"task_id,omitempty" jsonschema:"when fulfilling a purchase task the owner queued"`
+	CardID         string `json:"card_id,omitempty" jsonschema:"required only when the bot has several active cards"`
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"any unique string per purchase; a retry with the same key and arguments returns the first answer and never buys twice"`
+}
+
+type checkoutStatusInput struct {
+	ConfirmationID string `json:"confirmation_id" jsonschema:"the confirmation_id that checkout returned (chk_...)"`
+}
+
+func spendingTools() []toolDef {
+	return []toolDef{
+		endpoint(newTool("checkout",
+			"Requests a purchase with the owner's card. The owner's guardrails run in this order: wallet active and not frozen, "+
+				"card limits (per transaction, daily, monthly), the profile's allowance window, the owner's master budget, then the approval mode. "+
+				"Three outcomes: approved at once (approved true, with missing_digits, expiry_month and expiry_year to complete the purchase at the merchant); "+
+				"held for the owner (approved false, status pending_confirmation, confirmation_id and expires_at; this is not an error: call "+
+				"get_checkout_status with the confirmation_id later, for up to 15 minutes); or refused, as an error result with the code "+
+				"(insufficient_funds, card_guardrail_violation, allowance_exceeded, master_budget_exceeded, wallet_frozen, wallet_not_active, invalid_profile, rate_limited). "+
+				"At most 30 checkouts per hour. Pass an idempotency_key so a retry never buys twice.",
+			hints{title: "Buy with the owner's card", destructive: true, openWorld: true},
+			inputSchema[checkoutInput](), outputSchema[purchaseOut]()),
+			func(in checkoutInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/bot/merchant/checkout", raw, in.IdempotencyKey)
+			}),
+		endpoint(newTool("get_checkout_status",
+			"Reads the state of a purchase by its confirmation_id: pending (the owner has not decided), approved (with the card details to "+
+				"complete it), denied or expired (the owner did not decide within 15 minutes). Poll a held purchase about every 15 seconds; "+
+				"denied and expired are final.",
+			hints{title: "Purchase status", readOnly: true}, inputSchema[checkoutStatusInput](), outputSchema[purchaseOut]()),
+			func(in checkoutStatusInput, _ json.RawMessage) (Request, error) {
+				return get("/api/v1/bot/merchant/checkout/status", map[string]string{"confirmation_id": in.ConfirmationID}), nil
+			}),
+	}
+}

@@ -1,0 +1,67 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+type noInput struct{}
+
+type listTransactionsInput struct {
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many transactions, newest first (1-100, default 50)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read further back"`
+}
+
+type topupInput struct {
+	AmountUSD      float64 `json:"amount_usd" jsonschema:"the amount to ask for, in US dollars (for example 20 or 12.50)"`
+	Reason         string  `json:"reason,omitempty" jsonschema:"why the money is needed (at most 500 characters); the owner reads it in the e-mail"`
+	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"any unique string; calling again with the same key and arguments returns the first answer instead of e-mailing the owner twice"`
+}
+
+func walletTools() []toolDef {
+	return []toolDef{
+		endpoint(newTool("get_status",
+			"Shows this bot's account at a glance: whether an owner has claimed it (status active, pending, frozen or inactive), "+
+				"its rails (card_wallet in USD and processor_wallet in USDC for x402, with balances and limits), the owner's master guardrails, "+
+				"webhook health and how many events wait in list_messages. Call it first, and again after a rails.updated event. "+
+				"If status is pending, the owner has not claimed the bot yet and nothing can be spent.",
+			hints{title: "Bot status", readOnly: true}, inputSchema[noInput](), outputSchema[statusOut]()),
+			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/status", nil), nil }),
+		endpoint(newTool("check_wallet",
+			"Checks the card wallet: wallet_status (active, empty, pending or inactive), the available balance in USD (amounts held for "+
+				"purchases awaiting the owner are already subtracted and shown as held_usd), the monthly spending limit and what is left of it, "+
+				"and unfulfilled top-up requests. Call it before a purchase; if the balance is too low, call request_topup.",
+			hints{title: "Check wallet", readOnly: true}, inputSchema[noInput](), outputSchema[walletCheckOut]()),
+			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/wallet/check", nil), nil }),
+		endpoint(newTool("list_transactions",
+			"Lists the card wallet's ledger, newest first: funding, spends, sales and refunds, each with its amount (negative for "+
+				"debits) and the balance after it. Refused with wallet_not_active until the owner claims the bot. For more, pass next_cursor as cursor.",
+			hints{title: "List transactions", readOnly: true},
+			inputSchema[listTransactionsInput](), outputSchema[transactionsOut]()),
+			func(in listTransactionsInput, _ json.RawMessage) (Request, error) {
+				return get("/api/v1/bot/wallet/transactions", map[string]string{"limit": optInt(in.Limit), "cursor": in.Cursor}), nil
+			}),
+		endpoint(newTool("get_spending_rules",
+			"Reads the guardrails the owner set for this bot: the approval mode (ask_for_everything, auto_approve_under_threshold, "+
+				"auto_approve_by_category), per-transaction, daily and monthly limits, the amount above which the owner must approve, "+
+				"approved and blocked categories, and the owner's notes. Read it before buying so a purchase fits the rules instead of being refused or held.",
+			hints{title: "Spending rules", readOnly: true}, inputSchema[noInput](), outputSchema[guardrailsOut]()),
+			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/wallet/spending", nil), nil }),
+		endpoint(newTool("request_topup",
+			"Asks the owner to add money: records a top-up request and e-mails the owner with the amount and reason. It moves no money; "+
+				"the owner decides. When the owner funds the wallet you get wallet.funded (and wallet.topup.completed) in list_messages. "+
+				"Refused with wallet_not_active before the owner claims the bot, and rate_limited when asked too often.",
+			hints{title: "Request a top-up", openWorld: true},
+			inputSchema[topupInput](), outputSchema[topupOut]()),
+			func(in topupInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/bot/wallet/topup-request", raw, in.IdempotencyKey)
+			}),
+	}
+}
+
+func optInt(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,30 @@
+package mcp
+
+import "encoding/json"
+
+type signInput struct {
+	ResourceURL      string `json:"resource_url" jsonschema:"the URL being paid for (procurement controls match its domain)"`
+	AmountUSDC       int64  `json:"amount_usdc" jsonschema:"the amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's maxAmountRequired)"`
+	RecipientAddress string `json:"recipient_address" jsonschema:"the vendor's 0x address (the 402 answer's payTo)"`
+	ValidBefore      int64  `json:"valid_before,omitempty" jsonschema:"Unix time after which the signature is void; default now plus 5 minutes"`
+	IdempotencyKey   string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment; a retry with the same key and arguments returns the same signature instead of reserving the money twice"`
+}
+
+func x402Tools() []toolDef {
+	return []toolDef{
+		endpoint(newTool("sign_x402_payment",
+			"Signs a USDC payment (EIP-3009 TransferWithAuthorization) from this bot's processor wallet for an HTTP 402 (x402) resource, "+
+				"within the owner's guardrails: master guardrails, approval mode, threshold, per-transaction, daily and monthly limits, and "+
+				"procurement controls (allowed and blocked domains, recipients). Answers x_payment_header to send as the X-PAYMENT header "+
+				"when retrying the resource, or, when the owner must approve first, status awaiting_approval with an approval_id (not an "+
+				"error: the signed header arrives in a purchase.approved message once the owner approves). Refusals are error results: "+
+				"guardrail_blocked (with a reason), insufficient_token_balance, no_processor_wallet. Prefer pay_x402_resource, which does the "+
+				"whole exchange with the resource.",
+			hints{title: "Sign an x402 payment", destructive: true},
+			inputSchema[signInput](), outputSchema[signOut]()),
+			func(in signInput, raw json.RawMessage) (Request, error) {
+				return post("/api/v1/processor-wallet/bot/sign", raw, in.IdempotencyKey)
+			}),
+		payTool(),
+	}
+}

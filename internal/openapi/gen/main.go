@@ -1,0 +1,37 @@
+// Command gen writes openapi.json and docs/api.md from openapi.yaml; run it
+// with `go generate ./internal/openapi`.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/botpay/botpay/internal/openapi/build"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+// run is started in internal/openapi (go generate's directory).
+func run() error {
+	src, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		return err
+	}
+	doc, err := build.Document(src)
+	if err != nil {
+		return err
+	}
+	out, err := build.JSON(doc)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile("openapi.json", out, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile("../../docs/api.md", build.Markdown(doc), 0o644)
+}

@@ -1,0 +1,56 @@
+package openapi_test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/botpay/botpay/internal/openapi"
+	"github.com/botpay/botpay/internal/openapi/build"
+	"github.com/botpay/botpay/internal/openapi/contract"
+)
+
+// The served document is what the YAML source generates, and so is
+// docs/api.md: editing one without `go generate ./internal/openapi` fails.
+func TestGeneratedFilesAreCurrent(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := build.Document(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := build.JSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(openapi.JSON, want) {
+		t.Error("openapi.json is stale: run go generate ./internal/openapi")
+	}
+	md, err := os.ReadFile("../../docs/api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(md, build.Markdown(doc)) {
+		t.Error("docs/api.md is stale: run go generate ./internal/openapi")
+	}
+}
+
+// The document is valid OpenAPI 3.1 by libopenapi-validator's schema of
+// the specification.
+func TestDocumentIsValidOpenAPI31(t *testing.T) {
+	t.Parallel()
+	if !bytes.Contains(openapi.JSON, []byte(`"openapi": "3.1.`)) {
+		t.Fatal("not an OpenAPI 3.1 document")
+	}
+	c, err := contract.New(openapi.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if problems := c.ValidateDocument(); len(problems) > 0 {
+		t.Fatalf("the document is not valid OpenAPI 3.1:\n%s", strings.Join(problems, "\n"))
+	}
+}

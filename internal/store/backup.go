@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrBackupPostgres says why botpay does not back PostgreSQL up itself.
+var ErrBackupPostgres = errors.New("botpay backup copies the embedded SQLite database; " +
+	"back PostgreSQL up with its own tools: pg_dump (logical) or pg_basebackup with WAL archiving (point in time)")
+
+// Backup writes a consistent copy of the SQLite database to path while the
+// service keeps running (VACUUM INTO reads one snapshot; writers are not
+// blocked). path must not exist yet.
+func (s *Store) Backup(ctx context.Context, path string) error {
+	if s.dialect == Postgres {
+		return ErrBackupPostgres
+	}
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("backup: %s already exists", path)
+	}
+	if _, err := s.write.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	return nil
+}
+
+// CheckIntegrity runs SQLite's integrity check over the whole database (a
+// restored backup is checked before use).
+func (s *Store) CheckIntegrity(ctx context.Context) error {
+	if s.dialect == Postgres {
+		return nil
+	}
+	var result string
+	if err := s.read.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&result); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("integrity check: %s", result)
+	}
+	return nil
+}

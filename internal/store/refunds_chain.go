@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// SaleForRefund is what deciding how to refund a sale needs, read before
+// any lock: the amounts are read again under the wallet lock.
+type SaleForRefund struct {
+	Amount   botpay.Money
+	Refunded botpay.Money
+	Payer    string // the buyer's identifier: a chain address for x402
+	// OnChain: the sale was settled by a transaction on a real chain, so
+	// its money is in the seller's processor wallet, not the card wallet.
+	OnChain bool
+}
+
+// SaleForRefund reads one of the bot's sales; another bot's sale is 404.
+func (s *Store) SaleForRefund(ctx context.Context, botID, saleID string) (SaleForRefund, error) {
+	var out SaleForRefund
+	err := s.queryRow(ctx, `SELECT amount_cents, refunded_cents, buyer_identifier,
+		EXISTS (SELECT 1 FROM x402_payments p WHERE p.sale_id = sales.id AND p.raw_tx IS NOT NULL)
+		FROM sales WHERE id = $1 AND bot_id = $2`, saleID, botID).Scan(&out.Amount, &out.Refunded, &out.Payer, &out.OnChain)
+	if isNoRows(err) {
+		return out, botpay.ErrNotFound("sale")
+	}
+	if err != nil {
+		return out, fmt.Errorf("read sale %s for refund: %w", saleID, err)
+	}
+	return out, nil
+}
+
+// ChainRefund is a refund of a live x402 sale paid back on chain, with the
+// relayer transaction that carries it.
+type ChainRefund struct {
+	Refund  botpay.Refund
+	RawTx   string
+	Relayer string
+	Nonce   uint64
+	Failure string
+}
+
+// SubmitSaleRefund records an on-chain refund of a sale as pending, in one
+// transaction: the bot's wallet lock, the remainder check, the sale's
+// refunded total raised (so racing refunds never exceed the sale), the
+// relayer's next nonce taken, the transaction signed with it, and the
+// refund stored with the signed bytes before anything is sent.
+func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64,
+	sign func(nonce uint64) (SignedSubmission, error)) (ChainRefund, error) {
+	out := ChainRefund{Refund: rf, Relayer: strings.ToLower(r.Address)}
+	err := s.inTx(ctx, func(tx *Tx) error {
+		_, o, err := tx.lockSaleForRefund(ctx, rf.BotID, rf.SaleID)
+		if err != nil {
+			return err
+		}
+		if _, err := botpay.RefundAmount(o.amount, o.refunded, &rf.Amount); err != nil {
+			return err
+		}
+		if err := tx.raiseRefunded(ctx, "sales", rf.SaleID, rf.Amount); err != nil {
+			return err
+		}
+		if out.Nonce, err = tx.takeRelayerNonce(ctx, r, chainNonce); err != nil {
+			return err
+		}
+		signed, err := sign(out.Nonce)
+		if err != nil {
+			return fmt.Errorf("sign refund transaction: %w", err)
+		}
+		now := s.clock.Now()
+		out.Refund.Status, out.Refund.TxHash, out.Refund.CreatedAt, out.RawTx = botpay.RefundPending, strings.ToLower(signed.TxHash), now, signed.RawTx
+		if err := tx.insertRefund(ctx, out.Refund, 0); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE refunds SET raw_tx = $1, relayer = $2, relayer_nonce = $3, submitted_at = $4 WHERE id = $5`,
+			out.RawTx, out.Relayer, int64(out.Nonce), ms(now), rf.ID)
+		if err != nil {
+			return fmt.Errorf("record refund transaction: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("submit refund of sale %s: %w", rf.SaleID, err)
+	}
+	return out, nil
+}
+
+// ErrRefundSettled is a completion another request or replica recorded
+// first: the refund completes once.
+var ErrRefundSettled = errors.New("store: the refund is no longer pending")
+
+// CompleteSaleRefund records that the chain confirmed a pending refund:
+// succeeded, the invoice marked, and wallet.refund.completed written with
+// newBalance (the processor wallet's token balance after it, in cents) —
+// one transaction, and only for the first caller.
+func (s *Store) CompleteSaleRefund(ctx context.Context, id string, newBalance botpay.Money) (botpay.Refund, error) {
+	var rf botpay.Refund
+	err := s.inTx(ctx, func(tx *Tx) error {
+		now := s.clock.Now()
+		var err error
+		rf, err = scanRefund(tx.queryRow(ctx, `UPDATE refunds SET status = $1, completed_at = $2
+			WHERE id = $3 AND status = $4 RETURNING `+refundColumns, botpay.RefundSucceeded, ms(now), id, botpay.RefundPending))
+		if isNoRows(err) {
+			return ErrRefundSettled
+		}
+		if err != nil {
+			return fmt.Errorf("mark refund succeeded: %w", err)
+		}
+		if err := tx.markInvoiceRefunded(ctx, rf.SaleID, rf.Amount); err != nil {
+			return err
+		}
+		return tx.emit(refundEvent(rf, newBalance, now))
+	})
+	if err != nil {
+		return rf, fmt.Errorf("complete refund %s: %w", id, err)
+	}
+	return rf, nil
+}
+
+// FailSaleRefund records that the chain refused a pending refund's
+// transaction: failed with the reason, and the sale's refunded total
+// lowered again so the amount can be refunded anew. Only the first caller
+// changes anything.
+func (s *Store) FailSaleRefund(ctx context.Context, id, reason string) error {
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var saleID string
+		var amount botpay.Money
+		err := tx.queryRow(ctx, `UPDATE refunds SET status = $1, failure = $2, completed_at = $3
+			WHERE id = $4 AND status = $5 RETURNING sale_id, amount_cents`,
+			botpay.RefundFailed, reason, ms(s.clock.Now()), id, botpay.RefundPending).Scan(&saleID, &amount)
+		if isNoRows(err) {
+			return ErrRefundSettled
+		}
+		if err != nil {
+			return fmt.Errorf("mark refund failed: %w", err)
+		}
+		_, err = tx.exec(ctx, `UPDATE sales SET refunded_cents = refunded_cents - $1 WHERE id = $2`, int64(amount), saleID)
+		if err != nil {
+			return fmt.Errorf("give back the refunded total: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("fail refund %s: %w", id, err)
+	}
+	return nil
+}
+
+// PendingChainRefunds lists on-chain refunds submitted before cutoff that
+// the chain has not decided yet, oldest first: the resume worker's queue.
+func (s *Store) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit int) ([]ChainRefund, error) {
+	rows, err := s.query(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure FROM refunds
+		WHERE status = $1 AND submitted_at < $2 ORDER BY submitted_at LIMIT $3`, botpay.RefundPending, ms(cutoff), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list pending refunds: %w", err)
+	}
+	defer rows.Close()
+	var out []ChainRefund
+	for rows.Next() {
+		c, err := scanChainRefund(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan pending refund: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ChainRefundByID reads one refund with its transaction.
+func (s *Store) ChainRefundByID(ctx context.Context, id string) (ChainRefund, error) {
+	c, err := scanChainRefund(s.queryRow(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure FROM refunds WHERE id = $1`, id))
+	if isNoRows(err) {
+		return c, botpay.ErrNotFound("refund")
+	}
+	if err != nil {
+		return c, fmt.Errorf("read refund %s: %w", id, err)
+	}
+	return c, nil
+}
+
+func scanChainRefund(row interface{ Scan(...any) error }) (ChainRefund, error) {
+	var c ChainRefund
+	var raw, relayer, failure sql.NullString
+	var nonce sql.NullInt64
+	wrapped := scanFunc(func(dest ...any) error {
+		n := len(dest)
+		return row.Scan(append(dest[:n:n], &raw, &relayer, &nonce, &failure)...)
+	})
+	rf, err := scanRefund(wrapped)
+	c.Refund, c.RawTx, c.Relayer, c.Nonce, c.Failure = rf, raw.String, relayer.String, uint64(nonce.Int64), failure.String
+	return c, err
+}
+
+// scanFunc adapts a function to the Scan interface.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }

@@ -1,0 +1,76 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// TestChainRefundsReserveTheSaleAndFinishOnce: an on-chain refund raises
+// the sale's refunded total when stored pending (with the relayer nonce it
+// took), completes or fails once, and a failure gives the amount back.
+func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		bot := claimedBot(t, st, newOwner(t, st))
+		page := newPage(t, st, bot.ID, cents(1000))
+		sale, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
+		submit := func(amount botpay.Money) (store.ChainRefund, error) {
+			rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: sale.Sale.ID, Amount: amount, Reason: "r"}
+			return st.SubmitSaleRefund(ctx, rf, relayer, 0, func(n uint64) (store.SignedSubmission, error) {
+				return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", n), RawTx: "0x02"}, nil
+			})
+		}
+		first, err := submit(600)
+		if err != nil || first.Refund.Status != botpay.RefundPending || first.Nonce != 0 || first.RawTx != "0x02" {
+			t.Fatalf("first refund = %+v, %v", first, err)
+		}
+		_, err = submit(401)
+		wantCode(t, err, botpay.CodeRefundExceedsAmount)
+		if next, _ := st.RelayerNextNonce(ctx, relayer); next != 1 {
+			t.Fatalf("relayer next nonce %d after a refused refund, want 1 (rolled back)", next)
+		}
+		second, err := submit(400)
+		if err != nil || second.Nonce != 1 {
+			t.Fatalf("second refund = %+v, %v", second, err)
+		}
+		pending, err := st.PendingChainRefunds(ctx, time.Now().Add(time.Minute), 10)
+		if err != nil || len(pending) != 2 || pending[0].Refund.ID != first.Refund.ID || pending[1].RawTx != "0x02" {
+			t.Fatalf("pending = %+v, %v", pending, err)
+		}
+		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, 400); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, 400); !errors.Is(err, store.ErrRefundSettled) {
+			t.Fatalf("second completion: %v", err)
+		}
+		if err := st.FailSaleRefund(ctx, second.Refund.ID, "reverted"); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FailSaleRefund(ctx, first.Refund.ID, "reverted"); !errors.Is(err, store.ErrRefundSettled) {
+			t.Fatalf("failing a succeeded refund: %v", err)
+		}
+		got, err := st.SaleForRefund(ctx, bot.ID, sale.Sale.ID)
+		if err != nil || got.Refunded != 600 {
+			t.Fatalf("sale after one success and one failure = %+v, %v; want 600 refunded", got, err)
+		}
+		failed, err := st.ChainRefundByID(ctx, second.Refund.ID)
+		if err != nil || failed.Refund.Status != botpay.RefundFailed || failed.Failure != "reverted" {
+			t.Fatalf("failed refund = %+v, %v", failed, err)
+		}
+		if n := countOf(eventTypes(t, st, bot.ID), botpay.EventRefundCompleted); n != 1 {
+			t.Fatalf("%d refund events, want 1", n)
+		}
+		wantBooksBalanced(t, st, bot.ID, 0)
+	})
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// seedTables are the statements that fill each table, written once for
+// both engines with three macros: {series N} is a FROM clause of rows i =
+// 1..N, {hex X} the 16-digit hex of X (record ids), and {false} the
+// engine's false. $now is the seeding time in Unix milliseconds. Bot i
+// belongs to owner (i-1)/10+1; ledger row j belongs to bot (j-1)/10+1.
+var seedTables = []struct{ table, sql string }{
+	{"owners", `INSERT INTO owners (id, email, password_hash, created_at)
+		SELECT 'own_' || {hex i}, 'seed' || i || '@seed.example', 'seeded: no password', $now {series owners}`},
+	{"bots", `INSERT INTO bots (id, name, owner_email, bot_type, api_key_hash, owner_id, claimed_at, callback_url,
+		webhook_secret_sealed, webhook_status, created_at, updated_at)
+		SELECT 'bot_' || {hex i}, 'seed-' || i, 'seed' || ((i - 1) / 10 + 1) || '@seed.example', 'custom',
+			'seeded-key-' || i, 'own_' || {hex (i - 1) / 10 + 1}, $now, 'https://seed.example/hook', {bytes},
+			CASE WHEN i % 10 = 0 THEN 'none' ELSE 'active' END, $now - i, $now {series bots}`},
+	{"wallets", `INSERT INTO wallets (bot_id, id, balance_cents, held_cents, created_at, updated_at)
+		SELECT 'bot_' || {hex i}, 'wal_' || {hex i}, 9100, 0, $now, $now {series bots}`},
+	{"guardrails", `INSERT INTO guardrails (bot_id, approval_mode, per_transaction_cents, daily_cents, monthly_cents,
+		ask_approval_above_cents, updated_at)
+		SELECT 'bot_' || {hex i}, 'auto_approve_under_threshold', 10000, 25000, 100000, 2500, $now {series bots}`},
+	{"cards", `INSERT INTO cards (id, bot_id, name, status, real_profile_index, created_at, updated_at)
+		SELECT 'card_' || {hex i}, 'bot_' || {hex i}, 'Seed card', 'active', 1, $now, $now {series bots}`},
+	{"ledger", `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
+		SELECT 'bot_' || {hex (i - 1) / 10 + 1},
+			CASE WHEN (i - 1) % 10 = 0 THEN 'fund' ELSE 'spend' END,
+			CASE WHEN (i - 1) % 10 = 0 THEN 10000 ELSE -100 END,
+			10000 - 100 * ((i - 1) % 10), 'seeded', $now - 86400000 + i {series ledger}`},
+	{"purchases", `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
+		merchant_url, item_name, category, status, created_at, decided_at, bot_seq)
+		SELECT 'chk_' || {hex i}, 'bot_' || {hex (i - 1) / 2 + 1}, 'own_' || {hex (i - 1) / 20 + 1}, 'card_' || {hex (i - 1) / 2 + 1},
+			1, {false}, 100, 'Seed Mart', 'https://mart.seed.example', 'seeded item', 'office', 'approved',
+			$now - 86400000 + i, $now - 86400000 + i, (i - 1) % 2 + 1 {series purchases}`},
+	{"outbox", `INSERT INTO outbox (event_id, bot_id, event_type, data, created_at, attempts, next_attempt_at, done_at, outcome)
+		SELECT 'evt_' || {hex i}, 'bot_' || {hex i}, 'wallet.funded', '{}', $now - 86400000, 1, 0, $now - 86400000, 'delivered'
+		{series bots}`},
+}
+
+// Seed fills an empty database with bots synthetic bots and their rows
+// (see bench/seed). It refuses a database that has bots already.
+func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, took time.Duration)) error {
+	var existing int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM bots`).Scan(&existing); err != nil {
+		return fmt.Errorf("seed: count bots: %w", err)
+	}
+	if existing > 0 {
+		return errors.New("seed: the database has bots already; seed an empty one")
+	}
+	counts := map[string]int{"owners": max(1, bots/10), "bots": bots, "ledger": bots * 10, "purchases": bots * 2}
+	now := s.clock.Now().UnixMilli()
+	for _, t := range seedTables {
+		start := time.Now()
+		q := s.seedSQL(t.sql, counts, now)
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("seed %s: %w", t.table, err)
+		}
+		progress(t.table, time.Since(start))
+	}
+	if s.dialect == Postgres {
+		if _, err := s.write.ExecContext(ctx, `ANALYZE`); err != nil {
+			return fmt.Errorf("seed: analyze: %w", err)
+		}
+	}
+	return nil
+}
+
+// seedSQL expands the macros of a seeding statement for this engine.
+func (s *Store) seedSQL(q string, counts map[string]int, now int64) string {
+	q = strings.ReplaceAll(q, "$now", strconv.FormatInt(now, 10))
+	for name, n := range counts {
+		series := " FROM generate_series(1, " + strconv.Itoa(n) + ") AS g(i)"
+		if s.dialect == SQLite {
+			series = " FROM (WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < " + strconv.Itoa(n) +
+				") SELECT i FROM g)"
+		}
+		q = strings.ReplaceAll(q, "{series "+name+"}", series)
+	}
+	false_, bytes := "FALSE", `'\x00'::bytea`
+	if s.dialect == SQLite {
+		false_, bytes = "0", "x'00'"
+	}
+	q = strings.ReplaceAll(q, "{false}", false_)
+	q = strings.ReplaceAll(q, "{bytes}", bytes)
+	for strings.Contains(q, "{hex ") {
+		start := strings.Index(q, "{hex ")
+		end := start + strings.Index(q[start:], "}")
+		expr := q[start+len("{hex ") : end]
+		hex := "lpad(to_hex(" + expr + "), 16, '0')"
+		if s.dialect == SQLite {
+			hex = "printf('%016x', " + expr + ")"
+		}
+		q = q[:start] + hex + q[end+1:]
+	}
+	return q
+}

@@ -1,0 +1,36 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// The seeding tool's data is consistent with what the service writes
+// (every wallet equals its ledger), the service keeps working on top of
+// it, and a second seeding is refused.
+func TestSeedFillsAConsistentDatabase(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		if err := st.Seed(ctx, 1000, func(string, time.Duration) {}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"bot_0000000000000001", "bot_00000000000003e8"} {
+			v, ok, err := st.WalletView(ctx, id)
+			sum, _ := st.LedgerSum(ctx, id)
+			if err != nil || !ok || v.Wallet.Balance != 9100 || sum != 9100 {
+				t.Errorf("seeded %s: wallet %+v (%v, %v), ledger sum %d", id, v.Wallet, ok, err, sum)
+			}
+		}
+		owner := newOwner(t, st)
+		bot := claimedBot(t, st, owner)
+		if _, err := st.Fund(ctx, owner.ID, bot.ID, botpay.Money(500), "after the seed"); err != nil {
+			t.Fatalf("funding a new bot on a seeded database: %v", err)
+		}
+		if err := st.Seed(ctx, 10, func(string, time.Duration) {}); err == nil {
+			t.Error("a second seeding was accepted")
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Dashboard pages for the owner's keys and credentials: rotating a bot's
+// API key, listing and revoking sessions and tokens, asking for a new
+// verification link.
+
+func (p *Pages) mountAccountDashboard(mux Mux, post func(string, http.HandlerFunc)) {
+	post("/dashboard/bots/{bot_id}/api-key/rotate", p.signedIn(p.rotateKey))
+	mux.HandleFunc("GET /dashboard/sessions", p.signedIn(p.sessionsPage))
+	post("/dashboard/sessions/{id}/revoke", p.signedIn(p.revokeSession))
+	post("/dashboard/email-verification", p.signedIn(p.resendVerification))
+}
+
+type newKeyPage struct {
+	Bot      botpay.Bot
+	Rotation app.KeyRotation
+	Revoked  bool
+}
+
+func (newKeyPage) PageTitle() string { return "New API key" }
+
+func (p *Pages) rotateKey(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	b, err := p.ownedBot(r, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	grace, err := strconv.Atoi(r.PostFormValue("grace_seconds"))
+	if err != nil {
+		p.fail(w, r, botpay.ValidationError(map[string]string{"grace_seconds": "must be a whole number of seconds"}))
+		return
+	}
+	rot, err := p.svc.RotateAPIKeyAsOwner(r.Context(), owner, b.ID, grace)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.renderDash(w, r, http.StatusOK, "newkey", newKeyPage{Bot: b, Rotation: rot, Revoked: grace == 0})
+}
+
+type sessionsPage struct {
+	Sessions []store.OwnerToken
+	Verified bool
+}
+
+func (sessionsPage) PageTitle() string { return "Sessions" }
+
+func (p *Pages) sessionsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	list, err := p.svc.Sessions(r.Context(), owner, SessionToken(r))
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.renderDash(w, r, http.StatusOK, "sessions", sessionsPage{Sessions: list, Verified: owner.EmailVerified()})
+}
+
+func (p *Pages) revokeSession(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	if err := p.svc.RevokeSession(r.Context(), owner, r.PathValue("id")); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/sessions", "revoked")
+}
+
+func (p *Pages) resendVerification(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	if err := p.svc.ResendVerification(r.Context(), owner); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/sessions", "verification")
+}
