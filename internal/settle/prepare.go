@@ -27,7 +27,34 @@ type Prepared struct {
 // the latest base fee plus the node's priority fee, under the cap) and
 // the relayer's pending nonce and ether (which must cover the gas at the
 // fee cap). A refused payment is a *Refusal.
+//
+// The node answers a batch call by call, so a block mined between them
+// (another settlement of the same payer, say) can pass the simulation and
+// then revert the gas estimate. Such a batch is asked once more, when the
+// checks see the new state and refuse with their reason; a second revert
+// is the simulation's refusal.
 func (c *Chain) Prepare(ctx context.Context, p x402.Payment) (Prepared, error) {
+	prepared, err := c.prepareOnce(ctx, p)
+	if errors.Is(err, errStateMoved) {
+		prepared, err = c.prepareOnce(ctx, p)
+	}
+	var moved *stateMovedError
+	if errors.As(err, &moved) {
+		return Prepared{}, &Refusal{Reason: ReasonSimulationFailed, Detail: moved.rpc.Message}
+	}
+	return prepared, err
+}
+
+// errStateMoved marks a gas estimate that reverted after the simulation
+// of the same batch succeeded.
+var errStateMoved = errors.New("settle: the chain's state moved during the checks")
+
+type stateMovedError struct{ rpc *evm.RPCError }
+
+func (e *stateMovedError) Error() string        { return errStateMoved.Error() + ": " + e.rpc.Error() }
+func (e *stateMovedError) Is(target error) bool { return target == errStateMoved }
+
+func (c *Chain) prepareOnce(ctx context.Context, p x402.Payment) (Prepared, error) {
 	a := p.Authorization
 	data := CallData(p)
 	token := c.Domain.Contract
@@ -52,6 +79,10 @@ func (c *Chain) Prepare(ctx context.Context, p x402.Payment) (Prepared, error) {
 	}
 	if err := judge(a, calls[0], used, calls[1], balance, calls[2]); err != nil {
 		return Prepared{}, err
+	}
+	var rpcErr *evm.RPCError
+	if errors.As(calls[3].Err, &rpcErr) {
+		return Prepared{}, &stateMovedError{rpc: rpcErr}
 	}
 	for _, bc := range calls[3:] {
 		if bc.Err != nil {
