@@ -66,6 +66,14 @@ func (t *Tx) lockWalletRow() string {
 	return ""
 }
 
+// forNoKeyUpdate is lockWalletRow for a query of the wallets table alone.
+func (t *Tx) forNoKeyUpdate() string {
+	if t.s.dialect == Postgres {
+		return " FOR NO KEY UPDATE"
+	}
+	return ""
+}
+
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID

@@ -121,7 +121,8 @@ func (tx *Tx) lockSigner(ctx context.Context, r SigningRequest, now time.Time) (
 	if cfg != nil {
 		first = slimSignerStep(r.BotID, &row)
 	}
-	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first)
+	var hasCardWallet bool
+	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first, tx.budgetLockStep(r.BotID, &hasCardWallet))
 	if err == nil && !row.found {
 		err = ErrNoProcessorWallet
 	}
@@ -178,9 +179,26 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 	return w, spent, err
 }
 
+// budgetLockStep locks the bot's card wallet row, as every card checkout
+// of the bot does first: the bot's daily and monthly budgets count both
+// rails, so a signature judged under the processor wallet's lock alone
+// could spend, beside a concurrent checkout, the same last dollars of
+// them. Lock order: card wallet, processor wallet, owner (no transaction
+// takes them in another order).
+func (tx *Tx) budgetLockStep(botID string, found *bool) step {
+	var id string
+	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.forNoKeyUpdate(), args: []any{botID}, dest: []any{&id}, found: found}
+}
+
 // ownerSpent sums the commitments of all of the owner's bots (for master
-// budgets).
+// budgets), locking the owner row first as a checkout under a master
+// budget does, so that signatures and checkouts of several bots of one
+// owner cannot together pass it.
 func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (day, month botpay.Money, err error) {
+	var locked string
+	if err := tx.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+tx.forUpdate(), ownerID).Scan(&locked); err != nil {
+		return 0, 0, err
+	}
 	err = tx.queryRow(ctx, `SELECT day, month FROM `+committedDays("owner_id"), committedArgs("owner:"+ownerID, ownerID, now)...).
 		Scan(&day, &month)
 	return day, month, err
