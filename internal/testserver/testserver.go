@@ -101,9 +101,10 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{DB: db, Store: st, Mail: &mail.Memory{}, Sealer: sealer, Key: key}
+	// The handler needs the server's URL; it is set before Start, since
+	// connection goroutines read it without synchronisation.
 	s.HTTP = httptest.NewUnstartedServer(nil)
-	s.HTTP.Start()
-	s.URL = s.HTTP.URL
+	s.URL = "http://" + s.HTTP.Listener.Addr().String()
 	var sender mail.Sender = s.Mail
 	if opts.Mail != nil {
 		sender = opts.Mail
@@ -120,6 +121,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
 		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard})
 	s.HTTP.Config.Handler = checkContract(t, s.Handler)
+	s.HTTP.Start()
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {
 		s.startDispatcher(t, opts)
