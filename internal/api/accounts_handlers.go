@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 func (s *Server) accountRoutes() {
@@ -71,7 +70,7 @@ type sessionView struct {
 	Current    bool              `json:"current"`
 }
 
-func viewSession(t store.OwnerToken) sessionView {
+func viewSession(t botpay.OwnerToken) sessionView {
 	v := sessionView{ID: t.ID, Kind: t.Kind, CreatedAt: botpay.Timestamp(t.CreatedAt),
 		ExpiresAt: botpay.Timestamp(t.ExpiresAt), Current: t.Current}
 	if !t.LastUsedAt.IsZero() {

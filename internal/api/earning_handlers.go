@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // earningRoutes: checkout pages, payment links, invoices, sales, and the
@@ -134,7 +133,7 @@ func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay
 		return
 	}
 	q := r.URL.Query()
-	invoices, err := s.svc.Invoices(r.Context(), bot, store.InvoiceFilter{Status: q.Get("status"),
+	invoices, err := s.svc.Invoices(r.Context(), bot, botpay.InvoiceFilter{Status: q.Get("status"),
 		CheckoutPageID: q.Get("checkout_page_id")}, page)
 	if err != nil {
 		writeError(w, r, err)
@@ -241,7 +240,7 @@ func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bo
 		return
 	}
 	q := r.URL.Query()
-	sales, err := s.svc.Sales(r.Context(), bot, store.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
+	sales, err := s.svc.Sales(r.Context(), bot, botpay.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
 		Status: q.Get("status"), PaymentMethod: q.Get("payment_method")}, page)
 	if err != nil {
 		writeError(w, r, err)
@@ -301,7 +300,7 @@ type productView struct {
 }
 
 // ViewSettlement renders a recorded sale as the payment answer.
-func viewSettlement(res store.SaleResult) settlementView {
+func viewSettlement(res botpay.SaleResult) settlementView {
 	v := settlementView{Status: res.Sale.Status, SaleID: res.Sale.ID, TxHash: optText(res.Sale.TxHash), AmountUSD: res.Sale.Amount}
 	if p := res.Page; p != nil && p.PageType == botpay.PageDigitalProduct {
 		v.Product = &productView{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}

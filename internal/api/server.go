@@ -44,8 +44,9 @@ type Server struct {
 	cursors cursorCodec
 }
 
-// Mux is where routes are registered (the pages of internal/web too).
-type Mux interface {
+// Mux is where routes are registered (the pages of internal/web too): an
+// alias of an interface literal, identical to web.Mux.
+type Mux = interface {
 	Handle(pattern string, h http.Handler)
 	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
 }
@@ -151,7 +152,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.Store().Ping(r.Context()); err != nil {
+	if err := s.svc.Ping(r.Context()); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database_unreachable"})
 		return
 	}

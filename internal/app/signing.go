@@ -134,7 +134,7 @@ type signingAttempt struct {
 	to        x402.Address
 	auth      x402.Authorization
 	pre       *x402.Payment // presign's signature, if any
-	preWallet store.ProcessorWallet
+	preWallet botpay.ProcessorWallet
 	bound     bool         // checked against the resource's own requirements
 	from      x402.Address // the signing wallet, once signed
 }
@@ -194,22 +194,22 @@ func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 // or on SQLite the database, is locked. The transaction uses it only when
 // its own read of the wallet is that wallet and the request is allowed at
 // once; otherwise it is dropped, never stored or shown.
-func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment, store.ProcessorWallet) {
+func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment, botpay.ProcessorWallet) {
 	v, ok := s.signingWallets.Load(botID)
 	if !ok {
-		return nil, store.ProcessorWallet{}
+		return nil, botpay.ProcessorWallet{}
 	}
-	w := v.(store.ProcessorWallet)
+	w := v.(botpay.ProcessorWallet)
 	key, addr, err := s.walletKey(w)
 	if err != nil {
-		return nil, store.ProcessorWallet{}
+		return nil, botpay.ProcessorWallet{}
 	}
 	auth.From = addr
 	p := s.sign(key, auth)
 	return &p, w
 }
 
-func sameWallet(a, b store.ProcessorWallet) bool {
+func sameWallet(a, b botpay.ProcessorWallet) bool {
 	return a.BotID == b.BotID && a.Address == b.Address && bytes.Equal(a.SealedKey, b.SealedKey)
 }
 

@@ -86,8 +86,8 @@ var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, "insufficient_to
 // the payer's processor wallet when the money moves inside the ledger
 // (releasing the signature's reservation), record the sale along the one
 // sale path, and confirm the claim with its sale and transaction hash.
-func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in SaleInput, debit *InternalDebit) (SaleResult, error) {
-	var res SaleResult
+func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.SaleInput, debit *InternalDebit) (botpay.SaleResult, error) {
+	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		if debit != nil {
 			if err := tx.debitProcessor(ctx, *debit); err != nil {

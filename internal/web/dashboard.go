@@ -2,7 +2,6 @@ package web
 
 import (
 	"embed"
-	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -154,7 +153,7 @@ func errorText(e *botpay.Error) string {
 }
 
 // errorStatus answers a domain error with the API's status for its kind.
-func errorStatus(e *botpay.Error) int { return api.StatusOf(e.Kind) }
+func errorStatus(e *botpay.Error) int { return e.Kind.HTTPStatus() }
 
 // backLink points back into the dashboard: the bot page for a bot action.
 func backLink(r *http.Request) string {

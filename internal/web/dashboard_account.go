@@ -6,7 +6,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Dashboard pages for the owner's keys and credentials: rotating a bot's
@@ -48,7 +47,7 @@ func (p *Pages) rotateKey(w http.ResponseWriter, r *http.Request, owner botpay.O
 }
 
 type sessionsPage struct {
-	Sessions []store.OwnerToken
+	Sessions []botpay.OwnerToken
 	Verified bool
 }
 

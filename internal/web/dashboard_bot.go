@@ -7,7 +7,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 type botPage struct {
@@ -25,7 +24,7 @@ type botPage struct {
 	Topups       []botpay.TopupRequest
 	Tasks        []botpay.Task
 	Messages     []botpay.PendingMessage
-	Deliveries   []store.DeliveryRecord
+	Deliveries   []botpay.DeliveryRecord
 	Chart        template.HTML
 	// WalletAddress is the processor wallet address (app.WalletAddress);
 	// empty while the bot has none.
@@ -42,7 +41,7 @@ func (b botPage) PageTitle() string { return b.Bot.Name }
 
 // ownedBot loads the bot named in the path if the owner owns it.
 func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
-	return p.svc.Store().OwnedBot(r.Context(), owner.ID, r.PathValue("bot_id"))
+	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
 }
 
 func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
@@ -102,23 +101,23 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 			})
 			return
 		},
-		func() (err error) { pg.Rail5Cards, err = p.svc.Store().Rail5Cards(ctx, owner.ID, b.ID); return },
+		func() (err error) { pg.Rail5Cards, err = p.svc.Rail5Cards(ctx, owner, b.ID); return },
 		func() (err error) {
 			pg.Transactions, err = firstItems(limit+1, func(pr botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
 				return p.svc.Transactions(ctx, b, pr)
 			})
 			return
 		},
-		func() (err error) { pg.Purchases, err = p.svc.Store().RecentPurchases(ctx, b.ID, 20); return },
-		func() (err error) { pg.Topups, err = p.svc.Store().TopupRequests(ctx, b.ID, 10); return },
-		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
+		func() (err error) { pg.Purchases, err = p.svc.RecentPurchases(ctx, b, 20); return },
+		func() (err error) { pg.Topups, err = p.svc.RecentTopupRequests(ctx, b, 10); return },
+		func() (err error) { pg.Tasks, err = p.svc.RecentTasks(ctx, b, 10); return },
 		func() (err error) {
 			pg.Messages, err = firstItems(20, func(pr botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
 				return p.svc.PendingMessages(ctx, b, pr)
 			})
 			return
 		},
-		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
+		func() (err error) { pg.Deliveries, err = p.svc.RecentDeliveries(ctx, b, 20); return },
 		func() error {
 			approvals, err := p.allApprovals(ctx, owner)
 			for _, a := range approvals {
@@ -129,7 +128,7 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 			return err
 		},
 		func() error {
-			days, err := p.svc.Store().SpendingByDay(ctx, b.ID, 30)
+			days, err := p.svc.SpendingByDay(ctx, b, 30)
 			pg.Chart = spendingChart(days)
 			return err
 		},
@@ -276,13 +275,13 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		},
 		func() (err error) {
 			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
-				return p.svc.Invoices(ctx, b, store.InvoiceFilter{}, pr)
+				return p.svc.Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
 			})
 			return
 		},
 		func() (err error) {
 			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-				return p.svc.Sales(ctx, b, store.SaleFilter{}, pr)
+				return p.svc.Sales(ctx, b, botpay.SaleFilter{}, pr)
 			})
 			return
 		},

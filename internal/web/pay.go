@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // payCSP lets buyer pages show the product image a bot linked, and
@@ -194,7 +193,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 			amountErr = "The amount must be a number of dollars, such as 12.50."
 		}
 	}
-	var res store.SaleResult
+	var res botpay.SaleResult
 	var err error
 	var data payPage
 	switch {

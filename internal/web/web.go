@@ -2,7 +2,6 @@ package web
 
 import (
 	"embed"
-	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -48,8 +47,12 @@ func New(svc *app.Service, log *slog.Logger, clientIP func(*http.Request) string
 	return &Pages{svc: svc, log: log, clientIP: clientIP, live: live, pages: pageSets[live], dash: dashSets[live]}
 }
 
-// Mux is where the pages are registered: the API's ServeMux.
-type Mux = api.Mux
+// Mux is where the pages are registered: the API's ServeMux. An alias of
+// the same interface literal as api.Mux, so neither package imports the other.
+type Mux = interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
 
 // Mount registers the pages on mux. Form posts are refused when a browser
 // says they come from another origin.
