@@ -6,15 +6,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-func (s *Server) accountRoutes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/password-reset", s.idempotent(anonymousScope, http.HandlerFunc(s.requestPasswordReset)))
-	m.Handle("POST /api/v1/owner/password-reset/confirm", s.idempotent(anonymousScope, http.HandlerFunc(s.confirmPasswordReset)))
-	m.Handle("POST /api/v1/owner/email-verification", s.owner(s.resendVerification))
-	m.Handle("GET /api/v1/owner/sessions", s.owner(s.sessions))
-	m.Handle("DELETE /api/v1/owner/sessions/{id}", s.owner(s.revokeSession))
-}
-
 func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 	body, err := parseObject(r)
 	if err != nil {

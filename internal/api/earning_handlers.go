@@ -10,27 +10,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// earningRoutes: checkout pages, payment links, invoices, sales, and the
-// buyer-side sandbox payments (docs/api.md, docs/decisions.md).
-func (s *Server) earningRoutes() {
-	m := s.mux
-	m.Handle("GET /api/v1/bot/checkout-pages", s.bot(s.listCheckoutPages))
-	m.Handle("POST /api/v1/bot/checkout-pages/create", s.bot(s.createCheckoutPage))
-	m.Handle("GET /api/v1/bot/payments/links", s.bot(s.listPaymentLinks))
-	m.Handle("POST /api/v1/bot/payments/create-link", s.bot(s.createPaymentLink))
-	m.Handle("GET /api/v1/bot/invoices", s.bot(s.listInvoices))
-	m.Handle("POST /api/v1/bot/invoices/create", s.bot(s.createInvoice))
-	m.Handle("POST /api/v1/bot/invoices/{id}/send", s.bot(s.sendInvoice))
-	m.Handle("POST /api/v1/bot/invoices/send", s.bot(s.sendInvoice)) // the id left out
-	m.Handle("GET /api/v1/bot/sales", s.bot(s.listSales, authFailsAs(botpay.CodeUnauthorized)))
-	m.Handle("POST /api/v1/owner/invoices/{invoice_id}/cancel", s.owner(s.cancelInvoice))
-	if s.svc.Live() {
-		return // mode.go answers the sandbox routes with not_found
-	}
-	m.Handle(routePayCheckoutSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payCheckoutSandbox)))
-	m.Handle(routePayLinkSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payLinkSandbox)))
-}
-
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	list := newList(r, "checkout_pages", bot.ID, maxPageLimit)
 	page, err := s.page(r, list)

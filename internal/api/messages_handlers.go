@@ -7,13 +7,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// messageRoutes mounts the pending-message endpoints (docs/api.md,
-// docs/decisions.md).
-func (s *Server) messageRoutes() {
-	s.mux.Handle("GET /api/v1/bot/messages", s.bot(s.listMessages))
-	s.mux.Handle("POST /api/v1/bot/messages/ack", s.bot(s.ackMessages))
-}
-
 type messageView struct {
 	MessageID int64            `json:"message_id"`
 	EventID   string           `json:"event_id"`

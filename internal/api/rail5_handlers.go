@@ -8,17 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// rail5Routes mounts rail5 cards: owner registration, delivery
-// confirmation, and the checkout → key → completion sequence.
-func (s *Server) rail5Routes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/rail5-cards", s.owner(s.createRail5Card))
-	m.Handle("POST /api/v1/bot/rail5/confirm-delivery", s.bot(s.confirmRail5Delivery))
-	m.Handle("POST /api/v1/bot/rail5/checkout", s.bot(s.rail5Checkout))
-	m.Handle("POST /api/v1/bot/rail5/key", s.bot(s.rail5Key))
-	m.Handle("POST /api/v1/bot/rail5/complete", s.bot(s.rail5Complete))
-}
-
 func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	body, err := parseObject(r)
 	if err != nil {

@@ -6,14 +6,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// refundRoutes: money going back, for a purchase (the owner records the
-// merchant's refund) and for a sale (the selling bot pays its buyer back).
-func (s *Server) refundRoutes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/purchases/{confirmation_id}/refund", s.owner(s.refundPurchase))
-	m.Handle("POST /api/v1/bot/sales/{sale_id}/refund", s.bot(s.refundSale, authFailsAs(botpay.CodeUnauthorized)))
-}
-
 type refundView struct {
 	RefundID       string           `json:"refund_id"`
 	ConfirmationID string           `json:"confirmation_id,omitempty"`

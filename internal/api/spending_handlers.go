@@ -171,9 +171,9 @@ func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owne
 	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewApproval).Items})
 }
 
-func (s *Server) decidePurchase(approve bool) ownerHandler {
+func (s *Server) decidePurchase(v verdict) ownerHandler {
 	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), approve)
+		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return

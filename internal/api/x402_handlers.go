@@ -10,20 +10,6 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// x402Routes mounts processor wallets, the signing endpoint, owner
-// decisions on held signing requests and the x402 endpoint of checkout
-// pages (docs/api.md, docs/decisions.md).
-func (s *Server) x402Routes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
-	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure, spendingAuth))
-	m.Handle("GET /api/v1/owner/signing-requests", s.owner(s.pendingSigningRequests))
-	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/approve", s.owner(s.decideSigning(true)))
-	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/deny", s.owner(s.decideSigning(false)))
-	m.HandleFunc("GET /api/v1/checkout/{id}/x402", s.checkoutX402)
-	m.HandleFunc("POST /api/v1/checkout/{id}/x402", s.checkoutX402)
-}
-
 // signingAuthFailure: the signing endpoint's 401 body is exactly
 // {"error":"Invalid or missing API key"} (docs/decisions.md).
 func signingAuthFailure(r *botRoute) {
@@ -112,14 +98,14 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 	s.writePage(w, list, held.Next, map[string]any{"approvals": held.Items})
 }
 
-func (s *Server) decideSigning(approve bool) ownerHandler {
+func (s *Server) decideSigning(v verdict) ownerHandler {
 	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		id, err := strconv.ParseInt(r.PathValue("approval_id"), 10, 64)
 		if err != nil || id <= 0 {
 			writeError(w, r, botpay.ErrNotFound("signing request"))
 			return
 		}
-		status, err := s.svc.DecideSigning(r.Context(), o, id, approve)
+		status, err := s.svc.DecideSigning(r.Context(), o, id, bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return

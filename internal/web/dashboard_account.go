@@ -12,13 +12,6 @@ import (
 // API key, listing and revoking sessions and tokens, asking for a new
 // verification link.
 
-func (p *Pages) mountAccountDashboard(mux Mux, post func(string, http.HandlerFunc)) {
-	post("/dashboard/bots/{bot_id}/api-key/rotate", p.signedIn(p.rotateKey))
-	mux.HandleFunc("GET /dashboard/sessions", p.signedIn(p.sessionsPage))
-	post("/dashboard/sessions/{id}/revoke", p.signedIn(p.revokeSession))
-	post("/dashboard/email-verification", p.signedIn(p.resendVerification))
-}
-
 type newKeyPage struct {
 	Bot      botpay.Bot
 	Rotation app.KeyRotation

@@ -44,22 +44,6 @@ func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error
 	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
 }
 
-func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botPage))
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
-	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
-	post("/dashboard/bots/{bot_id}/freeze", p.signedIn(p.freeze))
-	post("/dashboard/bots/{bot_id}/guardrails", p.signedIn(p.saveGuardrails))
-	post("/dashboard/bots/{bot_id}/procurement", p.signedIn(p.saveProcurement))
-	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
-	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
-	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
-	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
-	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
-	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
-	post("/dashboard/bots/{bot_id}/purchases/{confirmation_id}/refund", p.signedIn(p.refundPurchase))
-}
-
 // refundPurchase records the merchant's refund of an approved purchase:
 // the whole remainder unless an amount is given.
 func (p *Pages) refundPurchase(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {

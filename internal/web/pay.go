@@ -15,15 +15,6 @@ import (
 const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; form-action 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
-// mountPay registers the buyer pages (docs/decisions.md).
-func (p *Pages) mountPay(mux Mux, protect *http.CrossOriginProtection) {
-	mux.HandleFunc("GET /pay/{id}", p.payView)
-	if !p.live { // the form pays through the sandbox; live mode has no such route
-		mux.Handle("POST /pay/{id}", protect.Handler(http.HandlerFunc(p.paySubmit)))
-	}
-	mux.HandleFunc("GET /pay/{id}/invoice.pdf", p.invoicePDF)
-}
-
 type methodOption struct{ Value, Label string }
 
 var methodLabels = map[string]string{

@@ -47,23 +47,6 @@ func New(svc *app.Service, log *slog.Logger, clientIP func(*http.Request) string
 	return &Pages{svc: svc, log: log, clientIP: clientIP, live: live, pages: pageSets[live], dash: dashSets[live]}
 }
 
-// Mux is where the pages are registered: the API's ServeMux. An alias of
-// the same interface literal as api.Mux, so neither package imports the other.
-type Mux = interface {
-	Handle(pattern string, h http.Handler)
-	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
-}
-
-// Mount registers the pages on mux. Form posts are refused when a browser
-// says they come from another origin.
-func (p *Pages) Mount(mux Mux) {
-	protect := http.NewCrossOriginProtection()
-	mux.HandleFunc("GET /claim", p.claimForm)
-	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
-	p.mountPay(mux, protect)
-	p.mountDashboard(mux, protect)
-}
-
 type claimPage struct {
 	Token   string
 	Email   string
