@@ -12,7 +12,7 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email := body.str("email", true)
+	email := body.required("email")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -31,7 +31,7 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	token, password := body.str("token", true), body.str("password", true)
+	token, password := body.required("token"), body.required("password")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

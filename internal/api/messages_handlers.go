@@ -58,7 +58,7 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 
 // ids reads a required array of positive integer ids.
 func (o *object) ids(name string) []int64 {
-	v, ok := o.raw(name, true)
+	v, ok := o.raw(name, requiredField)
 	if !ok {
 		return nil
 	}

@@ -29,10 +29,10 @@ func decodeRefund(r *http.Request) (botpay.RefundRequest, error) {
 		return botpay.RefundRequest{}, err
 	}
 	var req botpay.RefundRequest
-	if amount, ok := body.usd("amount_usd", false); ok {
+	if amount, ok := body.usd("amount_usd", optionalField); ok {
 		req.Amount = &amount
 	}
-	req.Reason = body.str("reason", true)
+	req.Reason = body.required("reason")
 	return req, body.err()
 }
 

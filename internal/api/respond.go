@@ -68,7 +68,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
-		buf.WriteString(`{"error":"internal_error","message":"response could not be encoded"}` + "\n")
+		buf.WriteString(`{"error":"` + botpay.CodeInternal + `","message":"response could not be encoded"}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
@@ -103,7 +104,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.svc.Ping(r.Context()); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database_unreachable"})
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": botpay.CodeDatabaseUnreachable})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

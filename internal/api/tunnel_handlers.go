@@ -61,7 +61,7 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status := body.integer("status_code")
-	errText := body.str("error", false)
+	errText := body.optional("error")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

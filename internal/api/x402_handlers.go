@@ -13,7 +13,7 @@ import (
 // signingAuthFailure: the signing endpoint's 401 body is exactly
 // {"error":"Invalid or missing API key"} (docs/decisions.md).
 func signingAuthFailure(r *botRoute) {
-	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
+	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: botpay.CodeSignAuthFailed}
 }
 
 func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -35,7 +35,7 @@ func invalidSignRequest(err error) error {
 	if details == nil {
 		details = map[string]string{"body": e.Message}
 	}
-	return &botpay.Error{Kind: botpay.KindInvalid, Code: app.CodeInvalidSignRequest, Details: details}
+	return &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: details}
 }
 
 func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -44,15 +44,15 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	in := app.SignRequest{ResourceURL: body.str("resource_url", true), Recipient: body.str("recipient_address", true)}
-	if n, ok := body.number("amount_usdc", true); ok {
+	in := app.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
+	if n, ok := body.number("amount_usdc", requiredField); ok {
 		if !n.IsInt() || !n.Num().IsInt64() {
 			body.fail("amount_usdc", "must be a whole number of micro-units")
 		} else {
 			in.Amount = n.Num().Int64()
 		}
 	}
-	if n, ok := body.number("valid_before", false); ok {
+	if n, ok := body.number("valid_before", optionalField); ok {
 		if !n.IsInt() || !n.Num().IsInt64() {
 			body.fail("valid_before", "must be a Unix time in whole seconds")
 		} else {
@@ -68,7 +68,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	var blocked *app.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):
-		writeJSON(w, http.StatusForbidden, map[string]string{"error": app.CodeGuardrailBlocked, "reason": blocked.Reason,
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": botpay.CodeGuardrailBlocked, "reason": blocked.Reason,
 			"message": "the request was refused by the owner's guardrails or procurement controls", "request_id": requestID(r)})
 	case err != nil:
 		writeError(w, r, invalidSignRequest(err))

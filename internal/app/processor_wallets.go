@@ -26,7 +26,7 @@ func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner,
 	sealed := s.sealer.Seal(key.Bytes(), keyAAD(botID))
 	err = s.store.CreateProcessorWallet(ctx, owner.ID, botID, addr, sealed)
 	if errors.Is(err, store.ErrUnique) {
-		return "", botpay.Errorf(botpay.KindConflict, "processor_wallet_exists", "the bot already has a processor wallet")
+		return "", botpay.Errorf(botpay.KindConflict, botpay.CodeProcessorWalletSet, "the bot already has a processor wallet")
 	}
 	return addr, err
 }

@@ -80,7 +80,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref string, requested *
 		return o, err
 	}
 	if w == nil {
-		return o, botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the seller has no processor wallet to receive x402 payments")
+		return o, botpay.Errorf(botpay.KindNotFound, botpay.CodeNoProcessorWallet, "the seller has no processor wallet to receive x402 payments")
 	}
 	o.PayTo, _ = x402.ParseAddress(w.Address)
 	return o, nil
@@ -265,5 +265,5 @@ func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botp
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return botpay.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, "payment_in_progress", "this authorization is being settled; retry shortly")
+	return botpay.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress, "this authorization is being settled; retry shortly")
 }

@@ -85,7 +85,7 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 	defer cancel()
 	outcome, err := s.chain.Await(wait, raw, sub.TxHash)
 	if err != nil {
-		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, "payment_in_progress",
+		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
 			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", sub.TxHash)
 	}
 	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: sub.TxHash}

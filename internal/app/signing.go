@@ -31,20 +31,13 @@ type SignResult struct {
 	Signature string
 }
 
-// Signing error codes (docs/api.md, docs/decisions.md).
-const (
-	CodeInvalidSignRequest       = "Invalid request"
-	CodeInsufficientTokenBalance = "insufficient_token_balance"
-	CodeGuardrailBlocked         = "guardrail_blocked"
-)
-
 // GuardrailBlocked is the 403 of a refused signing request; Reason is the
 // body's reason field.
 type GuardrailBlocked struct{ Reason string }
 
-func (e *GuardrailBlocked) Error() string { return CodeGuardrailBlocked + ": " + e.Reason }
+func (e *GuardrailBlocked) Error() string { return botpay.CodeGuardrailBlocked + ": " + e.Reason }
 
-var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, CodeInsufficientTokenBalance,
+var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, botpay.CodeInsufficientTokens,
 	"the processor wallet's available balance does not cover the amount")
 
 // validSign checks a signing request; problems become 400 Invalid request
@@ -77,7 +70,7 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 	}
 	if err := p.err(); err != nil {
 		e := botpay.AsError(err)
-		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: CodeInvalidSignRequest, Details: e.Details}
+		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: e.Details}
 	}
 	return to, host, validBefore, nil
 }

@@ -106,7 +106,7 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
 // the processor_wallet rail (docs/decisions.md).
-var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the bot has no processor wallet")
+var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, botpay.CodeNoProcessorWallet, "the bot has no processor wallet")
 
 func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amount, after botpay.Micro, description string, at int64) (int64, error) {
 	var id int64

@@ -247,8 +247,8 @@ type SigningDecision struct {
 // Errors of deciding a signing request (docs/decisions.md, as for held
 // purchases).
 var (
-	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, "already_decided", "the request has already been decided")
-	ErrApprovalExpired = botpay.Errorf(botpay.KindGone, "expired", "the approval window of the request has closed")
+	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, botpay.CodeAlreadyDecided, "the request has already been decided")
+	ErrApprovalExpired = botpay.Errorf(botpay.KindGone, botpay.CodeExpired, "the approval window of the request has closed")
 )
 
 // DecideSigning applies the owner's decision to a pending request and

@@ -80,7 +80,7 @@ type InternalDebit struct {
 }
 
 // ErrPayerBalance refuses an internal payment the payer cannot cover.
-var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, "insufficient_token_balance", "the paying wallet's balance does not cover the payment")
+var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, botpay.CodeInsufficientTokens, "the paying wallet's balance does not cover the payment")
 
 // CompleteX402Payment turns a claim into a sale in one transaction: debit
 // the payer's processor wallet when the money moves inside the ledger
