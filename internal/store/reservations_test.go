@@ -149,33 +149,30 @@ func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
 // and held requests as of time 0; the next read and the next signature
 // sweep the expired ones, so both see exactly the live reservations.
 func TestMigration0010CountsExistingReservations(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			st, clock := openWithClock(t, d)
-			owner, b := autoShopper(t, st)
-			signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{})                    // runs out after 300 s
-			signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window
-			clock.Advance(400 * time.Second)
-			signAs(t, st, owner, b, 4_000_000, botpay.SigningVerdict{})
-			if err := st.RerunReservedBackfill(ctx); err != nil {
-				t.Fatal(err)
-			}
-			w, _, err := st.ProcessorWallet(ctx, b.ID)
-			if err != nil || w.Reserved != 6_000_000 {
-				t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
-			}
-			var seen botpay.Micro
-			if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
-				func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
-					seen = available
-					return botpay.SigningVerdict{Blocked: true}, nil
-				}); err != nil {
-				t.Fatal(err)
-			}
-			if want := w.Balance - 6_000_000; seen != want {
-				t.Fatalf("the next signature saw %d available, want %d", seen, want)
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		st, clock := openWithClock(t, d)
+		owner, b := autoShopper(t, st)
+		signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{})                    // runs out after 300 s
+		signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window
+		clock.Advance(400 * time.Second)
+		signAs(t, st, owner, b, 4_000_000, botpay.SigningVerdict{})
+		if err := st.RerunReservedBackfill(ctx); err != nil {
+			t.Fatal(err)
+		}
+		w, _, err := st.ProcessorWallet(ctx, b.ID)
+		if err != nil || w.Reserved != 6_000_000 {
+			t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
+		}
+		var seen botpay.Micro
+		if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
+			func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+				seen = available
+				return botpay.SigningVerdict{Blocked: true}, nil
+			}); err != nil {
+			t.Fatal(err)
+		}
+		if want := w.Balance - 6_000_000; seen != want {
+			t.Fatalf("the next signature saw %d available, want %d", seen, want)
+		}
+	})
 }
