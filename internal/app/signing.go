@@ -24,7 +24,7 @@ type SignRequest struct {
 
 // SignResult is a signature made at once, or a request held for the owner.
 type SignResult struct {
-	Request   store.SigningRequest
+	Request   botpay.SigningRequest
 	Pending   bool
 	From      string // the wallet's address, EIP-55
 	Header    string
@@ -91,7 +91,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
 	nonce := newNonce()
-	base := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
+	base := botpay.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
 	a := &signingAttempt{bot: bot, host: host, to: to,
 		auth: x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}}
@@ -140,7 +140,7 @@ var errBindFirst = errors.New("signing: bind the recipient to the resource first
 // it is allowed at once.
 func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 	amount := botpay.Micro(a.auth.Value)
-	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
+	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
 			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
 		}
@@ -208,7 +208,7 @@ func sameWallet(a, b botpay.ProcessorWallet) bool {
 
 // reserver is how a signature reserves funds: against the stored balance
 // in the sandbox, against the wallet's balance on chain in live mode.
-func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, store.SigningRequest, store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error), error) {
+func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, botpay.SigningRequest, store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error), error) {
 	if !s.onChain() {
 		return s.store.ReserveSigning, nil
 	}
@@ -216,7 +216,7 @@ func (s *Service) reserver(ctx context.Context, botID string) (func(context.Cont
 	if err != nil || w == nil {
 		return nil, firstErr(err, store.ErrNoProcessorWallet)
 	}
-	return func(ctx context.Context, r store.SigningRequest, d store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error) {
+	return func(ctx context.Context, r botpay.SigningRequest, d store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 		return s.store.ReserveSigningAgainst(ctx, r, w.Balance, d)
 	}, nil
 }

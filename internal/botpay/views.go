@@ -109,3 +109,24 @@ type ProcessorWallet struct {
 
 // Available is what new signatures may still promise.
 func (w ProcessorWallet) Available() Micro { return w.Balance - w.Reserved }
+
+// SigningRequest is one request of the signing endpoint (docs/api.md).
+type SigningRequest struct {
+	ID            int64
+	BotID         string
+	OwnerID       string
+	Status        string // Signing*
+	ResourceURL   string
+	ResourceHost  string
+	Recipient     string
+	Amount        Micro
+	Nonce         string
+	ValidBefore   int64 // Unix seconds
+	ReservedUntil time.Time
+	Signature     string
+	Header        string
+	ApprovalMode  string
+	ExpiresAt     *time.Time
+	DecidedAt     *time.Time
+	CreatedAt     time.Time
+}

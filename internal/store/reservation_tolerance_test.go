@@ -45,7 +45,7 @@ func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
 }
 
 type judged struct {
-	store.SigningRequest
+	botpay.SigningRequest
 	available botpay.Micro
 }
 
@@ -56,7 +56,7 @@ func signAvailable(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.B
 	t.Helper()
 	var out judged
 	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			out.available = available
 			return botpay.SigningVerdict{Blocked: micro == 1}, nil
 		})

@@ -35,7 +35,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 				}
 				seller := claimedBot(t, st, newOwner(t, st))
 				page := newPage(t, st, seller.ID, cents(1))
-				var held, signed []store.SigningRequest
+				var held, signed []botpay.SigningRequest
 				for range rapid.IntRange(1, maxSteps).Draw(rt, "steps") {
 					switch rapid.IntRange(0, 6).Draw(rt, "op") {
 					case 0, 1:
@@ -89,7 +89,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 // reserveChecked reserves a signature of micro USDC valid for validFor
 // seconds, judged v, and checks that the decider saw the balance less the
 // live reservations.
-func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) store.SigningRequest {
+func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) botpay.SigningRequest {
 	w, _, err := st.ProcessorWallet(ctx, b.ID)
 	if err != nil {
 		rt.Fatal(err)
@@ -100,7 +100,7 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 	}
 	var seen botpay.Micro
 	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = available
 			return v, nil
 		})
@@ -114,7 +114,7 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 }
 
 // settle pays a checkout page with a signed request, through the wallet.
-func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string, r store.SigningRequest) {
+func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string, r botpay.SigningRequest) {
 	id, err := st.ClaimX402Payment(ctx, store.X402Payment{Payer: payer, Nonce: r.Nonce, PageID: page.ID, Amount: r.Amount})
 	if err != nil {
 		rt.Fatal(err)
@@ -165,7 +165,7 @@ func TestMigration0010CountsExistingReservations(t *testing.T) {
 		}
 		var seen botpay.Micro
 		if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
-			func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+			func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 				seen = available
 				return botpay.SigningVerdict{Blocked: true}, nil
 			}); err != nil {

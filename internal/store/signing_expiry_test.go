@@ -24,7 +24,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 		type signer struct {
 			owner botpay.Owner
 			bot   botpay.Bot
-			held  []store.SigningRequest
+			held  []botpay.SigningRequest
 		}
 		var signers []signer
 		for range 3 {
