@@ -5,13 +5,13 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/botpay"
 )
 
 // spendingChart draws the last days of spending as an inline SVG bar chart:
 // approved (blue) and declined (red) side by side per day. It contains only
 // numbers and fixed text, so it is safe to insert as HTML.
-func spendingChart(days []store.DaySpending) template.HTML {
+func spendingChart(days []botpay.DaySpending) template.HTML {
 	const width, height, top, bottom, left = 720, 220, 16, 28, 56
 	plotH := float64(height - top - bottom)
 	var peak int64 = 1

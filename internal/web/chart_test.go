@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/botpay"
 )
 
 func TestNiceCeilRoundsTheAxisUp(t *testing.T) {
@@ -18,7 +18,7 @@ func TestNiceCeilRoundsTheAxisUp(t *testing.T) {
 
 func TestSpendingChartDrawsTwoBarsPerDayWithATitle(t *testing.T) {
 	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	days := make([]store.DaySpending, 30)
+	days := make([]botpay.DaySpending, 30)
 	for i := range days {
 		days[i].Day = day.AddDate(0, 0, i)
 	}
@@ -30,7 +30,7 @@ func TestSpendingChartDrawsTwoBarsPerDayWithATitle(t *testing.T) {
 	if !strings.Contains(svg, "$25.00 approved, $15.00 declined") || !strings.Contains(svg, `role="img"`) {
 		t.Errorf("title or role missing: %.300s", svg)
 	}
-	if strings.Contains(string(spendingChart(make([]store.DaySpending, 30))), "No spending") == false {
+	if strings.Contains(string(spendingChart(make([]botpay.DaySpending, 30))), "No spending") == false {
 		t.Error("an empty chart does not say so")
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 type botPage struct {
@@ -25,7 +24,7 @@ type botPage struct {
 	Topups       []botpay.TopupRequest
 	Tasks        []botpay.Task
 	Messages     []botpay.PendingMessage
-	Deliveries   []store.DeliveryRecord
+	Deliveries   []botpay.DeliveryRecord
 	Chart        template.HTML
 	// WalletAddress is the processor wallet address (app.WalletAddress);
 	// empty while the bot has none.
@@ -42,23 +41,7 @@ func (b botPage) PageTitle() string { return b.Bot.Name }
 
 // ownedBot loads the bot named in the path if the owner owns it.
 func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
-	return p.svc.Store().OwnedBot(r.Context(), owner.ID, r.PathValue("bot_id"))
-}
-
-func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botPage))
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
-	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
-	post("/dashboard/bots/{bot_id}/freeze", p.signedIn(p.freeze))
-	post("/dashboard/bots/{bot_id}/guardrails", p.signedIn(p.saveGuardrails))
-	post("/dashboard/bots/{bot_id}/procurement", p.signedIn(p.saveProcurement))
-	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
-	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
-	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
-	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
-	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
-	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
-	post("/dashboard/bots/{bot_id}/purchases/{confirmation_id}/refund", p.signedIn(p.refundPurchase))
+	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
 }
 
 // refundPurchase records the merchant's refund of an approved purchase:
@@ -102,23 +85,23 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 			})
 			return
 		},
-		func() (err error) { pg.Rail5Cards, err = p.svc.Store().Rail5Cards(ctx, owner.ID, b.ID); return },
+		func() (err error) { pg.Rail5Cards, err = p.svc.Rail5Cards(ctx, owner, b.ID); return },
 		func() (err error) {
 			pg.Transactions, err = firstItems(limit+1, func(pr botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
 				return p.svc.Transactions(ctx, b, pr)
 			})
 			return
 		},
-		func() (err error) { pg.Purchases, err = p.svc.Store().RecentPurchases(ctx, b.ID, 20); return },
-		func() (err error) { pg.Topups, err = p.svc.Store().TopupRequests(ctx, b.ID, 10); return },
-		func() (err error) { pg.Tasks, err = p.svc.Store().RecentTasks(ctx, b.ID, 10); return },
+		func() (err error) { pg.Purchases, err = p.svc.RecentPurchases(ctx, b, 20); return },
+		func() (err error) { pg.Topups, err = p.svc.RecentTopupRequests(ctx, b, 10); return },
+		func() (err error) { pg.Tasks, err = p.svc.RecentTasks(ctx, b, 10); return },
 		func() (err error) {
 			pg.Messages, err = firstItems(20, func(pr botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
 				return p.svc.PendingMessages(ctx, b, pr)
 			})
 			return
 		},
-		func() (err error) { pg.Deliveries, err = p.svc.Store().RecentDeliveries(ctx, b.ID, 20); return },
+		func() (err error) { pg.Deliveries, err = p.svc.RecentDeliveries(ctx, b, 20); return },
 		func() error {
 			approvals, err := p.allApprovals(ctx, owner)
 			for _, a := range approvals {
@@ -129,7 +112,7 @@ func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Own
 			return err
 		},
 		func() error {
-			days, err := p.svc.Store().SpendingByDay(ctx, b.ID, 30)
+			days, err := p.svc.SpendingByDay(ctx, b, 30)
 			pg.Chart = spendingChart(days)
 			return err
 		},
@@ -276,13 +259,13 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		},
 		func() (err error) {
 			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
-				return p.svc.Invoices(ctx, b, store.InvoiceFilter{}, pr)
+				return p.svc.Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
 			})
 			return
 		},
 		func() (err error) {
 			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-				return p.svc.Sales(ctx, b, store.SaleFilter{}, pr)
+				return p.svc.Sales(ctx, b, botpay.SaleFilter{}, pr)
 			})
 			return
 		},

@@ -113,7 +113,7 @@ func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Ow
 	pg := botsPage{Approvals: len(approvals)}
 	for _, ob := range owned {
 		row := botRow{OwnedBot: ob, Status: ob.Bot.Status(ob.ActiveRails), Pending: pending[ob.Bot.ID]}
-		if w, ok, err := p.svc.Store().WalletView(ctx, ob.Bot.ID); err == nil && ok {
+		if w, ok, err := p.svc.BotWallet(ctx, ob.Bot); err == nil && ok {
 			row.Balance, row.Available = w.Wallet.Balance, w.Wallet.Balance-w.Wallet.Held
 		}
 		pg.Bots = append(pg.Bots, row)
@@ -234,7 +234,7 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	}
 	names := map[string]string{}
 	if bots, err := everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
-		return p.svc.Store().OwnerBots(ctx, owner.ID, pr)
+		return p.svc.OwnerBots(ctx, owner, pr)
 	}); err == nil {
 		for _, b := range bots {
 			names[b.ID] = b.Name
