@@ -34,10 +34,7 @@ type Delivery struct {
 // is due again.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Duration, max int) ([]Delivery, error) {
 	now := s.clock.Now()
-	skipLocked := ""
-	if s.dialect == Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
+	skipLocked := s.dialect.skipLocked
 	var out []Delivery
 	err := s.inTx(ctx, func(tx *Tx) error {
 		out = out[:0]

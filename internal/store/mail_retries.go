@@ -29,10 +29,7 @@ func (s *Store) QueueMailRetry(ctx context.Context, sealed []byte, next time.Tim
 // leaves it to the next pass.
 func (s *Store) ClaimMailRetries(ctx context.Context, limit int, lease time.Duration) ([]MailRetry, error) {
 	now := s.clock.Now()
-	skipLocked := ""
-	if s.dialect == Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
+	skipLocked := s.dialect.skipLocked
 	var out []MailRetry
 	err := s.inTx(ctx, func(tx *Tx) error {
 		rows, err := tx.query(ctx, `UPDATE mail_retries SET next_attempt_at = $1 WHERE id IN (

@@ -20,7 +20,7 @@ type migration struct {
 }
 
 func (s *Store) migrations() ([]migration, error) {
-	dir := "migrations/" + string(s.dialect)
+	dir := "migrations/" + string(s.dialect.name)
 	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.dialect == Postgres {
+	if s.dialect.migrationLock {
 		conn, err := s.write.Conn(ctx)
 		if err != nil {
 			return nil, err

@@ -30,7 +30,7 @@ func (t *Tx) emit(e botpay.Event) error {
 	// The pending message's row comes back when the event was staged: the
 	// dispatcher is not woken for it (Store.committed).
 	wasStaged, one := new(bool), new(int)
-	if t.s.dialect == Postgres {
+	if t.s.dialect.insertInsideWith {
 		t.atCommit(step{query: `WITH ` + w.staged + `, o AS (` + w.outbox + `) ` + w.pending, args: w.args, dest: []any{one}, found: wasStaged})
 	} else { // SQLite has no INSERT inside WITH: the same rule in two statements
 		t.atCommit(step{query: `WITH ` + w.staged + ` ` + w.outbox, args: w.args})

@@ -59,12 +59,7 @@ func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok b
 // balance takes: the bot row stays free for the foreign-key checks of
 // inserts that reference the bot (the dispatcher's pending messages, other
 // requests' rows), which FOR UPDATE on it would make wait.
-func (t *Tx) lockWalletRow() string {
-	if t.s.dialect == Postgres {
-		return " FOR NO KEY UPDATE OF w"
-	}
-	return ""
-}
+func (t *Tx) lockWalletRow() string { return t.s.dialect.lockForNoKeyUpdate("w") }
 
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
@@ -176,7 +171,7 @@ func (s *Store) Checkout(ctx context.Context, in CheckoutInput) (CheckoutResult,
 		} else {
 			p.DecidedAt = now
 		}
-		if tx.s.dialect == Postgres && !p.Decoy && p.Status == botpay.PurchaseApproved {
+		if tx.s.dialect.insertInsideWith && !p.Decoy && p.Status == botpay.PurchaseApproved {
 			res.LowBalance, err = tx.debitAndRecordPG(w, p, now)
 		} else {
 			res.LowBalance, err = tx.applyNewPurchase(ctx, w, &p, now)

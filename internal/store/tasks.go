@@ -82,9 +82,4 @@ func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now in
 // skipLocked locks the row read for update and, on PostgreSQL, skips rows
 // another transaction holds, so concurrent callers each get the next free
 // row instead of all waiting for the same one.
-func (t *Tx) skipLocked() string {
-	if t.s.dialect == Postgres {
-		return " FOR UPDATE SKIP LOCKED"
-	}
-	return ""
-}
+func (t *Tx) skipLocked() string { return t.s.dialect.skipLocked }
