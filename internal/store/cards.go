@@ -59,7 +59,7 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 		var current string
 		err := tx.queryRow(ctx, `SELECT status FROM cards WHERE id = $1 AND bot_id = $2`+tx.forUpdate(), cardID, botID).Scan(&current)
 		if isNoRows(err) {
-			return errCardNotFound
+			return botpay.ErrCardNotFound
 		}
 		if err != nil || current == status {
 			return err
@@ -82,8 +82,6 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 	}
 	return cards[0], nil
 }
-
-var errCardNotFound = botpay.Errorf(botpay.KindNotFound, botpay.CodeCardNotFound, "no card with this card_id is linked to this bot")
 
 // Cards pages through an owned bot's cards, oldest first. The page is
 // chosen on the cards alone (a card has several profile rows), then its
@@ -159,23 +157,3 @@ func (s *Store) cards(ctx context.Context, q querier, where string, args ...any)
 	}
 	return out, rows.Err()
 }
-
-// checkoutCard picks the card of a checkout from the candidates
-// checkoutConfig.checkoutCards found: the named card, which must be the
-// bot's and active; or else the bot's only active card.
-func checkoutCard(cards []botpay.Card, cardID string) (botpay.Card, error) {
-	switch {
-	case cardID != "" && len(cards) == 0:
-		return botpay.Card{}, errCardNotFound
-	case cardID != "" && cards[0].Status != botpay.CardActive:
-		return botpay.Card{}, errCardNotActive
-	case len(cards) == 0:
-		return botpay.Card{}, errCardNotActive
-	case len(cards) > 1:
-		return botpay.Card{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeCardIDRequired,
-			"this bot has %d active cards; say which one with card_id", len(cards))
-	}
-	return cards[0], nil
-}
-
-var errCardNotActive = botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no active card: the card is inactive or your owner has not added one")

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"github.com/botpay/botpay/internal/app"
 	"sync/atomic"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 					t.Fatal(err)
 				}
 				before := wakes.Load()
-				res, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 					t.Fatalf("checkout = %+v, %v", res.Purchase, err)

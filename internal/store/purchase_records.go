@@ -8,18 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// insertPurchase writes a new checkout, number seq of its bot (see
-// numberCheckout).
-func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase, seq int64) error {
-	_, err := t.exec(ctx, `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
-			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-		p.ID, p.BotID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, int64(p.Amount), p.MerchantName, p.MerchantURL, p.ItemName,
-		p.Category, nullString(p.TaskID), p.Status, ms(p.CreatedAt), nullTime(p.ExpiresAt), nullTime(p.DecidedAt),
-		sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}, seq)
-	return err
-}
-
 func nullTime(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: ms(t), Valid: !t.IsZero()}
 }

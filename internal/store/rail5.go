@@ -218,7 +218,7 @@ func (t *Tx) confirmedRail5Card(ctx context.Context, botID, cardID string) (stri
 	}
 	switch {
 	case cardID != "" && seen == 0:
-		return "", errCardNotFound
+		return "", botpay.ErrCardNotFound
 	case len(confirmed) == 0:
 		return "", botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no confirmed rail5 card: confirm delivery of your card file first")
 	case len(confirmed) > 1:

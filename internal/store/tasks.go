@@ -56,23 +56,6 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 	return t, ok, err
 }
 
-// claimTaskForCheckout checks that a checkout's task_id names an open task
-// of the bot (404 not_found otherwise; 409 once completed).
-func (t *Tx) claimTaskForCheckout(ctx context.Context, botID, taskID string) error {
-	var status string
-	err := t.queryRow(ctx, `SELECT status FROM tasks WHERE id = $1 AND bot_id = $2`+t.forUpdate(), taskID, botID).Scan(&status)
-	if isNoRows(err) {
-		return botpay.ErrNotFound("task")
-	}
-	if err != nil {
-		return err
-	}
-	if status == botpay.TaskCompleted {
-		return botpay.Errorf(botpay.KindConflict, botpay.CodeTaskCompleted, "task %s is already completed", taskID)
-	}
-	return nil
-}
-
 func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now int64) error {
 	_, err := t.exec(ctx, `UPDATE tasks SET status = $1, purchase_id = $2, completed_at = $3 WHERE id = $4`,
 		botpay.TaskCompleted, purchaseID, now, taskID)

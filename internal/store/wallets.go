@@ -78,8 +78,9 @@ func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.M
 
 func (t *Tx) appendLedger(ctx context.Context, botID, typ string, amount botpay.Money, after *botpay.Money, description string, now time.Time) (botpay.Transaction, error) {
 	tr := botpay.Transaction{BotID: botID, Type: typ, Amount: amount, BalanceAfter: after, Description: description, CreatedAt: now}
-	err := t.queryRow(ctx, `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, botID, typ, int64(amount), centsPtr(after), description, ms(now)).Scan(&tr.ID)
+	var a sqlArgs
+	q := ledgerSQL(&a, botID, typ, amount, a.add(centsPtr(after)), description, now) + ` RETURNING id`
+	err := t.queryRow(ctx, q, a...).Scan(&tr.ID)
 	return tr, err
 }
 
