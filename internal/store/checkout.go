@@ -175,14 +175,14 @@ func (c *CheckoutTx) RecordDeclined(ctx context.Context, p botpay.Purchase, reas
 // Record writes an admitted checkout: its purchase row, the debit with its
 // spend ledger row and wallet.spend.authorized (approved), or the hold
 // (held), or nothing more (a decoy moves no money), its count in the
-// running totals, and the task it completes. On an engine that writes
-// inside WITH, an approved real purchase is all one statement
+// running totals, and the task it completes. Where the dialect says so
+// (checkoutInOne), an approved real purchase is all one statement
 // (recordApprovedInOne), sent with COMMIT.
 func (c *CheckoutTx) Record(ctx context.Context, p botpay.Purchase) (*LowBalance, error) {
 	t := c.tx
 	var low *LowBalance
 	var err error
-	if t.s.dialect.insertInsideWith && !p.Decoy && p.Status == botpay.PurchaseApproved {
+	if t.s.dialect.checkoutInOne && !p.Decoy && p.Status == botpay.PurchaseApproved {
 		low, err = t.recordApprovedInOne(c.w, p, c.now)
 	} else {
 		low, err = t.recordAdmitted(ctx, c.w, &p, c.now)

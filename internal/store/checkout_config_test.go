@@ -1,9 +1,9 @@
 package store_test
 
 import (
-	"github.com/botpay/botpay/internal/app"
 	"testing"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"

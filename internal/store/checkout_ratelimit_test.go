@@ -1,10 +1,10 @@
 package store_test
 
 import (
-	"github.com/botpay/botpay/internal/app"
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"

@@ -25,6 +25,10 @@ type dialect struct {
 	// several writes can travel as one statement (emit, the checkout fast
 	// path).
 	insertInsideWith bool
+	// checkoutInOne: an approved real checkout writes everything in one
+	// statement (recordApprovedInOne, which needs insertInsideWith), not
+	// statement by statement; measured faster on PostgreSQL.
+	checkoutInOne bool
 	// numberedPlaceholders: the engine reads $1 itself; otherwise rebind
 	// turns it into ?1.
 	numberedPlaceholders bool
@@ -69,6 +73,7 @@ var postgresDialect = dialect{
 	skipLocked:           " FOR UPDATE SKIP LOCKED",
 	lockForNoKeyUpdate:   func(alias string) string { return " FOR NO KEY UPDATE OF " + alias },
 	insertInsideWith:     true,
+	checkoutInOne:        true,
 	numberedPlaceholders: true,
 	handDrivenTx:         true,
 	migrationLock:        true,

@@ -155,3 +155,7 @@ func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, err
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
 	return n, err
 }
+
+// WithoutFastPath makes s write every checkout statement by statement
+// (tests compare the two paths on PostgreSQL).
+func (s *Store) WithoutFastPath() { s.dialect.checkoutInOne = false }

@@ -1,12 +1,12 @@
 package store_test
 
 import (
-	"github.com/botpay/botpay/internal/app"
 	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"

@@ -2,12 +2,12 @@ package store_test
 
 import (
 	"context"
-	"github.com/botpay/botpay/internal/app"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"

@@ -1,11 +1,11 @@
 package store_test
 
 import (
-	"github.com/botpay/botpay/internal/app"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
