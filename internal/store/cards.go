@@ -13,7 +13,7 @@ import (
 // per profile index, the sealed {missing_digits, expiry} the profile hands
 // out: the real card's for the real profile, decoy values for the others.
 func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, sealedDetails map[int][]byte) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, ownerID, c.BotID); err != nil {
 			return err
 		}
@@ -32,7 +32,7 @@ func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, s
 			}
 		}
 		return tx.emit(railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
-	})
+	}), "create card %s", ownerID)
 }
 
 // ownedClaimedBot fails with 404 unless ownerID owns the bot (which is then
@@ -74,11 +74,11 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 		return tx.emit(railsUpdated(botID, action, msg, now))
 	})
 	if err != nil {
-		return botpay.Card{}, err
+		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
 	}
 	cards, err := s.cards(ctx, s.read, `c.id = $1`, cardID)
 	if err != nil || len(cards) == 0 {
-		return botpay.Card{}, err
+		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
 	}
 	return cards[0], nil
 }
@@ -89,12 +89,12 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 func (s *Store) Cards(ctx context.Context, ownerID, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
 	empty := botpay.Page[botpay.Card]{Items: []botpay.Card{}}
 	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return empty, err
+		return empty, wrapErr(err, "cards %s", botID)
 	}
 	q, args := keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", oldestFirst, page)
 	placedCards, err := readPlaced(ctx, s, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
 	if err != nil || len(placedCards) == 0 {
-		return empty, err
+		return empty, wrapErr(err, "cards %s", botID)
 	}
 	positions := cutPage(placedCards, page.Limit)
 	last := placedCards[len(positions.Items)-1].position

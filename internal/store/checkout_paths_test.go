@@ -78,9 +78,9 @@ func pathScenarios() []pathScenario {
 		{"declined for want of balance", 800, none, []pathCheckout{pathBuy(1000), pathBuy(700)}},
 		{"rate limited", 100000, none, []pathCheckout{{amount: 100, limit: 2}, {amount: 100, limit: 2}, {amount: 100, limit: 2},
 			{amount: 100, limit: 2, wait: time.Hour}}},
-		{"completing a task, then refused its second time", 100000, pathTask, []pathCheckout{{amount: 1000, taskID: "task_paths"},
-			{amount: 1000, taskID: "task_paths"}}},
-		{"held with a task", 100000, pathTask, []pathCheckout{{amount: 5000, taskID: "task_paths"}}},
+		{"completing a task, then refused its second time", 100000, pathTask("task_done"), []pathCheckout{{amount: 1000, taskID: "task_done"},
+			{amount: 1000, taskID: "task_done"}}},
+		{"held with a task", 100000, pathTask("task_held"), []pathCheckout{{amount: 5000, taskID: "task_held"}}},
 		{"decoy profile", 100000, func(_ *testing.T, _ *store.Store, _ botpay.Owner, _ botpay.Bot, _ *botpay.Guardrails, c *botpay.Card) {
 			c.Profiles = append(c.Profiles, botpay.PaymentProfile{Index: 2, AllowanceDuration: botpay.AllowanceMonth, Allowance: 2000})
 		}, []pathCheckout{{amount: 1000, profile: 2}, {amount: 1500, profile: 2}, pathBuy(1000)}},
@@ -94,48 +94,67 @@ func pathScenarios() []pathScenario {
 	}
 }
 
-func pathTask(t *testing.T, st *store.Store, o botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
-	err := st.CreateTask(ctx, o.ID, botpay.Task{ID: "task_paths", BotID: b.ID, MerchantName: "Acme", MerchantURL: "acme.com",
-		ItemName: "thing", Amount: 1000, CreatedAt: st.Clock().Now()})
-	if err != nil {
-		t.Fatal(err)
+func pathTask(id string) func(*testing.T, *store.Store, botpay.Owner, botpay.Bot, *botpay.Guardrails, *botpay.Card) {
+	return func(t *testing.T, st *store.Store, o botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
+		err := st.CreateTask(ctx, o.ID, botpay.Task{ID: id, BotID: b.ID, MerchantName: "Acme", MerchantURL: "acme.com",
+			ItemName: "thing", Amount: 1000, CreatedAt: st.Clock().Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
 // On PostgreSQL an approved real checkout is one statement
-// (recordApprovedInOne); every other engine and outcome goes statement by
-// statement. Both paths run the same scenarios on PostgreSQL, and every row
-// either writes (each column of every table) must be the same, once
-// generated ids are replaced by their order of appearance.
+// (recordApprovedInOne); every other outcome goes statement by statement.
+// Both paths run the same scenarios, one after another, each on its own
+// PostgreSQL database, and every row either writes (each column of every
+// table) must be the same, once generated ids are replaced by their order
+// of appearance.
 func TestCheckoutFastPathWritesWhatTheGeneralPathWrites(t *testing.T) {
+	fast, general := openPathStore(t, false), openPathStore(t, true)
 	for _, sc := range pathScenarios() {
 		t.Run(sc.name, func(t *testing.T) {
-			t.Parallel()
-			fast, fastOutcomes := runPathScenario(t, sc, false)
-			general, generalOutcomes := runPathScenario(t, sc, true)
+			fastRows, fastOutcomes := fast.run(t, sc)
+			generalRows, generalOutcomes := general.run(t, sc)
 			if !slices.Equal(fastOutcomes, generalOutcomes) {
 				t.Errorf("outcomes differ:\nfast:    %v\ngeneral: %v", fastOutcomes, generalOutcomes)
 			}
-			if fast != general {
-				t.Errorf("rows written differ:\n--- fast path\n%s\n--- general path\n%s", fast, general)
+			if fastRows != generalRows {
+				t.Errorf("rows written differ:\n--- fast path\n%s\n--- general path\n%s", fastRows, generalRows)
 			}
-			if !strings.Contains(fast, "purchases:") {
-				t.Errorf("no purchase written:\n%s", fast)
+			if !strings.Contains(fastRows, "purchases:") {
+				t.Errorf("no purchase written:\n%s", fastRows)
 			}
 		})
 	}
 }
 
-// runPathScenario runs sc on a fresh PostgreSQL database and returns the
-// rows its checkouts wrote or changed, normalised, and each checkout's
-// outcome.
-func runPathScenario(t *testing.T, sc pathScenario, general bool) (string, []string) {
-	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+// pathStore is a PostgreSQL database with one of the two paths, its clock
+// and a plain connection to read every table.
+type pathStore struct {
+	st    *store.Store
+	clock *botpay.ManualClock
+	raw   *sql.DB
+}
+
+func openPathStore(t *testing.T, general bool) pathStore {
+	clock := botpay.NewManualClock(time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC))
 	db := storetest.Open(t, store.Postgres, clock)
-	st := db.Store
 	if general {
-		st.WithoutFastPath()
+		db.Store.WithoutFastPath()
 	}
+	raw, err := sql.Open("pgx", db.Options.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return pathStore{st: db.Store, clock: clock, raw: raw}
+}
+
+// run sets sc's bot up and runs its checkouts; it returns the rows they
+// wrote or changed, normalised, and each checkout's outcome.
+func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
+	st, clock := p.st, p.clock
 	owner := newOwner(t, st)
 	b := claimedBot(t, st, owner)
 	if _, err := st.Fund(ctx, owner.ID, b.ID, sc.fund, "test"); err != nil {
@@ -150,24 +169,19 @@ func runPathScenario(t *testing.T, sc pathScenario, general bool) (string, []str
 		t.Fatal(err)
 	}
 	details := map[int][]byte{}
-	for _, p := range c.Profiles {
-		details[p.Index] = []byte(fmt.Sprintf("sealed %d", p.Index))
+	for _, pr := range c.Profiles {
+		details[pr.Index] = []byte(fmt.Sprintf("sealed %d", pr.Index))
 	}
 	if err := st.CreateCard(ctx, owner.ID, c, details); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("pgx", db.Options.DatabaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	before := dumpTables(t, raw)
+	before := dumpTables(t, p.raw)
 	var outcomes []string
 	for _, co := range sc.checkouts {
 		clock.Advance(co.wait)
 		outcomes = append(outcomes, pathOutcome(app.DecideCheckout(ctx, st, pathInput(b, co))))
 	}
-	return normaliseIDs(changedRows(before, dumpTables(t, raw))), outcomes
+	return normaliseIDs(changedRows(before, dumpTables(t, p.raw))), outcomes
 }
 
 func pathInput(b botpay.Bot, co pathCheckout) store.CheckoutInput {

@@ -141,7 +141,7 @@ func (s *Store) Dialect() Dialect { return s.dialect.name }
 func (s *Store) Clock() botpay.Clock { return s.clock }
 
 // Ping checks that the database answers (readiness).
-func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return wrapErr(s.read.PingContext(ctx), "ping") }
 
 // Close releases all connections.
 func (s *Store) Close() error {
@@ -151,7 +151,7 @@ func (s *Store) Close() error {
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}
-	return err
+	return wrapErr(err, "close")
 }
 
 // placeholder matches $N outside of quoted text; the SQL in this package

@@ -87,7 +87,7 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 }
 
 // An auto-approved checkout writes its wallet.spend.authorized event in its
-// own statement on PostgreSQL (debitAndRecordPG) by the same rule as emit:
+// own statement on PostgreSQL (recordApprovedInOne) by the same rule as emit:
 // staged at once, without waking the dispatcher, for a bot it could not
 // deliver to; left to the dispatcher, which is woken, otherwise.
 func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {

@@ -51,14 +51,16 @@ type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r
 // window closes). Concurrent requests queue on the wallet's row, so
 // signatures can never promise more than the balance.
 func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
-	return s.reserveSigning(ctx, r, nil, decide)
+	req, verdict, err := s.reserveSigning(ctx, r, nil, decide)
+	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
 // ReserveSigningAgainst is ReserveSigning for a wallet whose balance is
 // held elsewhere (on chain, in live mode): balance replaces the stored
 // one, and the live reservations are still subtracted under the lock.
 func (s *Store) ReserveSigningAgainst(ctx context.Context, r SigningRequest, balance botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
-	return s.reserveSigning(ctx, r, &balance, decide)
+	req, verdict, err := s.reserveSigning(ctx, r, &balance, decide)
+	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
 func (s *Store) reserveSigning(ctx context.Context, r SigningRequest, balance *botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
@@ -214,7 +216,7 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 	if isNoRows(err) {
 		return r, botpay.ErrNotFound("signing request")
 	}
-	return r, err
+	return r, wrapErr(err, "owned signing request %s", ownerID)
 }
 
 // PendingSigningRequests pages through an owner's undecided, unexpired
@@ -222,7 +224,7 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[SigningRequest], error) {
 	items, err := s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[SigningRequest]{Items: []SigningRequest{}}, err
+		return botpay.Page[SigningRequest]{Items: []SigningRequest{}}, wrapErr(err, "pending signing requests %s", ownerID)
 	}
 	return cutPage(items, page.Limit), nil
 }
@@ -304,5 +306,5 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 		}
 		return tx.emit(botpay.NewEvent(r.BotID, event, d.Event, now))
 	})
-	return r, err
+	return r, wrapErr(err, "decide signing %s", ownerID)
 }

@@ -9,7 +9,7 @@ import (
 
 // CreateTask queues a purchase task for an owned, claimed bot.
 func (s *Store) CreateTask(ctx context.Context, ownerID string, t botpay.Task) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, ownerID, t.BotID); err != nil {
 			return err
 		}
@@ -22,7 +22,7 @@ func (s *Store) CreateTask(ctx context.Context, ownerID string, t botpay.Task) e
 				profile_index, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			t.ID, t.BotID, t.MerchantName, t.MerchantURL, t.ItemName, int64(t.Amount), t.Category, profile, botpay.TaskQueued, ms(t.CreatedAt))
 		return err
-	})
+	}), "create task %s", ownerID)
 }
 
 // NextTask hands out the bot's oldest queued task (by insertion, seq: two
@@ -53,7 +53,7 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 		t.BotID, t.Status, t.CreatedAt, ok = botID, botpay.TaskDelivered, fromMS(created), true
 		return nil
 	})
-	return t, ok, err
+	return t, ok, wrapErr(err, "next task %s", botID)
 }
 
 func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now int64) error {
