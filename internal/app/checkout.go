@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -28,15 +29,15 @@ type CheckoutOutcome struct {
 	Details  *botpay.CardDetails
 }
 
-// Checkout validates a bot's purchase request and lets the store evaluate
-// and apply it in one transaction.
+// Checkout validates a bot's purchase request, decides it and records it in
+// one transaction (DecideCheckout), then tells the owner.
 func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput) (CheckoutOutcome, error) {
 	req, item, cardID, err := s.validCheckout(in)
 	if err != nil {
 		return CheckoutOutcome{}, err
 	}
 	taskID := strings.TrimSpace(in.TaskID)
-	res, err := s.store.Checkout(ctx, store.CheckoutInput{
+	res, err := DecideCheckout(ctx, s.store, store.CheckoutInput{
 		BotID: bot.ID, CardID: cardID, ProfileIndex: *in.ProfileIndex, ItemName: item, TaskID: taskID,
 		Request: req,
 		Limit:   store.Limit{Bucket: "checkout:" + bot.ID, Max: s.limits.CheckoutPerHour, Window: time.Hour},
@@ -78,60 +79,93 @@ func (s *Service) validCheckout(in CheckoutInput) (req botpay.CheckoutRequest, i
 	return req, item, cardID, p.err()
 }
 
-// CheckoutStatus reads one of the bot's purchases (docs/api.md); the
-// status is as of now, so an overdue hold reads expired.
-func (s *Service) CheckoutStatus(ctx context.Context, bot botpay.Bot, confirmationID string) (CheckoutOutcome, error) {
-	id := strings.TrimSpace(confirmationID)
-	if id == "" {
-		return CheckoutOutcome{}, botpay.ValidationError(map[string]string{"confirmation_id": "is required"})
+// checkoutStore is what a checkout needs of the store: one transaction in
+// which its phases run.
+type checkoutStore interface {
+	InCheckout(ctx context.Context, in store.CheckoutInput, phases func(*store.CheckoutTx) error) error
+}
+
+// checkoutTx is a checkout's transaction (store.CheckoutTx): the reads and
+// writes between which the phases decide.
+type checkoutTx interface {
+	Open(ctx context.Context, pick store.CardPicker) (store.CheckoutFacts, error)
+	TaskStatus(ctx context.Context) (status string, found bool, err error)
+	OwnerUsage(ctx context.Context, u botpay.Usage) (botpay.Usage, error)
+	RecordDeclined(ctx context.Context, p botpay.Purchase, reason string) error
+	Record(ctx context.Context, p botpay.Purchase) (*store.LowBalance, error)
+}
+
+// DecideCheckout is where a card checkout is decided. Its phases run in
+// one transaction of st (money moves with its ledger row and event, or not
+// at all): read the facts under the wallet lock, admit the request (wallet,
+// card, task, rate limit), judge it against the guardrails, and record the
+// outcome. A refusal by the guardrails commits its declined record and
+// event, then is returned.
+func DecideCheckout(ctx context.Context, st checkoutStore, in store.CheckoutInput) (store.CheckoutResult, error) {
+	var res store.CheckoutResult
+	var refusal *botpay.Error
+	err := st.InCheckout(ctx, in, func(tx *store.CheckoutTx) error {
+		var err error
+		res, refusal, err = checkoutPhases(ctx, tx, in)
+		return err
+	})
+	if err == nil && refusal != nil {
+		return store.CheckoutResult{}, refusal
 	}
-	if len(id) > 64 {
-		return CheckoutOutcome{}, botpay.ErrNotFound("confirmation")
-	}
-	p, sealed, err := s.store.BotPurchase(ctx, bot.ID, id)
+	return res, err
+}
+
+func checkoutPhases(ctx context.Context, tx checkoutTx, in store.CheckoutInput) (store.CheckoutResult, *botpay.Error, error) {
+	f, err := tx.Open(ctx, botpay.PickCheckoutCard)
 	if err != nil {
-		return CheckoutOutcome{}, err
+		return store.CheckoutResult{}, nil, err
 	}
-	p.Status = p.StatusAt(s.clock.Now())
-	out := CheckoutOutcome{Purchase: p}
-	if sealed != nil {
-		d, err := s.openDetails(p.CardID, p.ProfileIndex, sealed)
+	if err := admitCheckout(ctx, tx, in, f); err != nil {
+		return store.CheckoutResult{}, nil, err
+	}
+	rules := botpay.RulesFor(f.Rules, f.Card, f.Profile)
+	usage := f.Usage
+	if botpay.MasterBudgetsApply(rules) {
+		if usage, err = tx.OwnerUsage(ctx, usage); err != nil {
+			return store.CheckoutResult{}, nil, err
+		}
+	}
+	p, refused := botpay.JudgeCheckout(botpay.CheckoutDraft{BotID: in.BotID, OwnerID: f.OwnerID, Card: f.Card, Profile: f.Profile,
+		Request: in.Request, ItemName: in.ItemName, TaskID: in.TaskID}, rules, usage, f.Now)
+	if refused != nil {
+		return store.CheckoutResult{}, refused, tx.RecordDeclined(ctx, p, refused.Message)
+	}
+	res := store.CheckoutResult{Purchase: p}
+	if res.LowBalance, err = tx.Record(ctx, p); err != nil {
+		return store.CheckoutResult{}, nil, err
+	}
+	if p.Status == botpay.PurchaseApproved {
+		res.SealedDetails = f.SealedDetails
+	}
+	return res, nil, nil
+}
+
+// admitCheckout refuses, in this order, a checkout of an unclaimed or
+// frozen wallet, of no usable card or profile, naming a task the bot
+// cannot complete, of a bot without guardrails, or over the rate limit.
+func admitCheckout(ctx context.Context, tx checkoutTx, in store.CheckoutInput, f store.CheckoutFacts) error {
+	if err := botpay.CheckWallet(f.Claimed, f.Frozen); err != nil {
+		return err
+	}
+	if f.PickErr != nil {
+		return f.PickErr
+	}
+	if in.TaskID != "" {
+		status, found, err := tx.TaskStatus(ctx)
 		if err != nil {
-			return out, err
+			return err
 		}
-		out.Details = &d
-	}
-	return out, nil
-}
-
-// Approval is one entry of GET /api/v1/owner/approvals: a held purchase
-// (Kind "purchase") or a held x402 signing request (Kind "signing").
-type Approval struct {
-	Kind     string
-	Purchase botpay.Purchase // when Kind is "purchase"
-	Signing  SigningApproval // when Kind is "signing"
-}
-
-// Approvals pages through what awaits the owner's decision, both kinds in
-// the order they were requested.
-func (s *Service) Approvals(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[Approval], error) {
-	held, err := s.store.PendingApprovals(ctx, owner.ID, page)
-	if err != nil {
-		return botpay.Page[Approval]{}, err
-	}
-	return botpay.MapPage(held, func(a store.Approval) Approval {
-		if a.Purchase != nil {
-			return Approval{Kind: "purchase", Purchase: *a.Purchase}
+		if err := botpay.CheckTaskForCheckout(in.TaskID, status, found); err != nil {
+			return err
 		}
-		return Approval{Kind: "signing", Signing: signingApproval(*a.Signing)}
-	}), nil
-}
-
-// DecidePurchase approves or denies a held purchase of one of the owner's
-// bots.
-func (s *Service) DecidePurchase(ctx context.Context, owner botpay.Owner, confirmationID string, approve bool) (botpay.Purchase, error) {
-	if confirmationID == "" {
-		return botpay.Purchase{}, botpay.ErrNotFound("confirmation")
 	}
-	return s.store.DecidePurchase(ctx, owner.ID, confirmationID, approve)
+	if !f.HasGuardrails {
+		return errors.New("checkout: the bot has no guardrails")
+	}
+	return botpay.CheckoutRateLimit(in.Limit.Max, in.Limit.Window, f.QuotathLatest, f.Now)
 }

@@ -19,7 +19,7 @@ func (s *Store) OwnerTokens(ctx context.Context, ownerID, currentHash string) ([
 	rows, err := s.query(ctx, `SELECT id, kind, created_at, last_used_at, expires_at, token_hash FROM owner_tokens
 		WHERE owner_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`, ownerID, ms(s.clock.Now()))
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "owner tokens %s", ownerID)
 	}
 	defer rows.Close()
 	var out []botpay.OwnerToken
@@ -29,20 +29,20 @@ func (s *Store) OwnerTokens(ctx context.Context, ownerID, currentHash string) ([
 		var used sql.NullInt64
 		var hash string
 		if err := rows.Scan(&t.ID, &t.Kind, &created, &used, &expires, &hash); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "owner tokens %s", ownerID)
 		}
 		t.CreatedAt, t.LastUsedAt, t.ExpiresAt = fromMS(created), fromNullMS(used), fromMS(expires)
 		t.Current = botpay.DigestsEqual(hash, currentHash)
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "owner tokens %s", ownerID)
 }
 
 // RevokeOwnerTokenByID ends one of the owner's tokens; another owner's or
 // an ended one is not found.
 func (s *Store) RevokeOwnerTokenByID(ctx context.Context, ownerID, id string) error {
 	now := ms(s.clock.Now())
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		res, err := tx.exec(ctx, `UPDATE owner_tokens SET revoked_at = $1 WHERE id = $2 AND owner_id = $3
 			AND revoked_at IS NULL AND expires_at > $1`, now, id, ownerID)
 		if err != nil {
@@ -52,7 +52,7 @@ func (s *Store) RevokeOwnerTokenByID(ctx context.Context, ownerID, id string) er
 			return botpay.ErrNotFound("session")
 		}
 		return nil
-	})
+	}), "revoke owner token by id %s", id)
 }
 
 // touchOwnerToken records a token's use and renews an API token for
@@ -81,7 +81,7 @@ const (
 // owner. A new link of a purpose ends the owner's earlier ones.
 func (s *Store) CreateOwnerLink(ctx context.Context, ownerID, purpose, tokenHash string, expires time.Time) error {
 	now := ms(s.clock.Now())
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(ctx, `UPDATE owner_links SET used_at = $1 WHERE owner_id = $2 AND purpose = $3 AND used_at IS NULL`,
 			now, ownerID, purpose); err != nil {
 			return err
@@ -89,7 +89,7 @@ func (s *Store) CreateOwnerLink(ctx context.Context, ownerID, purpose, tokenHash
 		_, err := tx.exec(ctx, `INSERT INTO owner_links (token_hash, owner_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
 			tokenHash, ownerID, purpose, now, ms(expires))
 		return err
-	})
+	}), "create owner link %s", ownerID)
 }
 
 var errInvalidLink = botpay.Errorf(botpay.KindNotFound, botpay.CodeInvalidLink,
@@ -125,7 +125,7 @@ func (s *Store) ResetPassword(ctx context.Context, tokenHash, passwordHash strin
 		return err
 	})
 	if err != nil {
-		return botpay.Owner{}, err
+		return botpay.Owner{}, wrapErr(err, "reset password")
 	}
 	return s.OwnerByID(ctx, ownerID)
 }
@@ -144,7 +144,7 @@ func (s *Store) VerifyEmail(ctx context.Context, tokenHash string) (botpay.Owner
 		return err
 	})
 	if err != nil {
-		return botpay.Owner{}, err
+		return botpay.Owner{}, wrapErr(err, "verify email")
 	}
 	return s.OwnerByID(ctx, ownerID)
 }
@@ -157,5 +157,5 @@ func (s *Store) OwnerByLink(ctx context.Context, purpose, tokenHash string) (bot
 	if isNoRows(err) {
 		return o, errInvalidLink
 	}
-	return o, err
+	return o, wrapErr(err, "owner by link")
 }

@@ -24,7 +24,7 @@ func (s *Store) BotByAPIKey(ctx context.Context, keyHash string) (b botpay.Bot, 
 	if isNoRows(err) {
 		return b, time.Time{}, botpay.ErrNotFound("bot")
 	}
-	return b, fromNullMS(expires), err
+	return b, fromNullMS(expires), wrapErr(err, "bot by api key")
 }
 
 // KeyRotation is a committed API key rotation.
@@ -96,10 +96,10 @@ func (s *Store) RotateAPIKey(ctx context.Context, k RotateKey) (KeyRotation, err
 		}, now))
 	})
 	if err != nil {
-		return KeyRotation{}, err
+		return KeyRotation{}, wrapErr(err, "rotate api key")
 	}
 	b, err := s.Bot(ctx, k.BotID)
-	return KeyRotation{Bot: b, PreviousKeyExpiresAt: expires}, err
+	return KeyRotation{Bot: b, PreviousKeyExpiresAt: expires}, wrapErr(err, "rotate api key")
 }
 
 // errBotFrozen refuses a frozen bot's own changes to its key, profile or
@@ -115,5 +115,5 @@ var errPreviousKeyRotates = botpay.Errorf(botpay.KindForbidden, botpay.CodePrevi
 func (s *Store) APIKeyEpoch(ctx context.Context) (int64, error) {
 	var epoch int64
 	err := s.queryRow(ctx, `SELECT epoch FROM api_key_epoch WHERE id = 1`).Scan(&epoch)
-	return epoch, err
+	return epoch, wrapErr(err, "api key epoch")
 }

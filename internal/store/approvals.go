@@ -24,11 +24,11 @@ type Approval struct {
 func (s *Store) PendingApprovals(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[Approval], error) {
 	purchases, err := s.pendingPurchases(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[Approval]{Items: []Approval{}}, err
+		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", ownerID)
 	}
 	signing, err := s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[Approval]{Items: []Approval{}}, err
+		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", ownerID)
 	}
 	merged := make([]placed[Approval], 0, len(purchases)+len(signing))
 	for _, p := range purchases {

@@ -15,7 +15,7 @@ var ErrBackupPostgres = errors.New("botpay backup copies the embedded SQLite dat
 // service keeps running (VACUUM INTO reads one snapshot; writers are not
 // blocked). path must not exist yet.
 func (s *Store) Backup(ctx context.Context, path string) error {
-	if s.dialect == Postgres {
+	if !s.dialect.embeddedFile {
 		return ErrBackupPostgres
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -30,7 +30,7 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 // CheckIntegrity runs SQLite's integrity check over the whole database (a
 // restored backup is checked before use).
 func (s *Store) CheckIntegrity(ctx context.Context) error {
-	if s.dialect == Postgres {
+	if !s.dialect.embeddedFile {
 		return nil
 	}
 	var result string

@@ -82,7 +82,7 @@ func (s *Store) RegisterBot(ctx context.Context, nb NewBot) (ownerID string, err
 	if err == nil && badCode {
 		return "", botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidPairingCode, "the pairing code is invalid, expired or already used")
 	}
-	return ownerID, err
+	return ownerID, wrapErr(err, "register bot")
 }
 
 var errDuplicateRegistration = botpay.Errorf(botpay.KindConflict, botpay.CodeDuplicateRegistration,
@@ -142,7 +142,7 @@ func (s *Store) ClaimBot(ctx context.Context, ownerID, claimTokenHash string) (b
 		return tx.activateWallet(ctx, botID, now)
 	})
 	if err != nil {
-		return botpay.Bot{}, err
+		return botpay.Bot{}, wrapErr(err, "claim bot %s", ownerID)
 	}
 	return s.OwnedBot(ctx, ownerID, botID)
 }
@@ -166,7 +166,7 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 // key's expiry).
 func (s *Store) BotByAPIKeyHash(ctx context.Context, keyHash string) (botpay.Bot, error) {
 	b, _, err := s.BotByAPIKey(ctx, keyHash)
-	return b, err
+	return b, wrapErr(err, "bot by api key hash")
 }
 
 // Bot loads a bot by ID.
@@ -175,7 +175,7 @@ func (s *Store) Bot(ctx context.Context, id string) (botpay.Bot, error) {
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
-	return b, err
+	return b, wrapErr(err, "bot %s", id)
 }
 
 // OwnedBot loads a bot only if ownerID owns it; anything else is the same 404.
@@ -184,13 +184,14 @@ func (s *Store) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
-	return b, err
+	return b, wrapErr(err, "owned bot %s", botID)
 }
 
 // OwnerBots pages through an owner's bots, oldest first.
 func (s *Store) OwnerBots(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
 	q, args := keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", oldestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, scanBot)
+	v, err := readPage(ctx, s, q, args, page.Limit, scanBot)
+	return v, wrapErr(err, "owner bots %s", ownerID)
 }
 
 // SetFrozen freezes or unfreezes an owned bot's wallet and emits
@@ -216,7 +217,7 @@ func (s *Store) SetFrozen(ctx context.Context, ownerID, botID string, frozen boo
 		return tx.emit(railsUpdated(botID, action, msg, now))
 	})
 	if err != nil {
-		return botpay.Bot{}, err
+		return botpay.Bot{}, wrapErr(err, "set frozen %s", botID)
 	}
 	return s.Bot(ctx, botID)
 }
@@ -247,10 +248,10 @@ func (s *Store) SetCallbackURL(ctx context.Context, ownerID, botID, url string) 
 		return err
 	})
 	if err != nil {
-		return botpay.Bot{}, "", err
+		return botpay.Bot{}, "", wrapErr(err, "set callback url %s", botID)
 	}
 	b, err := s.Bot(ctx, botID)
-	return b, previous.String, err
+	return b, previous.String, wrapErr(err, "set callback url %s", botID)
 }
 
 // PendingMessageCount counts staged, unacknowledged, unexpired messages.
@@ -258,7 +259,7 @@ func (s *Store) PendingMessageCount(ctx context.Context, botID string) (int, err
 	var n int
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM pending_messages WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`,
 		botID, ms(s.clock.Now())).Scan(&n)
-	return n, err
+	return n, wrapErr(err, "pending message count %s", botID)
 }
 
 func nullInt(v int) sql.NullInt64 { return sql.NullInt64{Int64: int64(v), Valid: v != 0} }

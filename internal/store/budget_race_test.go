@@ -80,7 +80,7 @@ func raceSigningAgainstCheckout(t *testing.T, st *store.Store, owner botpay.Owne
 		checkedOut <- res
 	}()
 	_, verdict, err := st.ReserveSigning(ctx, signingRequest(st, owner, signer, 6_000_000, 300),
-		func(sg store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(sg store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			close(judging)
 			select { // give the checkout the time to commit, if nothing holds it
 			case res := <-checkedOut:

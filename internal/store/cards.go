@@ -13,7 +13,7 @@ import (
 // per profile index, the sealed {missing_digits, expiry} the profile hands
 // out: the real card's for the real profile, decoy values for the others.
 func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, sealedDetails map[int][]byte) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, ownerID, c.BotID); err != nil {
 			return err
 		}
@@ -32,7 +32,7 @@ func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, s
 			}
 		}
 		return tx.emit(railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
-	})
+	}), "create card %s", ownerID)
 }
 
 // ownedClaimedBot fails with 404 unless ownerID owns the bot (which is then
@@ -59,7 +59,7 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 		var current string
 		err := tx.queryRow(ctx, `SELECT status FROM cards WHERE id = $1 AND bot_id = $2`+tx.forUpdate(), cardID, botID).Scan(&current)
 		if isNoRows(err) {
-			return errCardNotFound
+			return botpay.ErrCardNotFound
 		}
 		if err != nil || current == status {
 			return err
@@ -74,16 +74,14 @@ func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, statu
 		return tx.emit(railsUpdated(botID, action, msg, now))
 	})
 	if err != nil {
-		return botpay.Card{}, err
+		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
 	}
 	cards, err := s.cards(ctx, s.read, `c.id = $1`, cardID)
 	if err != nil || len(cards) == 0 {
-		return botpay.Card{}, err
+		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
 	}
 	return cards[0], nil
 }
-
-var errCardNotFound = botpay.Errorf(botpay.KindNotFound, botpay.CodeCardNotFound, "no card with this card_id is linked to this bot")
 
 // Cards pages through an owned bot's cards, oldest first. The page is
 // chosen on the cards alone (a card has several profile rows), then its
@@ -91,12 +89,12 @@ var errCardNotFound = botpay.Errorf(botpay.KindNotFound, botpay.CodeCardNotFound
 func (s *Store) Cards(ctx context.Context, ownerID, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
 	empty := botpay.Page[botpay.Card]{Items: []botpay.Card{}}
 	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return empty, err
+		return empty, wrapErr(err, "cards %s", botID)
 	}
 	q, args := keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", oldestFirst, page)
 	placedCards, err := readPlaced(ctx, s, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
 	if err != nil || len(placedCards) == 0 {
-		return empty, err
+		return empty, wrapErr(err, "cards %s", botID)
 	}
 	positions := cutPage(placedCards, page.Limit)
 	last := placedCards[len(positions.Items)-1].position
@@ -159,23 +157,3 @@ func (s *Store) cards(ctx context.Context, q querier, where string, args ...any)
 	}
 	return out, rows.Err()
 }
-
-// checkoutCard picks the card of a checkout from the candidates
-// checkoutConfig.checkoutCards found: the named card, which must be the
-// bot's and active; or else the bot's only active card.
-func checkoutCard(cards []botpay.Card, cardID string) (botpay.Card, error) {
-	switch {
-	case cardID != "" && len(cards) == 0:
-		return botpay.Card{}, errCardNotFound
-	case cardID != "" && cards[0].Status != botpay.CardActive:
-		return botpay.Card{}, errCardNotActive
-	case len(cards) == 0:
-		return botpay.Card{}, errCardNotActive
-	case len(cards) > 1:
-		return botpay.Card{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeCardIDRequired,
-			"this bot has %d active cards; say which one with card_id", len(cards))
-	}
-	return cards[0], nil
-}
-
-var errCardNotActive = botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no active card: the card is inactive or your owner has not added one")

@@ -29,29 +29,6 @@ type cardProfile struct {
 	index int
 }
 
-// checkoutCards returns the candidates for a checkout naming cardID: the
-// named card (when it is the bot's), or else the bot's active cards.
-func (c *checkoutConfig) checkoutCards(cardID string) []botpay.Card {
-	var out []botpay.Card
-	for _, card := range c.cards {
-		if (cardID != "" && card.ID == cardID) || (cardID == "" && card.Status == botpay.CardActive) {
-			out = append(out, card)
-		}
-	}
-	return out
-}
-
-// rulesFor completes the rules with card and profile. A decoy profile is
-// judged by its card alone: no master guardrails, no procurement controls.
-func (c *checkoutConfig) rulesFor(card botpay.Card, profile botpay.PaymentProfile) botpay.SpendingRules {
-	r := c.rules
-	r.Card, r.Profile, r.Decoy = card.Limits, profile, profile.Index != card.RealProfileIndex
-	if r.Decoy {
-		r.Master, r.Procurement = nil, botpay.Procurement{}
-	}
-	return r
-}
-
 // readCheckoutConfig reads the bot's configuration. The caller holds w's
 // lock, under which no configuration change can commit (its trigger waits
 // for the lock), so the statements agree with each other and with

@@ -3,6 +3,7 @@ package store_test
 import (
 	"testing"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -53,7 +54,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			owner := newOwner(t, db.Store)
 			b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			checkout := func() error {
-				_, err := db.Store.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				_, err := app.DecideCheckout(ctx, db.Store, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				return err
 			}

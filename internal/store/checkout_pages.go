@@ -53,22 +53,23 @@ func nullMS(t time.Time) sql.NullInt64 {
 func (s *Store) CreateCheckoutPage(ctx context.Context, p botpay.CheckoutPage) error {
 	methods, err := json.Marshal(p.AllowedMethods)
 	if err != nil {
-		return err
+		return wrapErr(err, "create checkout page")
 	}
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO checkout_pages (id, bot_id, title, description, amount_cents, amount_locked,
 			allowed_methods, success_url, page_type, digital_product_url, image_url, collect_buyer_name, created_at, expires_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 			p.ID, p.BotID, p.Title, p.Description, nullCents(p.Amount), p.AmountLocked, string(methods), nullString(p.SuccessURL),
 			p.PageType, nullString(p.DigitalProductURL), nullString(p.ImageURL), p.CollectBuyerName, ms(p.CreatedAt), nullMS(p.ExpiresAt))
 		return err
-	})
+	}), "create checkout page")
 }
 
 // CheckoutPages pages through a bot's checkout pages, newest first.
 func (s *Store) CheckoutPages(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
 	q, args := keyset(`SELECT `+pageColumns+`, seq FROM checkout_pages WHERE bot_id = $1`, []any{botID}, "seq", newestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, scanPage)
+	v, err := readPage(ctx, s, q, args, page.Limit, scanPage)
+	return v, wrapErr(err, "checkout pages %s", botID)
 }
 
 // CheckoutPage reads any page by ID (the buyer side). botID, when not
@@ -79,7 +80,7 @@ func (s *Store) CheckoutPage(ctx context.Context, id, botID string) (botpay.Chec
 	if isNoRows(err) {
 		return p, botpay.ErrCheckoutPageNotFound
 	}
-	return p, err
+	return p, wrapErr(err, "checkout page %s", id)
 }
 
 // CountPageView adds one to a page's view_count and returns the page.
@@ -93,7 +94,7 @@ func (s *Store) CountPageView(ctx context.Context, id string) (botpay.CheckoutPa
 		}
 		return err
 	})
-	return p, err
+	return p, wrapErr(err, "count page view %s", id)
 }
 
 func (t *Tx) lockPage(ctx context.Context, id string) (botpay.CheckoutPage, error) {

@@ -15,7 +15,7 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 	rows, err := s.query(ctx, `SELECT id, amount_cents, reason, status, owner_notified, created_at FROM topup_requests
 		WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "topup requests %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.TopupRequest
@@ -23,12 +23,12 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 		r := botpay.TopupRequest{BotID: botID}
 		var created int64
 		if err := rows.Scan(&r.ID, &r.Amount, &r.Reason, &r.Status, &r.OwnerNotified, &created); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "topup requests %s", botID)
 		}
 		r.CreatedAt = fromMS(created)
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "topup requests %s", botID)
 }
 
 // RecentPurchases lists a bot's most recent checkouts (declined ones
@@ -36,18 +36,18 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 func (s *Store) RecentPurchases(ctx context.Context, botID string, limit int) ([]botpay.Purchase, error) {
 	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE bot_id = $1 ORDER BY bot_seq DESC LIMIT $2`, botID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "recent purchases %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.Purchase
 	for rows.Next() {
 		p, err := scanPurchase(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrapErr(err, "recent purchases %s", botID)
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "recent purchases %s", botID)
 }
 
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days
@@ -62,7 +62,7 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]bo
 	rows, err := s.query(ctx, `SELECT status, amount_cents, created_at FROM purchases
 		WHERE bot_id = $1 AND created_at >= $2 AND status IN ('approved', 'declined', 'denied')`, botID, ms(first))
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "spending by day %s", botID)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -70,7 +70,7 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]bo
 		var amount botpay.Money
 		var created int64
 		if err := rows.Scan(&status, &amount, &created); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "spending by day %s", botID)
 		}
 		i := int(fromMS(created).Sub(first) / (24 * time.Hour))
 		if i < 0 || i >= days {
@@ -82,7 +82,7 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]bo
 			out[i].Declined += amount
 		}
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "spending by day %s", botID)
 }
 
 // RecentDeliveries lists a bot's most recent outbox events, newest first.
@@ -90,7 +90,7 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 	rows, err := s.query(ctx, `SELECT event_id, event_type, attempts, done_at, outcome, created_at FROM outbox
 		WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "recent deliveries %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.DeliveryRecord
@@ -100,12 +100,12 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 		var outcome sql.NullString
 		var created int64
 		if err := rows.Scan(&d.EventID, &d.EventType, &d.Attempts, &done, &outcome, &created); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "recent deliveries %s", botID)
 		}
 		d.Done, d.Outcome, d.CreatedAt = done.Valid, outcome.String, fromMS(created)
 		out = append(out, d)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "recent deliveries %s", botID)
 }
 
 // Rail5Cards lists a bot's rail5 cards, newest first.
@@ -113,7 +113,7 @@ func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay
 	rows, err := s.query(ctx, `SELECT id, name, last4, status, created_at FROM rail5_cards
 		WHERE owner_id = $1 AND bot_id = $2 ORDER BY seq DESC`, ownerID, botID)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "rail5 cards %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.Rail5Card
@@ -121,12 +121,12 @@ func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay
 		c := botpay.Rail5Card{BotID: botID, OwnerID: ownerID}
 		var created int64
 		if err := rows.Scan(&c.ID, &c.Name, &c.Last4, &c.Status, &created); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "rail5 cards %s", botID)
 		}
 		c.CreatedAt = fromMS(created)
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "rail5 cards %s", botID)
 }
 
 // RecentTasks lists a bot's most recent tasks, newest first.
@@ -134,7 +134,7 @@ func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]bot
 	rows, err := s.query(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, status, created_at
 		FROM tasks WHERE bot_id = $1 ORDER BY seq DESC LIMIT $2`, botID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "recent tasks %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.Task
@@ -143,7 +143,7 @@ func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]bot
 		var profile sql.NullInt64
 		var created int64
 		if err := rows.Scan(&t.ID, &t.MerchantName, &t.MerchantURL, &t.ItemName, &t.Amount, &t.Category, &profile, &t.Status, &created); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "recent tasks %s", botID)
 		}
 		if profile.Valid {
 			n := int(profile.Int64)
@@ -152,5 +152,5 @@ func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]bot
 		t.CreatedAt = fromMS(created)
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "recent tasks %s", botID)
 }

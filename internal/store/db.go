@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -30,7 +29,7 @@ const (
 
 // Store is the database handle shared by all requests.
 type Store struct {
-	dialect Dialect
+	dialect dialect
 	// write takes every transaction. On SQLite it has one connection, so
 	// writers queue in Go instead of spinning on SQLITE_BUSY; reads use the
 	// separate read pool and never wait for writers (WAL).
@@ -102,7 +101,7 @@ func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns 
 		db.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &Store{dialect: Postgres, write: db, read: db, clock: clock, gate: newWriteGate(maxConns)}, nil
+	return &Store{dialect: postgresDialect, write: db, read: db, clock: clock, gate: newWriteGate(maxConns)}, nil
 }
 
 func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, error) {
@@ -127,7 +126,7 @@ func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, e
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	s := &Store{dialect: SQLite, write: write, read: read, clock: clock, gate: newWriteGate(1)}
+	s := &Store{dialect: sqliteDialect, write: write, read: read, clock: clock, gate: newWriteGate(1)}
 	if err := write.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -136,13 +135,13 @@ func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, e
 }
 
 // Dialect reports the engine in use.
-func (s *Store) Dialect() Dialect { return s.dialect }
+func (s *Store) Dialect() Dialect { return s.dialect.name }
 
 // Clock is the store's notion of now.
 func (s *Store) Clock() botpay.Clock { return s.clock }
 
 // Ping checks that the database answers (readiness).
-func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return wrapErr(s.read.PingContext(ctx), "ping") }
 
 // Close releases all connections.
 func (s *Store) Close() error {
@@ -152,28 +151,15 @@ func (s *Store) Close() error {
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}
-	return err
+	return wrapErr(err, "close")
 }
 
 // placeholder matches $N outside of quoted text; the SQL in this package
 // never puts a dollar sign inside a literal.
 var placeholder = regexp.MustCompile(`\$(\d+)`)
 
-var rebound sync.Map // query text → SQLite form
-
-// rebind turns PostgreSQL placeholders ($1) into SQLite numbered ones (?1),
-// so every statement is written once.
-func (s *Store) rebind(query string) string {
-	if s.dialect == Postgres {
-		return query
-	}
-	if q, ok := rebound.Load(query); ok {
-		return q.(string)
-	}
-	q := placeholder.ReplaceAllString(query, "?$1")
-	rebound.Store(query, q)
-	return q
-}
+// rebind writes query in the engine's placeholders.
+func (s *Store) rebind(query string) string { return s.dialect.rebind(query) }
 
 // ms stores times as integer Unix milliseconds on both engines: exact,
 // comparable in SQL and free of driver time-zone quirks.

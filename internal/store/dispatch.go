@@ -34,10 +34,7 @@ type Delivery struct {
 // is due again.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Duration, max int) ([]Delivery, error) {
 	now := s.clock.Now()
-	skipLocked := ""
-	if s.dialect == Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
+	skipLocked := s.dialect.skipLocked
 	var out []Delivery
 	err := s.inTx(ctx, func(tx *Tx) error {
 		out = out[:0]
@@ -65,7 +62,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Du
 		rows.Close()
 		return tx.attachTargets(ctx, out)
 	})
-	return out, err
+	return out, wrapErr(err, "claim deliveries")
 }
 
 // attachTargets reads the delivery settings of the claimed rows' bots in
@@ -131,7 +128,7 @@ func (s *Store) DeliveryTarget(ctx context.Context, botID string) (Target, error
 	if isNoRows(err) {
 		return t, botpay.ErrNotFound("bot")
 	}
-	return t, err
+	return t, wrapErr(err, "delivery target %s", botID)
 }
 
 // Health is what one attempt tells about a webhook's health.
@@ -166,7 +163,7 @@ func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error 
 	// outbox order keeps a bot's pending messages in event order.
 	results = slices.Clone(results)
 	slices.SortFunc(results, func(a, b Finished) int { return cmp.Compare(a.Delivery.OutboxID, b.Delivery.OutboxID) })
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		var plain, staged []Finished
 		for _, f := range results {
 			switch {
@@ -184,7 +181,7 @@ func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error 
 			return err
 		}
 		return tx.finishDelivered(ctx, plain, now)
-	})
+	}), "finish deliveries")
 }
 
 // plainStaged is the common case for a bot without a reachable webhook:
@@ -351,7 +348,7 @@ type OutboxState struct {
 func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
 	rows, err := s.query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "outbox states %s", botID)
 	}
 	defer rows.Close()
 	var out []OutboxState
@@ -360,19 +357,19 @@ func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, 
 		var done sql.NullInt64
 		var outcome sql.NullString
 		if err := rows.Scan(&o.EventID, &o.Attempts, &done, &outcome); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "outbox states %s", botID)
 		}
 		o.Done, o.Outcome = done.Valid, outcome.String
 		out = append(out, o)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "outbox states %s", botID)
 }
 
 // UndeliveredCount counts outbox rows not yet done (for tests and metrics).
 func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
 	var n int
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
-	return n, err
+	return n, wrapErr(err, "undelivered count")
 }
 
 // OnEvent registers f to run after every commit that wrote an event, so an
@@ -385,5 +382,5 @@ func (s *Store) OnEvent(f func()) { s.onEvent = f }
 func (s *Store) NextDue(ctx context.Context) (at time.Time, ok bool, err error) {
 	var v sql.NullInt64
 	err = s.queryRow(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE done_at IS NULL`).Scan(&v)
-	return fromMS(v.Int64), v.Valid, err
+	return fromMS(v.Int64), v.Valid, wrapErr(err, "next due")
 }

@@ -6,16 +6,12 @@ import (
 )
 
 // SeedLedger (tests and benchmarks only) adds n ledger rows to a bot in
-// one statement: generate_series on PostgreSQL, a recursive CTE inside one
-// transaction on SQLite. Ids follow insertion as for real rows.
+// one statement (dialect.series). Ids follow insertion as for real rows.
 func (s *Store) SeedLedger(ctx context.Context, botID string, n int) error {
-	series := `generate_series(1, $2) AS g(i)`
-	if s.dialect == SQLite {
-		series = `(WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $2) SELECT i FROM c) AS g`
-	}
+	series := s.dialect.series(n)
 	return s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
-			SELECT $1, 'fund', 100, 100 * g.i, 'seed', 1795000000000 + g.i FROM `+series, botID, n)
+			SELECT $1, 'fund', 100, 100 * g.i, 'seed', 1795000000000 + g.i`+series, botID)
 		if err != nil {
 			return fmt.Errorf("seed ledger: %w", err)
 		}

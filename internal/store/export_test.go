@@ -47,7 +47,7 @@ func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from
 // number, then runs migration 0008's backfill statements again, as they ran
 // on a database that had checkouts before the numbering existed.
 func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
-	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect) + "/0008_checkout_sequence.sql")
+	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect.name) + "/0008_checkout_sequence.sql")
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (s *Store) LiveReservations(ctx context.Context, botID string, now time.Tim
 // ran on a database whose wallets had signing requests before the total
 // existed.
 func (s *Store) RerunReservedBackfill(ctx context.Context) error {
-	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect) + "/0010_reserved_total.sql")
+	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect.name) + "/0010_reserved_total.sql")
 	if err != nil {
 		return err
 	}
@@ -155,3 +155,7 @@ func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, err
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
 	return n, err
 }
+
+// WithoutFastPath makes s write every checkout statement by statement
+// (tests compare the two paths on PostgreSQL).
+func (s *Store) WithoutFastPath() { s.dialect.checkoutInOne = false }

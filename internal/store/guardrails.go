@@ -27,7 +27,8 @@ func (t *Tx) putGuardrails(ctx context.Context, botID string, g botpay.Guardrail
 
 // Guardrails reads a claimed bot's spending guardrails.
 func (s *Store) Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error) {
-	return scanGuardrails(s.queryRow(ctx, guardrailsQuery, botID))
+	v, err := scanGuardrails(s.queryRow(ctx, guardrailsQuery, botID))
+	return v, wrapErr(err, "guardrails %s", botID)
 }
 
 const guardrailsQuery = `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
@@ -81,7 +82,7 @@ func (c *guardrailColumns) guardrails() (botpay.Guardrails, error) {
 // SetGuardrails replaces an owned bot's guardrails and emits rails.updated
 // (limits_updated).
 func (s *Store) SetGuardrails(ctx context.Context, ownerID, botID string, g botpay.Guardrails) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		var n int
 		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM guardrails g JOIN bots b ON b.id = g.bot_id
 			WHERE g.bot_id = $1 AND b.owner_id = $2`, botID, ownerID).Scan(&n); err != nil {
@@ -94,7 +95,7 @@ func (s *Store) SetGuardrails(ctx context.Context, ownerID, botID string, g botp
 			return err
 		}
 		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
-	})
+	}), "set guardrails %s", botID)
 }
 
 func nonNil(s []string) []string {

@@ -64,25 +64,25 @@ func (s *Store) BeginIdempotent(ctx context.Context, scope, key, requestHash str
 			return nil
 		}
 	})
-	return replay, err
+	return replay, wrapErr(err, "begin idempotent")
 }
 
 // FinishIdempotent stores the response to replay for (scope, key).
 func (s *Store) FinishIdempotent(ctx context.Context, scope, key string, status int, sealed []byte) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE idempotency_keys SET status_code = $1, response_sealed = $2 WHERE scope = $3 AND idem_key = $4`,
 			status, sealed, scope, key)
 		return err
-	})
+	}), "finish idempotent")
 }
 
 // AbandonIdempotent frees (scope, key) after a response that must not be
 // replayed (a server error or a rate limit), so a retry runs afresh.
 func (s *Store) AbandonIdempotent(ctx context.Context, scope, key string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `DELETE FROM idempotency_keys WHERE scope = $1 AND idem_key = $2 AND status_code IS NULL`, scope, key)
 		return err
-	})
+	}), "abandon idempotent")
 }
 
 // HoldIdempotent keeps (scope, key) claimed for the rest of its window
@@ -90,9 +90,9 @@ func (s *Store) AbandonIdempotent(ctx context.Context, scope, key string) error 
 // COMMIT was sent): a retry with the key answers 409 idempotency_key_in_use
 // instead of running the change a second time.
 func (s *Store) HoldIdempotent(ctx context.Context, scope, key string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE idempotency_keys SET locked_until = created_at + $1
 			WHERE scope = $2 AND idem_key = $3 AND status_code IS NULL`, IdempotencyWindow.Milliseconds(), scope, key)
 		return err
-	})
+	}), "hold idempotent")
 }

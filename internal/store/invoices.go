@@ -57,9 +57,9 @@ func (s *Store) CreateInvoice(ctx context.Context, inv *botpay.Invoice) error {
 	}
 	lines, err := json.Marshal(stored)
 	if err != nil {
-		return err
+		return wrapErr(err, "create invoice")
 	}
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		var owner string
 		err := tx.queryRow(ctx, `SELECT bot_id FROM checkout_pages WHERE id = $1`, inv.CheckoutPageID).Scan(&owner)
 		if isNoRows(err) || (err == nil && owner != inv.BotID) {
@@ -86,7 +86,7 @@ func (s *Store) CreateInvoice(ctx context.Context, inv *botpay.Invoice) error {
 			inv.RecipientType, string(lines), int64(inv.Subtotal), int64(inv.Tax), int64(inv.Total), ms(inv.DueDate),
 			inv.SenderName, inv.SenderEmail, inv.Notes, ms(inv.CreatedAt))
 		return err
-	})
+	}), "create invoice")
 }
 
 // Invoices pages through a bot's invoices, newest first.
@@ -102,7 +102,8 @@ func (s *Store) Invoices(ctx context.Context, botID string, f botpay.InvoiceFilt
 		q += ` AND checkout_page_id = $` + strconv.Itoa(len(args))
 	}
 	q, args = keyset(q, args, "seq", newestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, scanInvoice)
+	v, err := readPage(ctx, s, q, args, page.Limit, scanInvoice)
+	return v, wrapErr(err, "invoices %s", botID)
 }
 
 // InvoiceByRef reads the invoice with reference ref on page pageID; a
@@ -112,7 +113,7 @@ func (s *Store) InvoiceByRef(ctx context.Context, pageID, ref string) (botpay.In
 	if isNoRows(err) {
 		return i, botpay.ErrNotFound("invoice")
 	}
-	return i, err
+	return i, wrapErr(err, "invoice by ref %s", pageID)
 }
 
 // MarkInvoiceSent moves a bot's draft to sent. A missing or foreign invoice
@@ -136,7 +137,7 @@ func (s *Store) MarkInvoiceSent(ctx context.Context, botID, id string) (botpay.I
 		_, err = tx.exec(ctx, `UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE id = $3`, inv.Status, ms(now), id)
 		return err
 	})
-	return inv, err
+	return inv, wrapErr(err, "mark invoice sent %s", id)
 }
 
 // MarkInvoiceViewed moves a sent invoice to viewed (the buyer opened its
@@ -153,7 +154,7 @@ func (s *Store) MarkInvoiceViewed(ctx context.Context, id string) (botpay.Invoic
 		inv, err = scanInvoice(tx.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, id))
 		return err
 	})
-	return inv, err
+	return inv, wrapErr(err, "mark invoice viewed %s", id)
 }
 
 // CancelInvoice cancels an unpaid invoice of one of the owner's bots.
@@ -180,7 +181,7 @@ func (s *Store) CancelInvoice(ctx context.Context, ownerID, id string) (botpay.I
 		_, err = tx.exec(ctx, `UPDATE invoices SET status = $1, updated_at = $2 WHERE id = $3`, inv.Status, ms(now), id)
 		return err
 	})
-	return inv, err
+	return inv, wrapErr(err, "cancel invoice %s", id)
 }
 
 func (t *Tx) lockInvoiceByRef(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {

@@ -39,9 +39,9 @@ func (s *Store) LoginThrottled(ctx context.Context, email, clientIP string) erro
 		return nil
 	}
 	if err != nil {
-		return err
+		return wrapErr(err, "login throttled")
 	}
-	return throttled(fromMS(until).Sub(s.clock.Now()))
+	return wrapErr(throttled(fromMS(until).Sub(s.clock.Now())), "login throttled")
 }
 
 func throttled(wait time.Duration) error {
@@ -56,7 +56,7 @@ func throttled(wait time.Duration) error {
 // RecordLoginFailure counts a failed login of the pair and sets its wait.
 func (s *Store) RecordLoginFailure(ctx context.Context, email, clientIP string) error {
 	now := s.clock.Now()
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(ctx, `INSERT INTO login_failures (email, client_ip, failures, last_failed_at, locked_until)
 			VALUES ($1, $2, 0, $3, 0) ON CONFLICT DO NOTHING`, email, clientIP, ms(now)); err != nil {
 			return err
@@ -74,13 +74,13 @@ func (s *Store) RecordLoginFailure(ctx context.Context, email, clientIP string) 
 		_, err := tx.exec(ctx, `UPDATE login_failures SET failures = $1, last_failed_at = $2, locked_until = $3
 			WHERE email = $4 AND client_ip = $5`, failures, ms(now), ms(now.Add(LoginBackoff(failures))), email, clientIP)
 		return err
-	})
+	}), "record login failure")
 }
 
 // ClearLoginFailures forgets the pair's failures after a success.
 func (s *Store) ClearLoginFailures(ctx context.Context, email, clientIP string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `DELETE FROM login_failures WHERE email = $1 AND client_ip = $2`, email, clientIP)
 		return err
-	})
+	}), "clear login failures")
 }

@@ -16,11 +16,11 @@ type MailRetry struct {
 // QueueMailRetry keeps a message whose first attempt failed for another at
 // next.
 func (s *Store) QueueMailRetry(ctx context.Context, sealed []byte, next time.Time, errText string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO mail_retries (message_sealed, attempts, next_attempt_at, last_error, created_at)
 			VALUES ($1, 1, $2, $3, $4)`, sealed, ms(next), errText, ms(s.clock.Now()))
 		return err
-	})
+	}), "queue mail retry")
 }
 
 // ClaimMailRetries takes up to limit due messages for lease: they are not
@@ -29,10 +29,7 @@ func (s *Store) QueueMailRetry(ctx context.Context, sealed []byte, next time.Tim
 // leaves it to the next pass.
 func (s *Store) ClaimMailRetries(ctx context.Context, limit int, lease time.Duration) ([]MailRetry, error) {
 	now := s.clock.Now()
-	skipLocked := ""
-	if s.dialect == Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
+	skipLocked := s.dialect.skipLocked
 	var out []MailRetry
 	err := s.inTx(ctx, func(tx *Tx) error {
 		rows, err := tx.query(ctx, `UPDATE mail_retries SET next_attempt_at = $1 WHERE id IN (
@@ -51,22 +48,22 @@ func (s *Store) ClaimMailRetries(ctx context.Context, limit int, lease time.Dura
 		}
 		return rows.Err()
 	})
-	return out, err
+	return out, wrapErr(err, "claim mail retries")
 }
 
 // ForgetMailRetry forgets a message: sent, or given up on.
 func (s *Store) ForgetMailRetry(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `DELETE FROM mail_retries WHERE id = $1`, id)
 		return err
-	})
+	}), "forget mail retry")
 }
 
 // MailRetryFailed records another failed attempt and when to try next.
 func (s *Store) MailRetryFailed(ctx context.Context, id int64, next time.Time, errText string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE mail_retries SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2 WHERE id = $3`,
 			ms(next), errText, id)
 		return err
-	})
+	}), "mail retry failed")
 }

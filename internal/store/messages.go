@@ -25,7 +25,7 @@ func (t *Tx) stage(ctx context.Context, m botpay.PendingMessage) error {
 func (s *Store) PendingMessages(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
 	q, args := keyset(`SELECT id, event_id, event_type, data, event_at, staged_at, expires_at, id FROM pending_messages
 		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`, []any{botID, ms(s.clock.Now())}, "id", oldestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.PendingMessage, error) {
+	v, err := readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.PendingMessage, error) {
 		m := botpay.PendingMessage{BotID: botID}
 		var data string
 		var eventAt, stagedAt, expiresAt int64
@@ -36,6 +36,7 @@ func (s *Store) PendingMessages(ctx context.Context, botID string, page botpay.P
 		m.EventAt, m.StagedAt, m.ExpiresAt = fromMS(eventAt), fromMS(stagedAt), fromMS(expiresAt)
 		return m, nil
 	})
+	return v, wrapErr(err, "pending messages %s", botID)
 }
 
 // AckMessages acknowledges the bot's messages among ids. A message already
@@ -60,7 +61,7 @@ func (s *Store) AckMessages(ctx context.Context, botID string, ids []int64) (ack
 		}
 		return nil
 	})
-	return acked, notFound, err
+	return acked, notFound, wrapErr(err, "ack messages %s", botID)
 }
 
 // StoredMessageCount counts every pending-message row of a bot, expired and
@@ -68,5 +69,5 @@ func (s *Store) AckMessages(ctx context.Context, botID string, ids []int64) (ack
 func (s *Store) StoredMessageCount(ctx context.Context, botID string) (int, error) {
 	var n int
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM pending_messages WHERE bot_id = $1`, botID).Scan(&n)
-	return n, err
+	return n, wrapErr(err, "stored message count %s", botID)
 }

@@ -20,7 +20,7 @@ type migration struct {
 }
 
 func (s *Store) migrations() ([]migration, error) {
-	dir := "migrations/" + string(s.dialect)
+	dir := "migrations/" + string(s.dialect.name)
 	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
 		return nil, err
@@ -48,12 +48,12 @@ func (s *Store) migrations() ([]migration, error) {
 func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 	all, err := s.migrations()
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "migrate")
 	}
-	if s.dialect == Postgres {
+	if s.dialect.migrationLock {
 		conn, err := s.write.Conn(ctx)
 		if err != nil {
-			return nil, err
+			return nil, wrapErr(err, "migrate")
 		}
 		defer conn.Close()
 		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(727274)`); err != nil {
@@ -89,7 +89,7 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 			return err
 		})
 		if err != nil {
-			return applied, err
+			return applied, wrapErr(err, "migrate")
 		}
 	}
 	return applied, nil

@@ -30,7 +30,7 @@ func (t *Tx) emit(e botpay.Event) error {
 	// The pending message's row comes back when the event was staged: the
 	// dispatcher is not woken for it (Store.committed).
 	wasStaged, one := new(bool), new(int)
-	if t.s.dialect == Postgres {
+	if t.s.dialect.insertInsideWith {
 		t.atCommit(step{query: `WITH ` + w.staged + `, o AS (` + w.outbox + `) ` + w.pending, args: w.args, dest: []any{one}, found: wasStaged})
 	} else { // SQLite has no INSERT inside WITH: the same rule in two statements
 		t.atCommit(step{query: `WITH ` + w.staged + ` ` + w.outbox, args: w.args})
@@ -44,7 +44,7 @@ func (t *Tx) emit(e botpay.Event) error {
 // applies the central-dispatch rule, the outbox insert and the
 // pending-message insert (which returns a row when the event was staged),
 // with placeholders numbered from the first given to writeEvent, so that a
-// caller can put them in a statement of its own (debitAndRecordPG).
+// caller can put them in a statement of its own (recordApprovedInOne).
 type eventWrite struct {
 	staged, outbox, pending string
 	args                    []any
@@ -85,7 +85,7 @@ const outcomeStaged = "staged"
 func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error) {
 	rows, err := s.query(ctx, `SELECT event_id, event_type, data, created_at FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
 	if err != nil {
-		return nil, err
+		return nil, wrapErr(err, "events %s", botID)
 	}
 	defer rows.Close()
 	var out []botpay.Event
@@ -94,13 +94,13 @@ func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error
 		var data string
 		var at int64
 		if err := rows.Scan(&e.ID, &e.Type, &data, &at); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "events %s", botID)
 		}
 		if err := json.Unmarshal([]byte(data), &e.Data); err != nil {
-			return nil, err
+			return nil, wrapErr(err, "events %s", botID)
 		}
 		e.CreatedAt = fromMS(at)
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "events %s", botID)
 }

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -86,7 +87,7 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 }
 
 // An auto-approved checkout writes its wallet.spend.authorized event in its
-// own statement on PostgreSQL (debitAndRecordPG) by the same rule as emit:
+// own statement on PostgreSQL (recordApprovedInOne) by the same rule as emit:
 // staged at once, without waking the dispatcher, for a bot it could not
 // deliver to; left to the dispatcher, which is woken, otherwise.
 func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
@@ -108,7 +109,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 					t.Fatal(err)
 				}
 				before := wakes.Load()
-				res, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 					t.Fatalf("checkout = %+v, %v", res.Purchase, err)

@@ -23,7 +23,7 @@ func (s *Store) CreateOwner(ctx context.Context, o botpay.Owner, passwordHash, t
 	if errors.Is(err, ErrUnique) {
 		return botpay.Errorf(botpay.KindConflict, botpay.CodeEmailTaken, "an owner account with this e-mail already exists; log in instead")
 	}
-	return err
+	return wrapErr(err, "create owner")
 }
 
 func (t *Tx) addOwnerToken(ctx context.Context, ownerID, tokenHash string, now, expires time.Time) error {
@@ -45,15 +45,15 @@ const OwnerAPITokenLife = 90 * 24 * time.Hour
 // stops authenticating at expires, or with expires zero an API token that
 // lives OwnerAPITokenLife after its last use.
 func (s *Store) AddOwnerToken(ctx context.Context, ownerID, tokenHash string, expires time.Time) error {
-	return s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now(), expires) })
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error { return tx.addOwnerToken(ctx, ownerID, tokenHash, s.clock.Now(), expires) }), "add owner token %s", ownerID)
 }
 
 // RevokeOwnerToken ends a token.
 func (s *Store) RevokeOwnerToken(ctx context.Context, tokenHash string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE owner_tokens SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL`, ms(s.clock.Now()), tokenHash)
 		return err
-	})
+	}), "revoke owner token")
 }
 
 // ownerColumns are an owner's columns in the order scanOwner reads them.
@@ -75,7 +75,7 @@ func (s *Store) OwnerCredentials(ctx context.Context, email string) (botpay.Owne
 	if isNoRows(err) {
 		return o, "", botpay.ErrNotFound("owner")
 	}
-	return o, hash, err
+	return o, hash, wrapErr(err, "owner credentials")
 }
 
 // OwnerByTokenHash authenticates an owner token that is neither revoked
@@ -94,7 +94,7 @@ func (s *Store) OwnerByTokenHash(ctx context.Context, tokenHash string) (botpay.
 	if err == nil && now.Sub(fromNullMS(used)) >= tokenUseEvery {
 		err = s.touchOwnerToken(ctx, tokenHash, kind)
 	}
-	return o, err
+	return o, wrapErr(err, "owner by token hash")
 }
 
 // OwnerByID loads an owner.
@@ -103,7 +103,7 @@ func (s *Store) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) 
 	if isNoRows(err) {
 		return o, botpay.ErrNotFound("owner")
 	}
-	return o, err
+	return o, wrapErr(err, "owner by id %s", id)
 }
 
 // CreatePairingCode stores a pairing code digest valid until expires, at most
@@ -111,7 +111,7 @@ func (s *Store) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) 
 // live code is reported as ErrUnique so the caller draws another code.
 func (s *Store) CreatePairingCode(ctx context.Context, ownerID, codeHash string, expires time.Time, perHour int) error {
 	now := s.clock.Now()
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		l := Limit{Bucket: "pairing:" + ownerID, Max: perHour, Window: time.Hour}
 		if err := tx.take(ctx, l, now); err != nil {
 			return err
@@ -122,13 +122,14 @@ func (s *Store) CreatePairingCode(ctx context.Context, ownerID, codeHash string,
 		_, err := tx.exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 			codeHash, ownerID, ms(now), ms(expires))
 		return err
-	})
+	}), "create pairing code %s", ownerID)
 }
 
 // MasterGuardrails returns the owner's master guardrails, or nil when the
 // owner never set them.
 func (s *Store) MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error) {
-	return scanMasterGuardrails(s.queryRow(ctx, masterGuardrailsQuery, ownerID))
+	v, err := scanMasterGuardrails(s.queryRow(ctx, masterGuardrailsQuery, ownerID))
+	return v, wrapErr(err, "master guardrails %s", ownerID)
 }
 
 const masterGuardrailsQuery = `SELECT per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at
@@ -153,7 +154,7 @@ func scanMasterGuardrails(row interface{ Scan(...any) error }) (*botpay.MasterGu
 // SetMasterGuardrails replaces the owner's master guardrails and tells every
 // claimed bot of the owner with rails.updated (limits_updated).
 func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpay.MasterGuardrails) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO master_guardrails (owner_id, per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at)
 			VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (owner_id) DO UPDATE SET per_transaction_cents = excluded.per_transaction_cents,
@@ -173,7 +174,7 @@ func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpa
 			}
 		}
 		return nil
-	})
+	}), "set master guardrails %s", ownerID)
 }
 
 func (t *Tx) ownerBotIDs(ctx context.Context, ownerID string) ([]string, error) {

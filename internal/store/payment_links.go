@@ -23,12 +23,12 @@ func scanLink(row interface{ Scan(...any) error }) (botpay.PaymentLink, error) {
 
 // CreatePaymentLink stores a new pending link.
 func (s *Store) CreatePaymentLink(ctx context.Context, l botpay.PaymentLink) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO payment_links (id, bot_id, amount_cents, description, payer_email, completed, created_at, expires_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			l.ID, l.BotID, int64(l.Amount), l.Description, nullString(l.PayerEmail), false, ms(l.CreatedAt), ms(l.ExpiresAt))
 		return err
-	})
+	}), "create payment link")
 }
 
 // PaymentLinks pages through a bot's links, newest first. status filters
@@ -49,7 +49,8 @@ func (s *Store) PaymentLinks(ctx context.Context, botID, status string, page bot
 		args = append(args, false, now)
 	}
 	q, args = keyset(q, args, "seq", newestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, scanLink)
+	v, err := readPage(ctx, s, q, args, page.Limit, scanLink)
+	return v, wrapErr(err, "payment links %s", botID)
 }
 
 // PaymentLink reads any link by ID (the buyer side).
@@ -58,7 +59,7 @@ func (s *Store) PaymentLink(ctx context.Context, id string) (botpay.PaymentLink,
 	if isNoRows(err) {
 		return l, botpay.ErrNotFound("payment link")
 	}
-	return l, err
+	return l, wrapErr(err, "payment link %s", id)
 }
 
 func (t *Tx) lockLink(ctx context.Context, id string) (botpay.PaymentLink, error) {

@@ -13,7 +13,7 @@ import (
 // ErrUnique.
 func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, address string, sealedKey []byte) error {
 	now := s.clock.Now()
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		var owned int
 		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID).Scan(&owned); err != nil {
 			return err
@@ -29,7 +29,7 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 			"action": "wallet_created", "rail": botpay.RailProcessorWallet, "bot_id": botID,
 			"message": "Your owner created your processor wallet " + address + ".",
 		}, now))
-	})
+	}), "create processor wallet %s", botID)
 }
 
 // processorColumns read a wallet at the time $2 (ms): its reservations are
@@ -52,7 +52,7 @@ func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w botpay.Pro
 	if isNoRows(err) {
 		return w, false, nil
 	}
-	return w, err == nil, err
+	return w, err == nil, wrapErr(err, "processor wallet %s", botID)
 }
 
 // ProcessorWalletByAddress finds the processor wallet with a chain address
@@ -63,7 +63,7 @@ func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w
 	if isNoRows(err) {
 		return w, false, nil
 	}
-	return w, err == nil, err
+	return w, err == nil, wrapErr(err, "processor wallet by address")
 }
 
 // ProcessorFunding is the outcome of funding a processor wallet.
@@ -101,7 +101,7 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 			"new_balance": f.Wallet.Balance,
 		}, now))
 	})
-	return f, err
+	return f, wrapErr(err, "fund processor wallet %s", botID)
 }
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
@@ -119,7 +119,7 @@ func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amoun
 func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Micro, error) {
 	var sum botpay.Micro
 	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM processor_ledger WHERE bot_id = $1`, botID).Scan(&sum)
-	return sum, err
+	return sum, wrapErr(err, "processor ledger sum %s", botID)
 }
 
 // Signer is what a signing request needs before its transaction, read in

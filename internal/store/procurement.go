@@ -12,7 +12,7 @@ import (
 // the owner never set them).
 func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.Procurement, error) {
 	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return botpay.Procurement{}, err
+		return botpay.Procurement{}, wrapErr(err, "procurement %s", botID)
 	}
 	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
 }
@@ -65,7 +65,7 @@ func scanProcurement(row interface{ Scan(...any) error }) (botpay.Procurement, e
 // rails.updated (limits_updated).
 func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p botpay.Procurement) error {
 	enc := func(l []string) string { b, _ := json.Marshal(nonNil(l)); return string(b) }
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
 			return err
 		}
@@ -80,5 +80,5 @@ func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p bot
 			return err
 		}
 		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))
-	})
+	}), "set procurement %s", botID)
 }

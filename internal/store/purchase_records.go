@@ -8,18 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// insertPurchase writes a new checkout, number seq of its bot (see
-// numberCheckout).
-func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase, seq int64) error {
-	_, err := t.exec(ctx, `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
-			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-		p.ID, p.BotID, p.OwnerID, p.CardID, p.ProfileIndex, p.Decoy, int64(p.Amount), p.MerchantName, p.MerchantURL, p.ItemName,
-		p.Category, nullString(p.TaskID), p.Status, ms(p.CreatedAt), nullTime(p.ExpiresAt), nullTime(p.DecidedAt),
-		sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}, seq)
-	return err
-}
-
 func nullTime(t time.Time) sql.NullInt64 {
 	return sql.NullInt64{Int64: ms(t), Valid: !t.IsZero()}
 }
@@ -47,11 +35,11 @@ func (s *Store) BotPurchase(ctx context.Context, botID, id string) (botpay.Purch
 		return p, nil, botpay.ErrNotFound("confirmation")
 	}
 	if err != nil || p.Status != botpay.PurchaseApproved {
-		return p, nil, err
+		return p, nil, wrapErr(err, "bot purchase %s", id)
 	}
 	var sealed []byte
 	err = s.queryRow(ctx, `SELECT details_sealed FROM card_profiles WHERE card_id = $1 AND profile_index = $2`, p.CardID, p.ProfileIndex).Scan(&sealed)
-	return p, sealed, err
+	return p, sealed, wrapErr(err, "bot purchase %s", id)
 }
 
 // pendingPurchases reads a page of the held purchases of an owner's bots
@@ -129,7 +117,7 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 	if err == nil && gone {
 		return p, botpay.Errorf(botpay.KindGone, botpay.CodeExpired, "the approval window of this purchase has passed")
 	}
-	return p, err
+	return p, wrapErr(err, "decide purchase %s", id)
 }
 
 // expirePurchase expires one overdue held purchase, releases its hold and
@@ -202,20 +190,20 @@ func (s *Store) ExpireOverdue(ctx context.Context, batch int) (int, error) {
 	now := s.clock.Now()
 	rows, err := s.query(ctx, `SELECT DISTINCT bot_id FROM purchases WHERE status = 'pending' AND expires_at <= $1 LIMIT $2`, ms(now), batch)
 	if err != nil {
-		return 0, err
+		return 0, wrapErr(err, "expire overdue")
 	}
 	var bots []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return 0, err
+			return 0, wrapErr(err, "expire overdue")
 		}
 		bots = append(bots, id)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, wrapErr(err, "expire overdue")
 	}
 	total := 0
 	for _, botID := range bots {
@@ -229,7 +217,7 @@ func (s *Store) ExpireOverdue(ctx context.Context, batch int) (int, error) {
 			return err
 		})
 		if err != nil {
-			return total, err
+			return total, wrapErr(err, "expire overdue")
 		}
 		total += n
 	}

@@ -93,16 +93,16 @@ func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.Spending
 	if err != nil {
 		return u, err
 	}
-	return t.ownerUsage(ctx, ownerID, r, u, now)
-}
-
-// ownerUsage adds the owner's usage across bots when master budgets apply,
-// locking the owner row first, so checkouts of several bots of one owner
-// cannot together pass a master budget.
-func (t *Tx) ownerUsage(ctx context.Context, ownerID string, r botpay.SpendingRules, u botpay.Usage, now time.Time) (botpay.Usage, error) {
-	if r.Decoy || r.Master == nil || (r.Master.DailyBudget == nil && r.Master.MonthlyBudget == nil) {
+	if !botpay.MasterBudgetsApply(r) {
 		return u, nil
 	}
+	return t.ownerUsage(ctx, ownerID, u, now)
+}
+
+// ownerUsage adds the owner's usage across bots (when master budgets apply:
+// botpay.MasterBudgetsApply), locking the owner row first, so checkouts of several bots of one owner
+// cannot together pass a master budget.
+func (t *Tx) ownerUsage(ctx context.Context, ownerID string, u botpay.Usage, now time.Time) (botpay.Usage, error) {
 	var locked string
 	if err := t.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+t.forUpdate(), ownerID).Scan(&locked); err != nil {
 		return u, err

@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -56,7 +57,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 							rt.Fatal(err)
 						}
 					case 1, 2:
-						res, err := st.Checkout(ctx, store.CheckoutInput{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
+						res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
 							ItemName: "thing", Request: botpay.CheckoutRequest{Amount: botpay.Money(rapid.Int64Range(1, 3500).Draw(rt, "amount")),
 								MerchantName: "Acme", MerchantURL: "acme.com"}})
 						if e := botpay.AsError(err); err != nil && (e == nil || e.Kind == botpay.KindInternal) {

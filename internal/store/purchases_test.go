@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -43,7 +44,7 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 
 func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
 	t.Helper()
-	res, err := st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil || res.Purchase.Status != botpay.PurchasePending {
 		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)

@@ -11,7 +11,7 @@ import (
 // bot together with its rail5.card.delivered event, which carries the
 // encrypted card file.
 func (s *Store) CreateRail5Card(ctx context.Context, c botpay.Rail5Card, keySealed []byte, delivered botpay.Event) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, c.OwnerID, c.BotID); err != nil {
 			return err
 		}
@@ -21,7 +21,7 @@ func (s *Store) CreateRail5Card(ctx context.Context, c botpay.Rail5Card, keySeal
 			return err
 		}
 		return tx.emit(delivered)
-	})
+	}), "create rail5 card")
 }
 
 // ConfirmRail5Delivery moves the bot's card (cardID, or its oldest card
@@ -62,7 +62,7 @@ func (s *Store) ConfirmRail5Delivery(ctx context.Context, botID, cardID string) 
 		}
 		return tx.scrubCardFile(ctx, eventID)
 	})
-	return c, err
+	return c, wrapErr(err, "confirm rail5 delivery %s", cardID)
 }
 
 var errInvalidCardStatus = botpay.Errorf(botpay.KindConflict, botpay.CodeInvalidCardStatus, "the rail5 card is not awaiting delivery")
@@ -188,7 +188,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 	if err == nil && refusal != nil {
 		return out, refusal
 	}
-	return out, err
+	return out, wrapErr(err, "rail5 checkout")
 }
 
 func (t *Tx) confirmedRail5Card(ctx context.Context, botID, cardID string) (string, error) {
@@ -218,7 +218,7 @@ func (t *Tx) confirmedRail5Card(ctx context.Context, botID, cardID string) (stri
 	}
 	switch {
 	case cardID != "" && seen == 0:
-		return "", errCardNotFound
+		return "", botpay.ErrCardNotFound
 	case len(confirmed) == 0:
 		return "", botpay.Errorf(botpay.KindForbidden, botpay.CodeCardNotActive, "no confirmed rail5 card: confirm delivery of your card file first")
 	case len(confirmed) > 1:
@@ -248,7 +248,7 @@ func (s *Store) ReleaseRail5Key(ctx context.Context, botID, checkoutID string) (
 		_, err = tx.exec(ctx, `UPDATE rail5_checkouts SET status = $1, key_released_at = $2 WHERE id = $3`, c.Status, ms(now), c.ID)
 		return err
 	})
-	return c, sealed, err
+	return c, sealed, wrapErr(err, "release rail5 key %s", checkoutID)
 }
 
 // CompleteRail5Checkout records the bot's report on a checkout whose key was
@@ -282,7 +282,7 @@ func (s *Store) CompleteRail5Checkout(ctx context.Context, botID, checkoutID str
 		}
 		return tx.emit(botpay.NewEvent(botID, typ, data, now))
 	})
-	return c, err
+	return c, wrapErr(err, "complete rail5 checkout %s", checkoutID)
 }
 
 func (t *Tx) rail5Checkout(ctx context.Context, botID, id string) (botpay.Rail5Checkout, error) {

@@ -68,5 +68,5 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 // Take admits one hit on its own, for attempts that count whether or not
 // they succeed (logins, claims).
 func (s *Store) Take(ctx context.Context, l Limit) error {
-	return s.inTx(ctx, func(tx *Tx) error { return tx.take(ctx, l, s.clock.Now()) })
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error { return tx.take(ctx, l, s.clock.Now()) }), "take")
 }

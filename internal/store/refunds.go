@@ -252,5 +252,5 @@ func (s *Store) RefundsOf(ctx context.Context, botID, originID string) ([]botpay
 		}
 		out = append(out, rf)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "refunds of %s", originID)
 }

@@ -169,7 +169,7 @@ func (s *Store) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit
 		}
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "pending chain refunds")
 }
 
 // ChainRefundByID reads one refund with its transaction.

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -56,7 +57,7 @@ func TestRandomRefundsKeepTheBooksStraight(t *testing.T) {
 
 func (m *refundModel) buy(rt *rapid.T, st *store.Store, bot botpay.Bot) {
 	amount := botpay.Money(rapid.Int64Range(1, 3000).Draw(rt, "buy"))
-	res, err := st.Checkout(ctx, store.CheckoutInput{BotID: bot.ID, ProfileIndex: 1, ItemName: "thing",
+	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: bot.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil {
 		if e := botpay.AsError(err); e == nil || e.Kind == botpay.KindInternal {

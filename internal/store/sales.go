@@ -23,7 +23,7 @@ func (s *Store) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.Sal
 		res, err = tx.recordSale(ctx, in)
 		return err
 	})
-	return res, err
+	return res, wrapErr(err, "record sale")
 }
 
 // recordSale is RecordSale inside a caller's transaction (x402 settlement
@@ -195,7 +195,8 @@ func (s *Store) Sales(ctx context.Context, botID string, f botpay.SaleFilter, pa
 		}
 	}
 	q, args = keyset(q, args, "seq", newestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, scanSale)
+	v, err := readPage(ctx, s, q, args, page.Limit, scanSale)
+	return v, wrapErr(err, "sales %s", botID)
 }
 
 // SaleByTxHash finds the sale recorded for an on-chain payment.
@@ -204,5 +205,5 @@ func (s *Store) SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, err
 	if isNoRows(err) {
 		return sale, botpay.ErrNotFound("sale")
 	}
-	return sale, err
+	return sale, wrapErr(err, "sale by tx hash")
 }

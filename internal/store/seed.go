@@ -64,7 +64,7 @@ func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, 
 		}
 		progress(t.table, time.Since(start))
 	}
-	if s.dialect == Postgres {
+	if s.dialect.analyzeAfterSeed {
 		if _, err := s.write.ExecContext(ctx, `ANALYZE`); err != nil {
 			return fmt.Errorf("seed: analyze: %w", err)
 		}
@@ -76,28 +76,15 @@ func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, 
 func (s *Store) seedSQL(q string, counts map[string]int, now int64) string {
 	q = strings.ReplaceAll(q, "$now", strconv.FormatInt(now, 10))
 	for name, n := range counts {
-		series := " FROM generate_series(1, " + strconv.Itoa(n) + ") AS g(i)"
-		if s.dialect == SQLite {
-			series = " FROM (WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < " + strconv.Itoa(n) +
-				") SELECT i FROM g)"
-		}
-		q = strings.ReplaceAll(q, "{series "+name+"}", series)
+		q = strings.ReplaceAll(q, "{series "+name+"}", s.dialect.series(n))
 	}
-	false_, bytes := "FALSE", `'\x00'::bytea`
-	if s.dialect == SQLite {
-		false_, bytes = "0", "x'00'"
-	}
-	q = strings.ReplaceAll(q, "{false}", false_)
-	q = strings.ReplaceAll(q, "{bytes}", bytes)
+	q = strings.ReplaceAll(q, "{false}", s.dialect.false_)
+	q = strings.ReplaceAll(q, "{bytes}", s.dialect.bytes)
 	for strings.Contains(q, "{hex ") {
 		start := strings.Index(q, "{hex ")
 		end := start + strings.Index(q[start:], "}")
 		expr := q[start+len("{hex ") : end]
-		hex := "lpad(to_hex(" + expr + "), 16, '0')"
-		if s.dialect == SQLite {
-			hex = "printf('%016x', " + expr + ")"
-		}
-		q = q[:start] + hex + q[end+1:]
+		q = q[:start] + s.dialect.hex16(expr) + q[end+1:]
 	}
 	return q
 }

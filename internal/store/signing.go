@@ -30,14 +30,16 @@ type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r
 // window closes). Concurrent requests queue on the wallet's row, so
 // signatures can never promise more than the balance.
 func (s *Store) ReserveSigning(ctx context.Context, r botpay.SigningRequest, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
-	return s.reserveSigning(ctx, r, nil, decide)
+	req, verdict, err := s.reserveSigning(ctx, r, nil, decide)
+	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
 // ReserveSigningAgainst is ReserveSigning for a wallet whose balance is
 // held elsewhere (on chain, in live mode): balance replaces the stored
 // one, and the live reservations are still subtracted under the lock.
 func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
-	return s.reserveSigning(ctx, r, &balance, decide)
+	req, verdict, err := s.reserveSigning(ctx, r, &balance, decide)
+	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
 func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
@@ -166,7 +168,7 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 // takes them in another order).
 func (tx *Tx) budgetLockStep(botID string, found *bool) step {
 	var id string
-	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.forNoKeyUpdate(), args: []any{botID}, dest: []any{&id}, found: found}
+	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.s.dialect.lockForNoKeyUpdate("wallets"), args: []any{botID}, dest: []any{&id}, found: found}
 }
 
 // ownerSpent sums the commitments of all of the owner's bots (for master
@@ -211,7 +213,7 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 	if isNoRows(err) {
 		return r, botpay.ErrNotFound("signing request")
 	}
-	return r, err
+	return r, wrapErr(err, "owned signing request %s", ownerID)
 }
 
 // PendingSigningRequests pages through an owner's undecided, unexpired
@@ -219,7 +221,7 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.SigningRequest], error) {
 	items, err := s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[botpay.SigningRequest]{Items: []botpay.SigningRequest{}}, err
+		return botpay.Page[botpay.SigningRequest]{Items: []botpay.SigningRequest{}}, wrapErr(err, "pending signing requests %s", ownerID)
 	}
 	return cutPage(items, page.Limit), nil
 }
@@ -301,5 +303,5 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 		}
 		return tx.emit(botpay.NewEvent(r.BotID, event, d.Event, now))
 	})
-	return r, err
+	return r, wrapErr(err, "decide signing %s", ownerID)
 }

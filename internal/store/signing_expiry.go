@@ -31,20 +31,20 @@ func (s *Store) ExpireOverdueSigning(ctx context.Context, batch int) (int, error
 	rows, err := s.query(ctx, `SELECT id, bot_id, owner_id, resource_host, amount_micro, reserved_until, created_at
 		FROM signing_requests WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, ms(now), batch)
 	if err != nil {
-		return 0, err
+		return 0, wrapErr(err, "expire overdue signing")
 	}
 	var due []overdueSigning
 	for rows.Next() {
 		var o overdueSigning
 		if err := rows.Scan(&o.id, &o.botID, &o.ownerID, &o.host, &o.amount, &o.reservedUntil, &o.created); err != nil {
 			rows.Close()
-			return 0, err
+			return 0, wrapErr(err, "expire overdue signing")
 		}
 		due = append(due, o)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, wrapErr(err, "expire overdue signing")
 	}
 	n := 0
 	for _, o := range due {
@@ -55,7 +55,7 @@ func (s *Store) ExpireOverdueSigning(ctx context.Context, batch int) (int, error
 			return err
 		})
 		if err != nil {
-			return n, err
+			return n, wrapErr(err, "expire overdue signing")
 		}
 		if expired {
 			n++

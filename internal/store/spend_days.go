@@ -64,7 +64,7 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 
 // countDeltaSQL is countDelta's statement, its placeholders numbered from
 // first, so that a caller can put it in a statement of its own
-// (debitAndRecordPG).
+// (recordApprovedInOne).
 func countDeltaSQL(column string, scopes []string, first int, createdMS, delta int64) (string, []any) {
 	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
 	var b strings.Builder

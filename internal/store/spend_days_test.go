@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -62,7 +63,7 @@ func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro bot
 }
 
 func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (store.CheckoutResult, error) {
-	return st.Checkout(ctx, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+	return app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: cents, MerchantName: "Acme", MerchantURL: "acme.com"}})
 }
 

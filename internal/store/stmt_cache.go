@@ -59,7 +59,7 @@ func (c *stmtCache) close() {
 // readStmt returns the prepared statement of a read on SQLite, or nil (on
 // PostgreSQL, or when preparing failed: the plain call reports the error).
 func (s *Store) readStmt(ctx context.Context, query string) *sql.Stmt {
-	if s.dialect != SQLite {
+	if s.dialect.handDrivenTx {
 		return nil
 	}
 	return s.readStmts.prepare(ctx, s.read, query, s.rebind(query))

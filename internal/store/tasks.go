@@ -9,7 +9,7 @@ import (
 
 // CreateTask queues a purchase task for an owned, claimed bot.
 func (s *Store) CreateTask(ctx context.Context, ownerID string, t botpay.Task) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		if err := tx.ownedClaimedBot(ctx, ownerID, t.BotID); err != nil {
 			return err
 		}
@@ -22,7 +22,7 @@ func (s *Store) CreateTask(ctx context.Context, ownerID string, t botpay.Task) e
 				profile_index, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			t.ID, t.BotID, t.MerchantName, t.MerchantURL, t.ItemName, int64(t.Amount), t.Category, profile, botpay.TaskQueued, ms(t.CreatedAt))
 		return err
-	})
+	}), "create task %s", ownerID)
 }
 
 // NextTask hands out the bot's oldest queued task (by insertion, seq: two
@@ -53,24 +53,7 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 		t.BotID, t.Status, t.CreatedAt, ok = botID, botpay.TaskDelivered, fromMS(created), true
 		return nil
 	})
-	return t, ok, err
-}
-
-// claimTaskForCheckout checks that a checkout's task_id names an open task
-// of the bot (404 not_found otherwise; 409 once completed).
-func (t *Tx) claimTaskForCheckout(ctx context.Context, botID, taskID string) error {
-	var status string
-	err := t.queryRow(ctx, `SELECT status FROM tasks WHERE id = $1 AND bot_id = $2`+t.forUpdate(), taskID, botID).Scan(&status)
-	if isNoRows(err) {
-		return botpay.ErrNotFound("task")
-	}
-	if err != nil {
-		return err
-	}
-	if status == botpay.TaskCompleted {
-		return botpay.Errorf(botpay.KindConflict, botpay.CodeTaskCompleted, "task %s is already completed", taskID)
-	}
-	return nil
+	return t, ok, wrapErr(err, "next task %s", botID)
 }
 
 func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now int64) error {
@@ -82,9 +65,4 @@ func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now in
 // skipLocked locks the row read for update and, on PostgreSQL, skips rows
 // another transaction holds, so concurrent callers each get the next free
 // row instead of all waiting for the same one.
-func (t *Tx) skipLocked() string {
-	if t.s.dialect == Postgres {
-		return " FOR UPDATE SKIP LOCKED"
-	}
-	return ""
-}
+func (t *Tx) skipLocked() string { return t.s.dialect.skipLocked }

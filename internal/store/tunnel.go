@@ -25,7 +25,7 @@ func (s *Store) BotByTunnelTokenHash(ctx context.Context, hash string) (botpay.B
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
-	return b, err
+	return b, wrapErr(err, "bot by tunnel token hash")
 }
 
 // TouchTunnelSession records that the bot's tunnel client (session) is
@@ -64,13 +64,13 @@ func (s *Store) TouchTunnelSession(ctx context.Context, botID, session string, s
 			WHERE id = $3 AND callback_url IS NULL`, botpay.WebhookActive, ms(now), botID)
 		return err
 	})
-	return fresh, err
+	return fresh, wrapErr(err, "touch tunnel session %s", botID)
 }
 
 // CloseTunnelSession ends the session when its client went away, and fails
 // the requests handed to it but not answered, so dispatchers stop waiting.
 func (s *Store) CloseTunnelSession(ctx context.Context, botID, session string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		res, err := tx.exec(ctx, `DELETE FROM tunnel_sessions WHERE bot_id = $1 AND session_id = $2`, botID, session)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (s *Store) CloseTunnelSession(ctx context.Context, botID, session string) e
 		_, err = tx.exec(ctx, `UPDATE tunnel_requests SET state = $1, error = 'tunnel client disconnected', answered_at = $2
 			WHERE bot_id = $3 AND state IN ($4, $5)`, tunnelAnswered, ms(s.clock.Now()), botID, tunnelQueued, tunnelSent)
 		return err
-	})
+	}), "close tunnel session %s", botID)
 }
 
 // TunnelLive reports whether the bot's tunnel client polled within
@@ -90,7 +90,7 @@ func (s *Store) TunnelLive(ctx context.Context, botID string, staleAfter time.Du
 	var n int
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM tunnel_sessions WHERE bot_id = $1 AND seen_at > $2`,
 		botID, ms(s.clock.Now().Add(-staleAfter))).Scan(&n)
-	return n > 0, err
+	return n > 0, wrapErr(err, "tunnel live %s", botID)
 }
 
 // TunnelRequest is one delivery travelling through a tunnel.
@@ -105,7 +105,7 @@ type TunnelRequest struct {
 func (s *Store) QueueTunnelRequest(ctx context.Context, botID string, r TunnelRequest, expires time.Time) (int64, error) {
 	headers, err := json.Marshal(r.Headers)
 	if err != nil {
-		return 0, err
+		return 0, wrapErr(err, "queue tunnel request %s", botID)
 	}
 	var id int64
 	err = s.inTx(ctx, func(tx *Tx) error {
@@ -113,16 +113,13 @@ func (s *Store) QueueTunnelRequest(ctx context.Context, botID string, r TunnelRe
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 			botID, r.Path, string(headers), string(r.Body), tunnelQueued, ms(s.clock.Now()), ms(expires)).Scan(&id)
 	})
-	return id, err
+	return id, wrapErr(err, "queue tunnel request %s", botID)
 }
 
 // ClaimTunnelRequest hands the oldest unexpired queued request of the bot to
 // its client.
 func (s *Store) ClaimTunnelRequest(ctx context.Context, botID string) (*TunnelRequest, error) {
-	skipLocked := ""
-	if s.dialect == Postgres {
-		skipLocked = " FOR UPDATE SKIP LOCKED"
-	}
+	skipLocked := s.dialect.skipLocked
 	var out *TunnelRequest
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var r TunnelRequest
@@ -143,14 +140,14 @@ func (s *Store) ClaimTunnelRequest(ctx context.Context, botID string) (*TunnelRe
 		out = &r
 		return nil
 	})
-	return out, err
+	return out, wrapErr(err, "claim tunnel request %s", botID)
 }
 
 // AnswerTunnelRequest records the gateway's answer (status) or the client's
 // failure to reach it (errText). Only a request handed out to this bot and
 // not yet answered can be answered.
 func (s *Store) AnswerTunnelRequest(ctx context.Context, botID string, id int64, status int, errText string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		res, err := tx.exec(ctx, `UPDATE tunnel_requests SET state = $1, status_code = $2, error = $3, answered_at = $4
 			WHERE id = $5 AND bot_id = $6 AND state = $7`,
 			tunnelAnswered, status, nullString(errText), ms(s.clock.Now()), id, botID, tunnelSent)
@@ -161,7 +158,7 @@ func (s *Store) AnswerTunnelRequest(ctx context.Context, botID string, id int64,
 			return botpay.ErrNotFound("tunnel request")
 		}
 		return nil
-	})
+	}), "answer tunnel request %s", botID)
 }
 
 // TunnelAnswer reads a request's answer; done is false while it waits.
@@ -170,15 +167,15 @@ func (s *Store) TunnelAnswer(ctx context.Context, id int64) (done bool, status i
 	var code sql.NullInt64
 	var e sql.NullString
 	err = s.queryRow(ctx, `SELECT state, status_code, error FROM tunnel_requests WHERE id = $1`, id).Scan(&state, &code, &e)
-	return state == tunnelAnswered, int(code.Int64), e.String, err
+	return state == tunnelAnswered, int(code.Int64), e.String, wrapErr(err, "tunnel answer")
 }
 
 // AbandonTunnelRequest stops a request nobody answered in time; a late
 // answer is then refused.
 func (s *Store) AbandonTunnelRequest(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE tunnel_requests SET state = $1 WHERE id = $2 AND state IN ($3, $4)`,
 			tunnelAbandoned, id, tunnelQueued, tunnelSent)
 		return err
-	})
+	}), "abandon tunnel request")
 }

@@ -106,18 +106,12 @@ func (t *Tx) failedRow(ctx context.Context) *sql.Row {
 // returns; nothing in the transaction may depend on them.
 func (t *Tx) atCommit(s step) { t.final = append(t.final, s) }
 
-// forUpdate is the row-lock suffix: PostgreSQL needs it; SQLite's immediate
-// transactions already hold the database write lock.
-func (t *Tx) forUpdate() string {
-	if t.s.dialect == Postgres {
-		return " FOR UPDATE"
-	}
-	return ""
-}
+// forUpdate is the row-lock suffix (dialect.forUpdate).
+func (t *Tx) forUpdate() string { return t.s.dialect.forUpdate }
 
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
-	if s.dialect == Postgres {
+	if s.dialect.handDrivenTx {
 		return s.inConnTxRetried(ctx, fn)
 	}
 	return s.inSQLTx(ctx, fn)

@@ -58,7 +58,7 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 		return BotWallet{}, botpay.ErrNotFound("bot")
 	}
 	if err != nil {
-		return BotWallet{}, err
+		return BotWallet{}, wrapErr(err, "wallet check")
 	}
 	out := BotWallet{Bot: b}
 	if !walletID.Valid || !g.present() {
@@ -69,7 +69,7 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 	w.MonthlySpent = botpay.Money(monthlySpent.Int64) + w.Wallet.Held
 	guardrails, err := g.guardrails()
 	if err != nil {
-		return out, err
+		return out, wrapErr(err, "wallet check")
 	}
 	out.Wallet, out.Guardrails = &w, &guardrails
 	return out, nil

@@ -21,7 +21,7 @@ func (s *Store) WalletView(ctx context.Context, botID string) (v botpay.WalletVi
 	}
 	v.Wallet.BotID = botID
 	v.MonthlySpent += v.Wallet.Held
-	return v, err == nil, err
+	return v, err == nil, wrapErr(err, "wallet view %s", botID)
 }
 
 // Fund credits an owned, claimed bot's card wallet. The balance change, its
@@ -56,13 +56,14 @@ func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.M
 		f.Fulfilled, err = tx.fulfilTopups(ctx, botID, walletID, amount, f.Wallet.Available(), now)
 		return err
 	})
-	return f, err
+	return f, wrapErr(err, "fund %s", botID)
 }
 
 func (t *Tx) appendLedger(ctx context.Context, botID, typ string, amount botpay.Money, after *botpay.Money, description string, now time.Time) (botpay.Transaction, error) {
 	tr := botpay.Transaction{BotID: botID, Type: typ, Amount: amount, BalanceAfter: after, Description: description, CreatedAt: now}
-	err := t.queryRow(ctx, `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, botID, typ, int64(amount), centsPtr(after), description, ms(now)).Scan(&tr.ID)
+	var a sqlArgs
+	q := ledgerSQL(&a, botID, typ, amount, a.add(centsPtr(after)), description, now) + ` RETURNING id`
+	err := t.queryRow(ctx, q, a...).Scan(&tr.ID)
 	return tr, err
 }
 
@@ -108,7 +109,7 @@ func (t *Tx) fulfilTopups(ctx context.Context, botID, walletID string, funded, n
 func (s *Store) Transactions(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
 	q, args := keyset(`SELECT id, type, amount_cents, balance_after_cents, description, created_at, id
 		FROM ledger WHERE bot_id = $1`, []any{botID}, "id", newestFirst, page)
-	return readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
+	v, err := readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
 		tr := botpay.Transaction{BotID: botID}
 		var after sql.NullInt64
 		var created int64
@@ -122,13 +123,14 @@ func (s *Store) Transactions(ctx context.Context, botID string, page botpay.Page
 		tr.CreatedAt = fromMS(created)
 		return tr, nil
 	})
+	return v, wrapErr(err, "transactions %s", botID)
 }
 
 // LedgerSum adds up every ledger amount of a bot (for reconciliation).
 func (s *Store) LedgerSum(ctx context.Context, botID string) (botpay.Money, error) {
 	var sum botpay.Money
 	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_cents), 0) FROM ledger WHERE bot_id = $1`, botID).Scan(&sum)
-	return sum, err
+	return sum, wrapErr(err, "ledger sum %s", botID)
 }
 
 // CreateTopupRequest records a bot's request for money.
@@ -138,13 +140,13 @@ func (s *Store) CreateTopupRequest(ctx context.Context, r botpay.TopupRequest) (
 		return tx.queryRow(ctx, `INSERT INTO topup_requests (bot_id, amount_cents, reason, status, owner_notified, created_at)
 			VALUES ($1, $2, $3, 'sent', $4, $5) RETURNING id`, r.BotID, int64(r.Amount), r.Reason, false, ms(r.CreatedAt)).Scan(&id)
 	})
-	return id, err
+	return id, wrapErr(err, "create topup request")
 }
 
 // MarkTopupNotified records that the owner's e-mail went out.
 func (s *Store) MarkTopupNotified(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE topup_requests SET owner_notified = $1 WHERE id = $2`, true, id)
 		return err
-	})
+	}), "mark topup notified")
 }

@@ -66,7 +66,7 @@ func (s *Store) SubmitX402Payment(ctx context.Context, id int64, r RelayerAccoun
 		}
 		return nil
 	})
-	return out, err
+	return out, wrapErr(err, "submit x402 payment")
 }
 
 // takeRelayerNonce hands out the relayer's next transaction nonce inside
@@ -110,7 +110,7 @@ func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.Sale
 		_, err = tx.exec(ctx, `UPDATE x402_payments SET sale_id = $1 WHERE id = $2`, res.Sale.ID, id)
 		return err
 	})
-	return res, err
+	return res, wrapErr(err, "confirm x402 payment")
 }
 
 // settleOwnSignature ends the reservation of a signature one of our
@@ -143,10 +143,10 @@ func (tx *Tx) settleOwnSignature(ctx context.Context, payer, nonce string) error
 // transaction (it reverted). The authorization stays used in the
 // database: the payer signs a new one.
 func (s *Store) FailX402Payment(ctx context.Context, id int64, reason string) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE x402_payments SET status = 'failed', failure = $1 WHERE id = $2 AND status = 'submitted'`, reason, id)
 		return err
-	})
+	}), "fail x402 payment")
 }
 
 // SubmittedX402Payments lists payments submitted before cutoff that the
@@ -162,11 +162,11 @@ func (s *Store) SubmittedX402Payments(ctx context.Context, cutoff time.Time, lim
 	for rows.Next() {
 		p, err := scanX402Payment(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrapErr(err, "submitted x402 payments")
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, wrapErr(rows.Err(), "submitted x402 payments")
 }
 
 // X402PaymentByID reads one payment.
@@ -175,7 +175,7 @@ func (s *Store) X402PaymentByID(ctx context.Context, id int64) (X402Payment, err
 	if isNoRows(err) {
 		return p, botpay.ErrNotFound("x402 payment")
 	}
-	return p, err
+	return p, wrapErr(err, "x402 payment by id")
 }
 
 // RelayerNextNonce is the stored next nonce of a relayer (0 when none was
@@ -187,7 +187,7 @@ func (s *Store) RelayerNextNonce(ctx context.Context, r RelayerAccount) (uint64,
 	if isNoRows(err) {
 		return 0, nil
 	}
-	return uint64(next), err
+	return uint64(next), wrapErr(err, "relayer next nonce")
 }
 
 const x402PaymentColumns = `id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at,

@@ -46,7 +46,7 @@ func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p 
 	if isNoRows(err) {
 		return X402Payment{}, false, nil
 	}
-	return p, err == nil, err
+	return p, err == nil, wrapErr(err, "x402 payment by nonce")
 }
 
 // ClaimX402Payment records that an authorization is being settled. A
@@ -59,16 +59,16 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 			VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7) RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce),
 			p.PageID, p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token)).Scan(&id)
 	})
-	return id, classify(err)
+	return id, wrapErr(classify(err), "claim x402 payment")
 }
 
 // ReleaseX402Payment drops a claim whose settlement failed, so the payer
 // may present the authorization again.
 func (s *Store) ReleaseX402Payment(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `DELETE FROM x402_payments WHERE id = $1 AND status = 'settling'`, id)
 		return err
-	})
+	}), "release x402 payment")
 }
 
 // InternalDebit moves a payment inside the service: the payer is one of our
@@ -102,7 +102,7 @@ func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.Sal
 			res.Sale.ID, in.TxHash, id)
 		return err
 	})
-	return res, err
+	return res, wrapErr(err, "complete x402 payment")
 }
 
 func (tx *Tx) debitProcessor(ctx context.Context, d InternalDebit) error {

@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// The writes of an admitted checkout. Each write is one SQL fragment
+// (debitSQL, ledgerSQL, purchaseSQL, countDeltaSQL, writeEvent) that
+// numbers its arguments where the statement it joins left off: the general
+// path runs each as a statement of its own (recordAdmitted), the fast path
+// joins them into one (recordApprovedInOne), so the two write the same rows
+// by construction (TestCheckoutFastPathWritesWhatTheGeneralPathWrites
+// compares them).
+
+// sqlArgs are the arguments of one statement; add appends one and returns
+// its placeholder.
+type sqlArgs []any
+
+func (a *sqlArgs) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+// debitSQL debits p's amount (from its hold when fromHold), numbering the
+// bot's checkouts up to seq when seq is not 0, and returns the wallet's
+// balance and hold after it.
+func debitSQL(a *sqlArgs, p botpay.Purchase, fromHold bool, seq int64, now time.Time) string {
+	held := botpay.Money(0)
+	if fromHold {
+		held = p.Amount
+	}
+	q := `UPDATE wallets SET balance_cents = balance_cents - ` + a.add(int64(p.Amount)) +
+		`, held_cents = held_cents - ` + a.add(int64(held)) + `, updated_at = ` + a.add(ms(now))
+	if seq != 0 {
+		q += `, checkout_seq = ` + a.add(seq)
+	}
+	return q + ` WHERE bot_id = ` + a.add(p.BotID) + ` RETURNING balance_cents, held_cents`
+}
+
+// ledgerSQL inserts a ledger row whose balance after is the SQL expression
+// balanceAfter; the caller adds FROM (when the expression needs it) and
+// RETURNING.
+func ledgerSQL(a *sqlArgs, botID, typ string, amount botpay.Money, balanceAfter, description string, now time.Time) string {
+	return `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at) SELECT ` +
+		a.add(botID) + `, ` + a.add(typ) + `, ` + a.add(int64(amount)) + `, ` + balanceAfter + `, ` +
+		a.add(description) + `, ` + a.add(ms(now))
+}
+
+// purchaseSQL inserts p, number seq of its bot's checkouts (numberCheckout),
+// with the SQL expression ledgerID; the caller adds FROM when the
+// expression needs it.
+func purchaseSQL(a *sqlArgs, p botpay.Purchase, seq int64, ledgerID string) string {
+	return `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
+			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq) SELECT ` +
+		a.add(p.ID) + `, ` + a.add(p.BotID) + `, ` + a.add(p.OwnerID) + `, ` + a.add(p.CardID) + `, ` + a.add(p.ProfileIndex) + `, ` +
+		a.add(p.Decoy) + `, ` + a.add(int64(p.Amount)) + `, ` + a.add(p.MerchantName) + `, ` + a.add(p.MerchantURL) + `, ` +
+		a.add(p.ItemName) + `, ` + a.add(p.Category) + `, ` + a.add(nullString(p.TaskID)) + `, ` + a.add(p.Status) + `, ` +
+		a.add(ms(p.CreatedAt)) + `, ` + a.add(nullTime(p.ExpiresAt)) + `, ` + a.add(nullTime(p.DecidedAt)) + `, ` +
+		ledgerID + `, ` + a.add(seq)
+}
+
+// spendAuthorized is wallet.spend.authorized of p, remaining the available
+// balance after it.
+func spendAuthorized(p botpay.Purchase, remaining botpay.Money, now time.Time) botpay.Event {
+	return botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
+		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
+		"remaining_balance": remaining,
+	}, now)
+}
+
+func purchaseDescription(p botpay.Purchase) string {
+	return p.ItemName + " at " + p.MerchantName + " (" + p.ID + ")"
+}
+
+// recordAdmitted writes an admitted checkout statement by statement: the
+// money moves first (so the purchase row carries its ledger id), then the
+// purchase, its number and its count in the running totals.
+func (t *Tx) recordAdmitted(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) (*LowBalance, error) {
+	low, err := t.applyNewPurchase(ctx, w, p, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.insertPurchase(ctx, *p, w.seq+1); err != nil {
+		return nil, err
+	}
+	t.numberCheckout(p.BotID, w.seq+1)
+	t.countSpend(purchaseScopes(*p), ms(now), p.Amount)
+	return low, nil
+}
+
+// recordApprovedInOne is recordAdmitted of an approved real purchase as one
+// statement, sent with COMMIT: each statement costs the server more than
+// most of the rows it writes. The caller holds the wallet lock, so the
+// balance after the debit is known beforehand.
+func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
+	var a sqlArgs
+	seq := w.seq + 1
+	debit := debitSQL(&a, p, false, seq, now)
+	spend := ledgerSQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", purchaseDescription(p), now)
+	purchase := purchaseSQL(&a, p, seq, "spend.id")
+	days, daysArgs := countDeltaSQL("cents", purchaseScopes(p), len(a)+1, ms(now), int64(p.Amount))
+	a = append(a, daysArgs...)
+	ev, err := writeEvent(spendAuthorized(p, w.balance-p.Amount-w.held, now), len(a)+1)
+	if err != nil {
+		return nil, err
+	}
+	a = append(a, ev.args...)
+	var staged int
+	t.atCommit(step{query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
+		ev.staged + `, o AS (` + ev.outbox + `), pm AS (` + ev.pending + `) ` +
+		purchase + ` FROM spend RETURNING (SELECT COUNT(*) FROM pm)`,
+		args: a, dest: []any{&staged}})
+	t.staged = append(t.staged, func() bool { return staged > 0 })
+	before := w.available()
+	return t.lowBalance(w, before, before-p.Amount, now)
+}
+
+// applyNewPurchase moves the money of a new purchase: a real approved one is
+// debited with its spend ledger row, a held one places a hold; a decoy moves
+// nothing and writes nothing.
+// It runs before the purchase row is written, so the row is inserted with
+// its ledger id.
+func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) (*LowBalance, error) {
+	if p.Decoy {
+		return nil, nil
+	}
+	before := w.available()
+	if p.Status == botpay.PurchasePending {
+		if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
+			int64(p.Amount), ms(now), p.BotID); err != nil {
+			return nil, err
+		}
+		return t.lowBalance(w, before, before-p.Amount, now)
+	}
+	ledgerID, err := t.capture(ctx, *p, false, now)
+	if err != nil {
+		return nil, err
+	}
+	p.LedgerID = ledgerID
+	return t.lowBalance(w, before, before-p.Amount, now)
+}
+
+// capture debits an approved purchase (from the hold when it was held) and
+// writes its spend ledger row and wallet.spend.authorized. It returns the
+// ledger row's id.
+func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now time.Time) (int64, error) {
+	var a sqlArgs
+	var balance, held botpay.Money
+	if err := t.queryRow(ctx, debitSQL(&a, p, fromHold, 0, now), a...).Scan(&balance, &held); err != nil {
+		return 0, err
+	}
+	tr, err := t.appendLedger(ctx, p.BotID, botpay.TxSpend, -p.Amount, &balance, purchaseDescription(p), now)
+	if err != nil {
+		return 0, err
+	}
+	return tr.ID, t.emit(spendAuthorized(p, balance-held, now))
+}
+
+// insertPurchase writes a new checkout, number seq of its bot (see
+// numberCheckout).
+func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase, seq int64) error {
+	var a sqlArgs
+	ledger := sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}
+	_, err := t.exec(ctx, purchaseSQL(&a, p, seq, a.add(ledger)), a...)
+	return err
+}
