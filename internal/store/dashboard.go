@@ -101,12 +101,16 @@ type DeliveryRecord struct {
 	Done      bool
 	Outcome   string // delivered, staged, failed… (empty while in flight)
 	CreatedAt time.Time
+	// AckedAt is when the bot acknowledged the pending message of a staged
+	// event (zero while it has not).
+	AckedAt time.Time
 }
 
 // RecentDeliveries lists a bot's most recent outbox events, newest first.
 func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) ([]DeliveryRecord, error) {
-	rows, err := s.query(ctx, `SELECT event_id, event_type, attempts, done_at, outcome, created_at FROM outbox
-		WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
+	rows, err := s.query(ctx, `SELECT o.event_id, o.event_type, o.attempts, o.done_at, o.outcome, o.created_at, m.acked_at
+		FROM outbox o LEFT JOIN pending_messages m ON m.bot_id = o.bot_id AND m.event_id = o.event_id
+		WHERE o.bot_id = $1 ORDER BY o.id DESC LIMIT $2`, botID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -114,13 +118,16 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 	var out []DeliveryRecord
 	for rows.Next() {
 		var d DeliveryRecord
-		var done sql.NullInt64
+		var done, acked sql.NullInt64
 		var outcome sql.NullString
 		var created int64
-		if err := rows.Scan(&d.EventID, &d.EventType, &d.Attempts, &done, &outcome, &created); err != nil {
+		if err := rows.Scan(&d.EventID, &d.EventType, &d.Attempts, &done, &outcome, &created, &acked); err != nil {
 			return nil, err
 		}
 		d.Done, d.Outcome, d.CreatedAt = done.Valid, outcome.String, fromMS(created)
+		if acked.Valid {
+			d.AckedAt = fromMS(acked.Int64)
+		}
 		out = append(out, d)
 	}
 	return out, rows.Err()
