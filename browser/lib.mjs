@@ -1,13 +1,20 @@
-// Shared helpers of the dashboard browser tests: launching Debian's chromium
+// Shared helpers of the browser tests: launching Debian's chromium
 // through playwright-core, the bot side of the API (plain fetch), and the
-// checks every scenario makes (no console error, no dialog, a screenshot).
+// checks every scenario makes (no console error, no dialog, a screenshot;
+// checkPage adds both widths and the axe-core scan).
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const BASE = process.env.BOTPAY_URL;
-export const SHOTS = process.env.SCREENSHOT_DIR || mkdtempSync(join(tmpdir(), 'botpay-shots-'));
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+// SCREENSHOT_DIR is set by internal/browsertest (one folder per script
+// under $BOTPAY_ARTIFACTS_DIR); run by hand, the same default applies.
+export const SHOTS = process.env.SCREENSHOT_DIR
+  || join(process.env.BOTPAY_ARTIFACTS_DIR || join(REPO, 'artifacts', 'screenshots'), 'manual');
+mkdirSync(SHOTS, { recursive: true });
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 export async function launch() {

@@ -109,14 +109,19 @@ func serve(t *testing.T, repo string) string {
 	}
 }
 
-// screenshots is where the scripts save screenshots: BROWSER_SCREENSHOT_DIR,
-// or a folder under the system temp dir (never the repository).
-func screenshots(t *testing.T, name string) string {
-	dir := os.Getenv("BROWSER_SCREENSHOT_DIR")
+// screenshots is where the scripts save screenshots: a folder per script
+// under $BOTPAY_ARTIFACTS_DIR, by default artifacts/screenshots in the
+// repository (git-ignored), which CI keeps as artifacts. It is emptied
+// first so that what it holds after a run is that run's.
+func screenshots(t *testing.T, repo, name string) string {
+	dir := os.Getenv("BOTPAY_ARTIFACTS_DIR")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "botpay-browser-screenshots")
+		dir = filepath.Join(repo, "artifacts", "screenshots")
 	}
 	dir = filepath.Join(dir, name)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +131,7 @@ func screenshots(t *testing.T, name string) string {
 func runScript(t *testing.T, script string) {
 	repo := requireBrowser(t)
 	base := serve(t, repo)
-	shots := screenshots(t, strings.TrimSuffix(script, ".test.mjs"))
+	shots := screenshots(t, repo, strings.TrimSuffix(script, ".test.mjs"))
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script)
@@ -137,6 +142,7 @@ func runScript(t *testing.T, script string) {
 	if err != nil {
 		t.Fatal(fmt.Errorf("%s failed: %w (screenshots in %s)", script, err, shots))
 	}
+	t.Logf("screenshots in %s", shots)
 }
 
 // TestDashboardScenariosInChromium: sign up, claim, fund, edit guardrails,
@@ -150,4 +156,10 @@ func TestDashboardScenariosInChromium(t *testing.T) {
 // strings in every bot-supplied field; a dialog or console error fails.
 func TestHostileBotStringsNeverRunAsScript(t *testing.T) {
 	runScript(t, "hostile.test.mjs")
+}
+
+// TestBuyerPagesInChromium checks the landing, sign-up and buyer pages at
+// desktop and phone widths: screenshots, axe-core, no sideways scroll.
+func TestBuyerPagesInChromium(t *testing.T) {
+	runScript(t, "buyer.test.mjs")
 }
