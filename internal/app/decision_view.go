@@ -21,6 +21,9 @@ type DecisionView struct {
 	USDC        botpay.Micro // an x402 signing request
 	HeldBy      string       // the guardrail that asks the owner
 	ExpiresAt   time.Time
+	// ApproveToken and DenyToken post the two decisions: the e-mail
+	// carries both links, so the page that one opens offers both.
+	ApproveToken, DenyToken string
 }
 
 // TimeLeft is how long the request still waits, at now.
@@ -35,13 +38,19 @@ func (s *Service) OpenDecision(ctx context.Context, token string) (DecisionView,
 	if err != nil {
 		return DecisionView{Link: l}, err
 	}
+	var v DecisionView
 	switch l.Kind {
 	case "purchase":
-		return s.purchaseDecision(ctx, l)
+		v, err = s.purchaseDecision(ctx, l)
 	case "signing":
-		return s.signingDecision(ctx, l)
+		v, err = s.signingDecision(ctx, l)
+	default:
+		return DecisionView{Link: l}, errBadDecisionLink
 	}
-	return DecisionView{Link: l}, errBadDecisionLink
+	approve, deny := l, l
+	approve.Approve, deny.Approve = true, false
+	v.ApproveToken, v.DenyToken = s.decisionToken(approve), s.decisionToken(deny)
+	return v, err
 }
 
 func (s *Service) purchaseDecision(ctx context.Context, l DecisionLink) (DecisionView, error) {

@@ -117,3 +117,6 @@ func allPages[T any](list func(botpay.PageRequest) (botpay.Page[T], error)) ([]T
 		pr.After = page.Next
 	}
 }
+
+// Status is the bot's status as the API reports it.
+func (b BotSummary) Status() string { return b.Bot.Status(b.ActiveRails) }
