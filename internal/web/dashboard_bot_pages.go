@@ -20,8 +20,8 @@ var botSections = []struct{ Path, Label string }{
 	{"", "Overview"}, {"/spending", "Spending"}, {"/earning", "Earning"}, {"/settings", "Settings"},
 }
 
-// botHead is what every section shows above its content.
-type botHead struct {
+// BotHead is what every section shows above its content.
+type BotHead struct {
 	Bot      botpay.Bot
 	Status   string
 	Section  string // the path suffix of the section shown
@@ -30,7 +30,7 @@ type botHead struct {
 }
 
 // Tabs lists the sections for the tab navigation.
-func (h botHead) Tabs() []struct{ Path, Label string } { return botSections }
+func (h BotHead) Tabs() []struct{ Path, Label string } { return botSections }
 
 func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
 	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botOverviewPage))
@@ -57,12 +57,12 @@ func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error
 
 // headOf loads the bot named in the path and what every section shows
 // above its content.
-func (p *Pages) headOf(ctx context.Context, r *http.Request, owner botpay.Owner, section string) (botHead, error) {
+func (p *Pages) headOf(ctx context.Context, r *http.Request, owner botpay.Owner, section string) (BotHead, error) {
 	b, err := p.ownedBot(r, owner)
 	if err != nil {
-		return botHead{}, err
+		return BotHead{}, err
 	}
-	h := botHead{Bot: b, Section: section}
+	h := BotHead{Bot: b, Section: section}
 	if h.Overview, err = p.svc.Overview(ctx, b, true); err != nil {
 		return h, err
 	}
@@ -94,7 +94,7 @@ func (p *Pages) act(w http.ResponseWriter, r *http.Request, notice string, err e
 }
 
 type botOverviewPage struct {
-	botHead
+	BotHead
 	Available     botpay.Money
 	WalletAddress string
 	Live          bool // live mode: the processor wallet is funded on chain, not by the owner
@@ -110,7 +110,7 @@ func (p *Pages) botOverviewPage(w http.ResponseWriter, r *http.Request, owner bo
 		p.fail(w, r, err)
 		return
 	}
-	pg := botOverviewPage{botHead: h, WalletAddress: p.svc.WalletAddress(ctx, h.Bot.ID), Live: p.live}
+	pg := botOverviewPage{BotHead: h, WalletAddress: p.svc.WalletAddress(ctx, h.Bot.ID), Live: p.live}
 	if h.Overview.Wallet != nil {
 		pg.Available = h.Overview.Wallet.Wallet.Available()
 	}
@@ -122,7 +122,7 @@ func (p *Pages) botOverviewPage(w http.ResponseWriter, r *http.Request, owner bo
 }
 
 type botSpendingPage struct {
-	botHead
+	BotHead
 	app.BotSpendingView
 	Approved, Declined, Categories template.HTML
 	MoreTx                         int // how many movements the "show more" link asks for; 0 when all are shown
@@ -146,7 +146,7 @@ func (p *Pages) botSpendingPage(w http.ResponseWriter, r *http.Request, owner bo
 		p.fail(w, r, err)
 		return
 	}
-	pg := botSpendingPage{botHead: h, BotSpendingView: v, Approved: approvedChart(v.Days), Declined: declinedChart(v.Days),
+	pg := botSpendingPage{BotHead: h, BotSpendingView: v, Approved: approvedChart(v.Days), Declined: declinedChart(v.Days),
 		Categories: categoryChart(v.Categories)}
 	if v.MoreLedger {
 		pg.MoreTx = limit + 20
@@ -155,7 +155,7 @@ func (p *Pages) botSpendingPage(w http.ResponseWriter, r *http.Request, owner bo
 }
 
 type botSettingsPage struct {
-	botHead
+	BotHead
 	app.BotSettingsView
 	Cards    []botpay.Card
 	Messages []botpay.PendingMessage
@@ -170,7 +170,7 @@ func (p *Pages) botSettingsPage(w http.ResponseWriter, r *http.Request, owner bo
 		p.fail(w, r, err)
 		return
 	}
-	pg := botSettingsPage{botHead: h}
+	pg := botSettingsPage{BotHead: h}
 	if pg.BotSettingsView, err = p.svc.BotSettings(ctx, owner, h.Bot); err == nil {
 		pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
 			return p.svc.Cards(ctx, owner, h.Bot.ID, pr)
@@ -207,7 +207,7 @@ func deliveryOutcome(d app.DeliveryRecord) badge {
 type badge struct{ Text, Class string }
 
 type earningPage struct {
-	botHead
+	BotHead
 	Chart    template.HTML
 	Pages    []botpay.CheckoutPage
 	Links    []botpay.PaymentLink
@@ -226,7 +226,7 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		return
 	}
 	b := h.Bot
-	pg := earningPage{botHead: h, BaseURL: p.svc.BaseURL()}
+	pg := earningPage{BotHead: h, BaseURL: p.svc.BaseURL()}
 	steps := []func() error{
 		func() error { days, err := p.svc.EarningByDay(ctx, b); pg.Chart = earningChart(days); return err },
 		func() (err error) {
