@@ -87,13 +87,28 @@ export async function claim(page, token) {
   await page.waitForURL(/\/dashboard\/bots\//);
 }
 
+// fund funds the bot from its overview.
 export async function fund(page, amount) {
+  if (!/\/dashboard\/bots\/[^/?#]+([?#].*)?$/.test(page.url())) await section(page, '');
   await page.getByLabel('Add funds (USD)').fill(amount);
   await page.getByRole('button', { name: 'Fund wallet' }).click();
   await page.waitForURL(/done=funded/);
 }
 
+// botURL is the bot page (its overview) of whichever section the page
+// shows; section opens one of its sections ('', '/spending', '/earning',
+// '/settings').
+export function botURL(page) {
+  return page.url().replace(/[?#].*$/, '').replace(/\/(spending|earning|settings)$/, '');
+}
+
+export async function section(page, suffix) {
+  await page.goto(botURL(page) + suffix);
+}
+
+// addCard adds a card from the bot's settings and stays there.
 export async function addCard(page) {
+  await section(page, '/settings');
   await page.getByText('Add a card').click();
   await page.getByLabel('Card name', { exact: true }).fill('Team card');
   await page.getByLabel(/^Missing digits/).fill('4242');

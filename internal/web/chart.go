@@ -30,11 +30,16 @@ type chart struct {
 	Bars                    []bar
 }
 
+// The drawing is 480 units wide and shown at most 640 px wide (the
+// layout's max-width), so its 13-unit text reads at 9 to 17 px from a
+// phone to a desktop.
 const (
-	chartWidth, chartHeight = 720, 200
-	chartTop, chartBottom   = 12, 26
-	minBarHeight            = 2 // a non-zero bar is never thinner than this
-	charWidth               = 7 // an estimate of one 11px label character, for the axis margin
+	chartWidth, chartHeight = 480, 220
+	chartTop, chartBottom   = 12, 28
+	chartRight              = 22 // room for the last day's label
+	minBarHeight            = 2  // a non-zero bar is never thinner than this
+	charWidth               = 8  // an estimate of one 13-unit label character, for the axis margin
+	fontSize                = 13
 )
 
 // columnChart draws c as vertical bars, one per entry, with a y axis in
@@ -57,19 +62,20 @@ func columnChart(c chart) template.HTML {
 	svgOpen(&b, c, chartHeight, formatUSD(botpay.Money(total)))
 	for i, t := range ticks {
 		y := float64(chartTop) + plotH*float64(i)/4
-		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e3e6ee"/>`, left, y, chartWidth-4, y)
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="11" text-anchor="end" fill="#4a5263">%s</text>`, left-6, y+4, t)
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e3e6ee"/>`, left, y, chartWidth-chartRight, y)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="%d" text-anchor="end" fill="#4a5263">%s</text>`, left-6, y+4, fontSize, t)
 	}
-	slot := float64(chartWidth-left-4) / float64(max(len(c.Bars), 1))
+	slot := float64(chartWidth-left-chartRight) / float64(max(len(c.Bars), 1))
 	width := slot * 0.7
 	for i, v := range c.Bars {
 		x := float64(left) + slot*float64(i) + (slot-width)/2
 		h := barLength(v.Cents, peak, plotH)
 		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>`,
 			x, float64(chartTop)+plotH-h, width, h, c.Color, template.HTMLEscapeString(v.Label), formatUSD(botpay.Money(v.Cents)))
-		if i%7 == 0 || i == len(c.Bars)-1 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#4a5263">%s</text>`,
-				x+width/2, chartHeight-8, template.HTMLEscapeString(v.Label))
+		// Every seventh day, counted back from the last, is labelled.
+		if (len(c.Bars)-1-i)%7 == 0 {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="%d" text-anchor="middle" fill="#4a5263">%s</text>`,
+				x+width/2, chartHeight-8, fontSize, template.HTMLEscapeString(v.Label))
 		}
 	}
 	emptyNote(&b, c, total, chartWidth/2, chartTop+int(plotH)/2)
@@ -80,7 +86,7 @@ func columnChart(c chart) template.HTML {
 // rowChart draws c as horizontal bars, one row per entry, labelled on the
 // left with the category and on the right with the amount.
 func rowChart(c chart) template.HTML {
-	const rowH, labelW, valueW = 26, 170, 110
+	const rowH, labelW, valueW = 28, 130, 90
 	height := max(len(c.Bars), 1)*rowH + 8
 	peak, total := int64(0), int64(0)
 	for _, b := range c.Bars {
@@ -92,10 +98,10 @@ func rowChart(c chart) template.HTML {
 	for i, v := range c.Bars {
 		y := 4 + i*rowH
 		w := barLength(v.Cents, max(peak, 1), plotW)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" text-anchor="end" fill="#1d2330">%s</text>`, labelW-8, y+16, template.HTMLEscapeString(shorten(v.Label, 24)))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="%d" text-anchor="end" fill="#1d2330">%s</text>`, labelW-8, y+17, fontSize, template.HTMLEscapeString(shorten(v.Label, 16)))
 		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`,
 			labelW, y+4, w, rowH-10, c.Color, template.HTMLEscapeString(v.Label), formatUSD(botpay.Money(v.Cents)))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="12" fill="#1d2330">%s</text>`, float64(labelW)+w+6, y+16, formatUSD(botpay.Money(v.Cents)))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="%d" fill="#1d2330">%s</text>`, float64(labelW)+w+6, y+17, fontSize, formatUSD(botpay.Money(v.Cents)))
 	}
 	emptyNote(&b, c, total, chartWidth/2, height/2+4)
 	b.WriteString(`</svg>`)
@@ -103,14 +109,14 @@ func rowChart(c chart) template.HTML {
 }
 
 func svgOpen(b *strings.Builder, c chart, height int, total string) {
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" role="img" aria-labelledby="%s" data-chart="%s">`,
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" class="chart" role="img" aria-labelledby="%s" data-chart="%s">`,
 		chartWidth, height, c.ID, c.ID)
 	fmt.Fprintf(b, `<title id="%s">%s: %s in all</title>`, c.ID, template.HTMLEscapeString(c.Title), total)
 }
 
 func emptyNote(b *strings.Builder, c chart, total int64, x, y int) {
 	if total == 0 {
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14" text-anchor="middle" fill="#4a5263">%s</text>`, x, y, template.HTMLEscapeString(c.Empty))
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" fill="#4a5263">%s</text>`, x, y, fontSize+1, template.HTMLEscapeString(c.Empty))
 	}
 }
 

@@ -78,7 +78,7 @@ func TestEveryNonZeroBarIsVisibleAndZeroDaysAreEmpty(t *testing.T) {
 	}
 }
 
-var tickRE = regexp.MustCompile(`<text x="(\d+)" y="[0-9.]+" font-size="11" text-anchor="end" fill="[^"]+">([^<]+)</text>`)
+var tickRE = regexp.MustCompile(`<text x="(\d+)" y="[0-9.]+" font-size="13" text-anchor="end" fill="[^"]+">([^<]+)</text>`)
 
 // The y-axis labels are right-aligned at x: each must fit between the
 // left edge and x, "$" included, whatever the scale.

@@ -37,6 +37,13 @@ var dashFuncs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04 UTC")
 	},
+	// short is a table's date: the column header says UTC.
+	"short": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("Jan 2, 15:04")
+	},
 	"join":    strings.Join,
 	"outcome": deliveryOutcome,
 	"lines":   func(l []string) string { return strings.Join(l, "\n") },
