@@ -157,8 +157,7 @@ func (p *Pages) botSpendingPage(w http.ResponseWriter, r *http.Request, owner bo
 type botSettingsPage struct {
 	BotHead
 	app.BotSettingsView
-	Cards    []botpay.Card
-	Messages []botpay.PendingMessage
+	Cards []botpay.Card
 }
 
 func (b botSettingsPage) PageTitle() string { return b.Bot.Name + " · settings" }
@@ -174,11 +173,6 @@ func (p *Pages) botSettingsPage(w http.ResponseWriter, r *http.Request, owner bo
 	if pg.BotSettingsView, err = p.svc.BotSettings(ctx, owner, h.Bot); err == nil {
 		pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
 			return p.svc.Cards(ctx, owner, h.Bot.ID, pr)
-		})
-	}
-	if err == nil && h.Bot.Claimed() {
-		pg.Messages, err = firstItems(20, func(pr botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
-			return p.svc.PendingMessages(ctx, h.Bot, pr)
 		})
 	}
 	if err != nil {
