@@ -95,7 +95,7 @@ const scenarios = {
     await page.goto(BASE + '/dashboard/approvals');
     const row = page.locator(`tr[data-kind="signing"][data-id="${held.body.approval_id}"]`);
     expect(await row.count() === 1, 'held signing request not in the queue');
-    expect((await row.textContent()).includes('$2.50'), 'signing request amount not shown in dollars');
+    expect((await row.textContent()).includes('2.50 USDC'), 'signing request amount not shown in USDC');
     await shot(page, 'approvals-signing');
     await decideInQueue(page, held.body.approval_id, 'approve');
     const events = async () => (await api('GET', '/api/v1/bot/messages', undefined, reg.api_key)).body.messages.map((m) => m.event);
