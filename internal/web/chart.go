@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // The bot pages' charts: inline SVG drawn on the server (no script). They
@@ -159,7 +159,7 @@ func dayLabel(d time.Time) string { return d.Format("Jan 2") }
 
 // approvedChart, declinedChart, categoryChart and earningChart are the bot
 // pages' four charts.
-func approvedChart(days []store.DaySpending) template.HTML {
+func approvedChart(days []app.DaySpending) template.HTML {
 	bars := make([]bar, len(days))
 	for i, d := range days {
 		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Approved)}
@@ -168,7 +168,7 @@ func approvedChart(days []store.DaySpending) template.HTML {
 		Color: "#1f5eff", Empty: "No approved spending in these days", Bars: bars})
 }
 
-func declinedChart(days []store.DaySpending) template.HTML {
+func declinedChart(days []app.DaySpending) template.HTML {
 	bars := make([]bar, len(days))
 	for i, d := range days {
 		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Declined)}
@@ -177,7 +177,7 @@ func declinedChart(days []store.DaySpending) template.HTML {
 		Color: "#c62828", Empty: "No declined attempts in these days", Bars: bars})
 }
 
-func categoryChart(cats []store.CategorySpending) template.HTML {
+func categoryChart(cats []app.CategorySpending) template.HTML {
 	bars := make([]bar, len(cats))
 	for i, c := range cats {
 		label := c.Category
@@ -190,7 +190,7 @@ func categoryChart(cats []store.CategorySpending) template.HTML {
 		Color: "#1f5eff", Empty: "No approved spending in these days", Bars: bars})
 }
 
-func earningChart(days []store.DayAmount) template.HTML {
+func earningChart(days []app.DayAmount) template.HTML {
 	bars := make([]bar, len(days))
 	for i, d := range days {
 		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Amount)}
