@@ -32,12 +32,9 @@ func TestSIGKILLBetweenSubmitAndReceiptCompletesTheSaleOnce(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			crashBetweenSubmitAndReceipt(t, bin, dialect)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		crashBetweenSubmitAndReceipt(t, bin, dialect)
+	})
 }
 
 func crashBetweenSubmitAndReceipt(t *testing.T, bin string, dialect store.Dialect) {

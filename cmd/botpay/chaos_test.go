@@ -64,12 +64,9 @@ func TestChaosKeepsTheBooks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			runChaos(t, bin, dialect)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		runChaos(t, bin, dialect)
+	})
 }
 
 func runChaos(t *testing.T, bin string, dialect store.Dialect) {

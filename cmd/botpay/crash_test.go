@@ -96,94 +96,121 @@ func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			db := storetest.Open(t, dialect, nil)
-			env := []string{"BOTPAY_ADDR=127.0.0.1:0", "BOTPAY_WEBHOOK_ALLOW_PRIVATE=true", "BOTPAY_RATE_REGISTER_PER_HOUR=100",
-				"BOTPAY_SECRET_KEY=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", "DATABASE_URL="}
-			if dialect == store.Postgres {
-				env = append(env, "DATABASE_URL="+db.Options.DatabaseURL, "BOTPAY_DATA_DIR="+t.TempDir())
-			} else {
-				env = append(env, "BOTPAY_DATA_DIR="+db.Options.DataDir)
-			}
-			var mu sync.Mutex
-			received := map[string]bool{}
-			hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				time.Sleep(30 * time.Millisecond) // slow enough that attempts are in flight at the kill
-				mu.Lock()
-				received[r.Header.Get("X-Service-Delivery")] = true
-				mu.Unlock()
-			}))
-			defer hook.Close()
-			count := func() int { mu.Lock(); defer mu.Unlock(); return len(received) }
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		db := storetest.Open(t, dialect, nil)
+		env := binaryEnv(t, db, dialect)
+		hook := newSlowHook(t)
+		ctx := context.Background()
+		first := startBinary(t, bin, env)
+		botID, ownerToken := claimedBotOf(t, first.url, hook.url+"/hook")
+		owner := client.NewOwner(first.url, ownerToken)
+		for hook.count() < 20 { // mid-stream: deliveries are flowing
+			go owner.Fund(ctx, botID, 100, "")
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := first.cmd.Process.Kill(); err != nil { // SIGKILL
+			t.Fatal(err)
+		}
+		first.cmd.Wait()
+		pending, err := db.Store.UndeliveredCount(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("killed after %d deliveries with %d events not yet delivered (some leased by the dead process)", hook.count(), pending)
 
-			ctx := context.Background()
-			first := startBinary(t, bin, env)
-			reg, err := client.New(first.url, "").Register(ctx, client.RegisterRequest{BotName: "crash", OwnerEmail: "crash@example.com",
-				CallbackURL: hook.URL + "/hook"})
-			if err != nil {
+		second := startBinary(t, bin, env)
+		owner = client.NewOwner(second.url, ownerToken)
+		for range 20 {
+			if _, err := owner.Fund(ctx, botID, 100, ""); err != nil {
 				t.Fatal(err)
 			}
-			sess, err := client.NewOwner(first.url, "").Signup(ctx, "crash-owner@example.com", "correct horse battery staple")
-			if err != nil {
-				t.Fatal(err)
-			}
-			owner := client.NewOwner(first.url, sess.Token)
-			if _, err := owner.Claim(ctx, *reg.ClaimToken); err != nil {
-				t.Fatal(err)
-			}
-			for count() < 20 { // mid-stream: deliveries are flowing
-				go owner.Fund(ctx, reg.BotID, 100, "")
-				time.Sleep(2 * time.Millisecond)
-			}
-			if err := first.cmd.Process.Kill(); err != nil { // SIGKILL
-				t.Fatal(err)
-			}
-			first.cmd.Wait()
-			pending, err := db.Store.UndeliveredCount(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("killed after %d deliveries with %d events not yet delivered (some leased by the dead process)", count(), pending)
+		}
+		waitEveryEventDelivered(t, db, hook, botID, 90*time.Second)
+	})
+}
 
-			second := startBinary(t, bin, env)
-			owner = client.NewOwner(second.url, sess.Token)
-			for range 20 {
-				if _, err := owner.Fund(ctx, reg.BotID, 100, ""); err != nil {
-					t.Fatal(err)
-				}
+// binaryEnv configures a botpay binary for the test database db.
+func binaryEnv(t *testing.T, db *storetest.DB, dialect store.Dialect) []string {
+	env := []string{"BOTPAY_ADDR=127.0.0.1:0", "BOTPAY_WEBHOOK_ALLOW_PRIVATE=true", "BOTPAY_RATE_REGISTER_PER_HOUR=100",
+		"BOTPAY_SECRET_KEY=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", "DATABASE_URL="}
+	if dialect == store.Postgres {
+		return append(env, "DATABASE_URL="+db.Options.DatabaseURL, "BOTPAY_DATA_DIR="+t.TempDir())
+	}
+	return append(env, "BOTPAY_DATA_DIR="+db.Options.DataDir)
+}
+
+// slowHook is a webhook receiver slow enough that attempts are in flight
+// when the binary is killed; it records the deliveries it received.
+type slowHook struct {
+	url      string
+	mu       sync.Mutex
+	received map[string]bool
+}
+
+func newSlowHook(t *testing.T) *slowHook {
+	h := &slowHook{received: map[string]bool{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(30 * time.Millisecond)
+		h.mu.Lock()
+		h.received[r.Header.Get("X-Service-Delivery")] = true
+		h.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL
+	return h
+}
+
+func (h *slowHook) count() int { h.mu.Lock(); defer h.mu.Unlock(); return len(h.received) }
+
+func (h *slowHook) got(id string) bool { h.mu.Lock(); defer h.mu.Unlock(); return h.received[id] }
+
+// claimedBotOf registers a bot with callbackURL on the binary at url and
+// has a new owner claim it.
+func claimedBotOf(t *testing.T, url, callbackURL string) (botID, ownerToken string) {
+	ctx := context.Background()
+	reg, err := client.New(url, "").Register(ctx, client.RegisterRequest{BotName: "crash", OwnerEmail: "crash@example.com",
+		CallbackURL: callbackURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := client.NewOwner(url, "").Signup(ctx, "crash-owner@example.com", "correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.NewOwner(url, sess.Token).Claim(ctx, *reg.ClaimToken); err != nil {
+		t.Fatal(err)
+	}
+	return reg.BotID, sess.Token
+}
+
+// waitEveryEventDelivered returns once every event of the bot arrived and
+// every outbox row is finished — including those the dead process had
+// leased, which the new one takes over when their lease runs out.
+func waitEveryEventDelivered(t *testing.T, db *storetest.DB, hook *slowHook, botID string, within time.Duration) {
+	ctx := context.Background()
+	deadline := time.Now().Add(within)
+	for {
+		evs, err := db.Store.Events(ctx, botID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := 0
+		for _, e := range evs {
+			if !hook.got(e.ID) {
+				missing++
 			}
-			deadline := time.Now().Add(90 * time.Second)
-			for {
-				evs, err := db.Store.Events(ctx, reg.BotID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				missing := 0
-				mu.Lock()
-				for _, e := range evs {
-					if !received[e.ID] {
-						missing++
-					}
-				}
-				mu.Unlock()
-				left, err := db.Store.UndeliveredCount(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Done only when every event arrived and every outbox row is
-				// finished — including those the dead process had leased,
-				// which the new one takes over when their lease runs out.
-				if missing == 0 && left == 0 {
-					t.Logf("all %d events delivered and recorded", len(evs))
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d events never delivered, %d outbox rows unfinished after the restart", missing, len(evs), left)
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
-		})
+		}
+		left, err := db.Store.UndeliveredCount(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if missing == 0 && left == 0 {
+			t.Logf("all %d events delivered and recorded", len(evs))
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events never delivered, %d outbox rows unfinished after the restart", missing, len(evs), left)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -4,17 +4,7 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
-
-func (s *Server) accountRoutes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/password-reset", s.idempotent(anonymousScope, http.HandlerFunc(s.requestPasswordReset)))
-	m.Handle("POST /api/v1/owner/password-reset/confirm", s.idempotent(anonymousScope, http.HandlerFunc(s.confirmPasswordReset)))
-	m.Handle("POST /api/v1/owner/email-verification", s.owner(s.resendVerification))
-	m.Handle("GET /api/v1/owner/sessions", s.owner(s.sessions))
-	m.Handle("DELETE /api/v1/owner/sessions/{id}", s.owner(s.revokeSession))
-}
 
 func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 	body, err := parseObject(r)
@@ -22,7 +12,7 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email := body.str("email", true)
+	email := body.required("email")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -41,7 +31,7 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	token, password := body.str("token", true), body.str("password", true)
+	token, password := body.required("token"), body.required("password")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -71,7 +61,7 @@ type sessionView struct {
 	Current    bool              `json:"current"`
 }
 
-func viewSession(t store.OwnerToken) sessionView {
+func viewSession(t botpay.OwnerToken) sessionView {
 	v := sessionView{ID: t.ID, Kind: t.Kind, CreatedAt: botpay.Timestamp(t.CreatedAt),
 		ExpiresAt: botpay.Timestamp(t.ExpiresAt), Current: t.Current}
 	if !t.LastUsedAt.IsZero() {

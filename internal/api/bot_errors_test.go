@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -47,7 +48,7 @@ func badCredentials(key, ownerToken string) []struct{ name, header string } {
 // docs/decisions.md), and nothing runs.
 func TestBotEndpointsRequireAValidKey(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, _ := claimedBot(t, srv, o)
@@ -76,7 +77,7 @@ func TestBotEndpointsRequireAValidKey(t *testing.T) {
 // requests need a claimed bot (docs/api.md).
 func TestUnclaimedBotGetsWalletNotActive(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		reg := register(t, srv, botBody("owner@example.com"))
 		key := reg.str("api_key")
@@ -128,7 +129,7 @@ func TestTopupRequestRejectsBadBodies(t *testing.T) {
 		{"array body", `[5]`, "invalid_json", ""},
 		{"trailing garbage", `{"amount_usd": 5} 5`, "invalid_json", ""},
 	}
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		key, _ := claimedBot(t, srv, signup(t, srv))
 		for _, c := range cases {
@@ -154,7 +155,7 @@ func TestTopupRequestRejectsBadBodies(t *testing.T) {
 // validation_error, not clamped (docs/api.md, docs/decisions.md).
 func TestTransactionsLimitOutOfRange(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		key, _ := claimedBot(t, srv, signup(t, srv))
 		for _, limit := range []string{"0", "101", "abc", "-1", "1.5", "1e2"} {

@@ -54,12 +54,12 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := app.RegisterInput{
-		BotName:     body.str("bot_name", true),
-		OwnerEmail:  body.str("owner_email", true),
-		Description: body.str("description", false),
-		CallbackURL: body.str("callback_url", false),
-		PairingCode: body.str("pairing_code", false),
-		BotType:     body.str("bot_type", false),
+		BotName:     body.required("bot_name"),
+		OwnerEmail:  body.required("owner_email"),
+		Description: body.optional("description"),
+		CallbackURL: body.optional("callback_url"),
+		PairingCode: body.optional("pairing_code"),
+		BotType:     body.optional("bot_type"),
 		LocalPort:   body.integer("local_port"),
 		WebhookPath: body.optStr("webhook_path"),
 		ClientIP:    clientIP(r),
@@ -173,8 +173,8 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", true)
-	reason := body.str("reason", false)
+	amount, _ := body.usd("amount_usd", requiredField)
+	reason := body.optional("reason")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -207,7 +207,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	url := body.str("callback_url", true)
+	url := body.required("callback_url")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

@@ -80,10 +80,10 @@ func (o *object) err() error {
 }
 
 // raw returns the field unless it is absent or null.
-func (o *object) raw(name string, required bool) (json.RawMessage, bool) {
+func (o *object) raw(name string, required field) (json.RawMessage, bool) {
 	v, ok := o.fields[name]
 	if !ok || string(v) == "null" {
-		if required {
+		if required == requiredField {
 			o.fail(name, "is required")
 		}
 		return nil, false
@@ -97,7 +97,21 @@ func (o *object) present(name string) bool {
 	return ok
 }
 
-func (o *object) str(name string, required bool) string {
+// field says whether a request field must be sent.
+type field bool
+
+const (
+	requiredField field = true
+	optionalField field = false
+)
+
+// required reads a string field that must be sent and not be blank.
+func (o *object) required(name string) string { return o.str(name, requiredField) }
+
+// optional reads a string field that may be absent or null ("").
+func (o *object) optional(name string) string { return o.str(name, optionalField) }
+
+func (o *object) str(name string, required field) string {
 	v, ok := o.raw(name, required)
 	if !ok {
 		return ""
@@ -107,7 +121,7 @@ func (o *object) str(name string, required bool) string {
 		o.fail(name, "must be a string")
 		return ""
 	}
-	if required && strings.TrimSpace(s) == "" {
+	if required == requiredField && strings.TrimSpace(s) == "" {
 		o.fail(name, "is required")
 	}
 	return s
@@ -115,15 +129,15 @@ func (o *object) str(name string, required bool) string {
 
 // optStr is nil when absent or null.
 func (o *object) optStr(name string) *string {
-	if _, ok := o.raw(name, false); !ok {
+	if _, ok := o.raw(name, optionalField); !ok {
 		return nil
 	}
-	s := o.str(name, false)
+	s := o.optional(name)
 	return &s
 }
 
 func (o *object) boolean(name string) *bool {
-	v, ok := o.raw(name, false)
+	v, ok := o.raw(name, optionalField)
 	if !ok {
 		return nil
 	}
@@ -136,7 +150,7 @@ func (o *object) boolean(name string) *bool {
 }
 
 // number returns the exact decimal value of a JSON number field.
-func (o *object) number(name string, required bool) (*big.Rat, bool) {
+func (o *object) number(name string, required field) (*big.Rat, bool) {
 	v, ok := o.raw(name, required)
 	if !ok {
 		return nil, false
@@ -154,7 +168,7 @@ func (o *object) number(name string, required bool) (*big.Rat, bool) {
 }
 
 func (o *object) integer(name string) *int {
-	r, ok := o.number(name, false)
+	r, ok := o.number(name, optionalField)
 	if !ok {
 		return nil
 	}
@@ -167,12 +181,12 @@ func (o *object) integer(name string) *int {
 }
 
 // usd reads a dollar amount, rounding to the nearest cent.
-func (o *object) usd(name string, required bool) (botpay.Money, bool) {
+func (o *object) usd(name string, required field) (botpay.Money, bool) {
 	v, ok := o.raw(name, required)
 	if !ok {
 		return 0, false
 	}
-	if _, ok := o.number(name, true); !ok {
+	if _, ok := o.number(name, requiredField); !ok {
 		return 0, false
 	}
 	m, err := botpay.ParseUSD(string(v))
@@ -184,7 +198,7 @@ func (o *object) usd(name string, required bool) (botpay.Money, bool) {
 }
 
 func (o *object) strings(name string) *[]string {
-	v, ok := o.raw(name, false)
+	v, ok := o.raw(name, optionalField)
 	if !ok {
 		return nil
 	}
@@ -198,7 +212,7 @@ func (o *object) strings(name string) *[]string {
 
 // child reads a nested object; its problems are reported as parent.field.
 func (o *object) child(name string) *object {
-	v, ok := o.raw(name, false)
+	v, ok := o.raw(name, optionalField)
 	if !ok {
 		return nil
 	}

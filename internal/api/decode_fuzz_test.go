@@ -26,12 +26,12 @@ var decodeSeeds = []string{
 func exercise(t *testing.T, o *object, depth int) {
 	names := append(slices.Sorted(maps.Keys(o.fields)), "absent")
 	for _, name := range names {
-		raw, ok := o.raw(name, false)
+		raw, ok := o.raw(name, optionalField)
 		if ok && len(raw) == 0 {
 			t.Fatalf("raw(%q) is empty but present", name)
 		}
 		_ = o.present(name)
-		for _, required := range []bool{false, true} {
+		for _, required := range []field{optionalField, requiredField} {
 			if s := o.str(name, required); s != "" {
 				var want string
 				if json.Unmarshal(raw, &want) != nil || want != s {
@@ -111,13 +111,13 @@ func TestDecodeObjectFieldTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.str("s", true) != "x" || o.str("nul", false) != "" || o.optStr("nul") != nil {
+	if o.required("s") != "x" || o.optional("nul") != "" || o.optStr("nul") != nil {
 		t.Error("str")
 	}
 	if n := o.integer("i"); n == nil || *n != 7 {
 		t.Error("integer i")
 	}
-	if m, ok := o.usd("usd", true); !ok || m != 201 {
+	if m, ok := o.usd("usd", requiredField); !ok || m != 201 {
 		t.Errorf("usd = %d, %v; want 201 cents", m, ok)
 	}
 	if b := o.boolean("b"); b == nil || !*b {
@@ -127,15 +127,15 @@ func TestDecodeObjectFieldTypes(t *testing.T) {
 		t.Error("strings")
 	}
 	o.integer("f")
-	o.usd("n", true)
+	o.usd("n", requiredField)
 	o.strings("bad")
-	o.str("blank", true)
-	o.str("missing", true)
+	o.required("blank")
+	o.required("missing")
 	o.boolean("s")
 	if c := o.child("c"); c == nil {
 		t.Error("child")
 	} else {
-		c.usd("u", true)
+		c.usd("u", requiredField)
 	}
 	o.child("s")
 	want := map[string]string{"f": "must be an integer", "n": "must be a number", "bad": "must be an array of strings",

@@ -8,29 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
-
-// earningRoutes: checkout pages, payment links, invoices, sales, and the
-// buyer-side sandbox payments (docs/api.md, docs/decisions.md).
-func (s *Server) earningRoutes() {
-	m := s.mux
-	m.Handle("GET /api/v1/bot/checkout-pages", s.bot(s.listCheckoutPages))
-	m.Handle("POST /api/v1/bot/checkout-pages/create", s.bot(s.createCheckoutPage))
-	m.Handle("GET /api/v1/bot/payments/links", s.bot(s.listPaymentLinks))
-	m.Handle("POST /api/v1/bot/payments/create-link", s.bot(s.createPaymentLink))
-	m.Handle("GET /api/v1/bot/invoices", s.bot(s.listInvoices))
-	m.Handle("POST /api/v1/bot/invoices/create", s.bot(s.createInvoice))
-	m.Handle("POST /api/v1/bot/invoices/{id}/send", s.bot(s.sendInvoice))
-	m.Handle("POST /api/v1/bot/invoices/send", s.bot(s.sendInvoice)) // the id left out
-	m.Handle("GET /api/v1/bot/sales", s.bot(s.listSales, authFailsAs(botpay.CodeUnauthorized)))
-	m.Handle("POST /api/v1/owner/invoices/{invoice_id}/cancel", s.owner(s.cancelInvoice))
-	if s.svc.Live() {
-		return // mode.go answers the sandbox routes with not_found
-	}
-	m.Handle(routePayCheckoutSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payCheckoutSandbox)))
-	m.Handle(routePayLinkSandbox, s.idempotent(anonymousScope, http.HandlerFunc(s.payLinkSandbox)))
-}
 
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	list := newList(r, "checkout_pages", bot.ID, maxPageLimit)
@@ -59,13 +37,13 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		return
 	}
 	in := app.CheckoutPageInput{
-		Title: body.str("title", true), Description: body.str("description", false),
+		Title: body.required("title"), Description: body.optional("description"),
 		AmountLocked: body.boolean("amount_locked"), AllowedMethods: body.strings("allowed_methods"),
-		SuccessURL: body.str("success_url", false), ExpiresAt: body.str("expires_at", false),
-		PageType: body.str("page_type", false), DigitalProductURL: body.str("digital_product_url", false),
-		ImageURL: body.str("image_url", false), CollectBuyerName: body.boolean("collect_buyer_name"),
+		SuccessURL: body.optional("success_url"), ExpiresAt: body.optional("expires_at"),
+		PageType: body.optional("page_type"), DigitalProductURL: body.optional("digital_product_url"),
+		ImageURL: body.optional("image_url"), CollectBuyerName: body.boolean("collect_buyer_name"),
 	}
-	if amount, ok := body.usd("amount_usd", false); ok {
+	if amount, ok := body.usd("amount_usd", optionalField); ok {
 		in.Amount = &amount
 	}
 	if err := body.err(); err != nil {
@@ -111,9 +89,9 @@ func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", true)
-	description := body.str("description", true)
-	payer := body.str("payer_email", false)
+	amount, _ := body.usd("amount_usd", requiredField)
+	description := body.required("description")
+	payer := body.optional("payer_email")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -134,7 +112,7 @@ func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay
 		return
 	}
 	q := r.URL.Query()
-	invoices, err := s.svc.Invoices(r.Context(), bot, store.InvoiceFilter{Status: q.Get("status"),
+	invoices, err := s.svc.Invoices(r.Context(), bot, botpay.InvoiceFilter{Status: q.Get("status"),
 		CheckoutPageID: q.Get("checkout_page_id")}, page)
 	if err != nil {
 		writeError(w, r, err)
@@ -150,14 +128,14 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 		return
 	}
 	in := app.InvoiceInput{
-		CheckoutPageID: body.str("checkout_page_id", true), RecipientName: body.str("recipient_name", false),
-		RecipientEmail: body.str("recipient_email", false), RecipientType: body.str("recipient_type", false),
-		DueDate: body.str("due_date", false), Notes: body.str("notes", false),
+		CheckoutPageID: body.required("checkout_page_id"), RecipientName: body.optional("recipient_name"),
+		RecipientEmail: body.optional("recipient_email"), RecipientType: body.optional("recipient_type"),
+		DueDate: body.optional("due_date"), Notes: body.optional("notes"),
 	}
-	in.Tax, _ = body.usd("tax_usd", false)
-	for _, line := range body.objects("line_items", true) {
-		l := app.LineInput{Description: line.str("description", true), UnitPrice: mustUSD(line, "unit_price_usd")}
-		if _, ok := line.number("quantity", true); ok {
+	in.Tax, _ = body.usd("tax_usd", optionalField)
+	for _, line := range body.objects("line_items", requiredField) {
+		l := app.LineInput{Description: line.required("description"), UnitPrice: mustUSD(line, "unit_price_usd")}
+		if _, ok := line.number("quantity", requiredField); ok {
 			l.Quantity = string(line.fields["quantity"])
 		}
 		in.LineItems = append(in.LineItems, l)
@@ -175,13 +153,13 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 }
 
 func mustUSD(o *object, name string) botpay.Money {
-	m, _ := o.usd(name, true)
+	m, _ := o.usd(name, requiredField)
 	return m
 }
 
 // objects reads an array of objects; each element's problems are reported
 // as name[i].field.
-func (o *object) objects(name string, required bool) []*object {
+func (o *object) objects(name string, required field) []*object {
 	v, ok := o.raw(name, required)
 	if !ok {
 		return nil
@@ -191,7 +169,7 @@ func (o *object) objects(name string, required bool) []*object {
 		o.fail(name, "must be an array of objects")
 		return nil
 	}
-	if required && len(list) == 0 {
+	if required == requiredField && len(list) == 0 {
 		o.fail(name, "must contain at least one item")
 	}
 	out := make([]*object, 0, len(list))
@@ -241,7 +219,7 @@ func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bo
 		return
 	}
 	q := r.URL.Query()
-	sales, err := s.svc.Sales(r.Context(), bot, store.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
+	sales, err := s.svc.Sales(r.Context(), bot, botpay.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
 		Status: q.Get("status"), PaymentMethod: q.Get("payment_method")}, page)
 	if err != nil {
 		writeError(w, r, err)
@@ -270,12 +248,12 @@ func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	if err != nil {
 		return app.BuyerPayment{}, err
 	}
-	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.str("buyer_email", true),
-		BuyerName: body.str("buyer_name", false), Method: body.str("method", false), ClientIP: clientIP(r)}
-	if ref := body.str("ref", false); ref != "" {
+	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.required("buyer_email"),
+		BuyerName: body.optional("buyer_name"), Method: body.optional("method"), ClientIP: clientIP(r)}
+	if ref := body.optional("ref"); ref != "" {
 		in.Ref = ref
 	}
-	if amount, ok := body.usd("amount_usd", false); ok {
+	if amount, ok := body.usd("amount_usd", optionalField); ok {
 		in.Amount = &amount
 	}
 	return in, body.err()
@@ -301,7 +279,7 @@ type productView struct {
 }
 
 // ViewSettlement renders a recorded sale as the payment answer.
-func viewSettlement(res store.SaleResult) settlementView {
+func viewSettlement(res botpay.SaleResult) settlementView {
 	v := settlementView{Status: res.Sale.Status, SaleID: res.Sale.ID, TxHash: optText(res.Sale.TxHash), AmountUSD: res.Sale.Amount}
 	if p := res.Page; p != nil && p.PageType == botpay.PageDigitalProduct {
 		v.Product = &productView{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}

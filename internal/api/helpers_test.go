@@ -13,25 +13,11 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/app"
-	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
 // testPassword satisfies the 12-character minimum of docs/decisions.md.
 const testPassword = "correct horse battery staple"
-
-// eachDialect runs fn as a parallel subtest per engine; fn starts its own
-// server(s), so every engine gets its own database.
-func eachDialect(t *testing.T, fn func(t *testing.T, d store.Dialect)) {
-	t.Helper()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			fn(t, d)
-		})
-	}
-}
 
 // lenient lifts the rate limits that a test is not about, so it can make as
 // many calls as it needs from one client address.

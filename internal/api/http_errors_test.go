@@ -7,13 +7,14 @@ import (
 
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
 // TestUnknownRoutesAndWrongMethodsAnswerJSON (docs/decisions.md).
 func TestUnknownRoutesAndWrongMethodsAnswerJSON(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		for _, c := range []struct{ method, path string }{
 			{http.MethodGet, "/api/v1/nope"},
@@ -55,7 +56,7 @@ func padded(head, tail string, n int) string {
 // Idempotency-Key, and nothing is written.
 func TestBodyOverOneMiBIsRefused(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		big := padded(`{"bot_name":"big","owner_email":"owner@example.com","description":"`, `"}`, api.MaxBodyBytes+1)
 		t.Run("register", func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestBodyOverOneMiBIsRefused(t *testing.T) {
 // validation_error with details naming it, never invalid_json or 500.
 func TestWrongTypesAreValidationErrorsNamingTheField(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)
@@ -153,7 +154,7 @@ func TestWrongTypesAreValidationErrorsNamingTheField(t *testing.T) {
 // text columns, so an unchecked one is a 500).
 func TestControlCharactersNeverCauseServerErrors(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)

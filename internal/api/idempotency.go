@@ -52,15 +52,14 @@ func (s *Server) idempotent(scope string, next http.Handler) http.Handler {
 		}
 		scope += " " + r.URL.Path
 		sum := sha256.Sum256(body)
-		st := s.svc.Store()
-		replay, err := st.BeginIdempotent(r.Context(), scope, key, hex.EncodeToString(sum[:]))
+		replay, err := s.svc.BeginIdempotent(r.Context(), scope, key, hex.EncodeToString(sum[:]))
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		aad := []byte(scope + "\x00" + key)
 		if replay != nil {
-			s.replay(w, r, replay.SealedResponse, aad)
+			s.replay(w, r, replay, aad)
 			return
 		}
 		rec := &responseCapture{header: http.Header{}}
@@ -69,12 +68,12 @@ func (s *Server) idempotent(scope string, next http.Handler) http.Handler {
 		ctx := context.WithoutCancel(r.Context())
 		switch {
 		case outcome.unknown:
-			err = st.HoldIdempotent(ctx, scope, key)
+			err = s.svc.HoldIdempotent(ctx, scope, key)
 		case rec.status >= 500 || rec.status == http.StatusTooManyRequests:
-			err = st.AbandonIdempotent(ctx, scope, key)
+			err = s.svc.AbandonIdempotent(ctx, scope, key)
 		default:
 			resp, _ := json.Marshal(storedResponse{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes()})
-			err = st.FinishIdempotent(ctx, scope, key, rec.status, s.cfg.Sealer.Seal(resp, aad))
+			err = s.svc.FinishIdempotent(ctx, scope, key, rec.status, s.cfg.Sealer.Seal(resp, aad))
 		}
 		if err != nil {
 			s.log.ErrorContext(ctx, "idempotency record not saved", "request_id", requestID(r), "err", err)

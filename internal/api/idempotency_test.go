@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -32,7 +33,7 @@ func wantReplay(t *testing.T, first, second response) {
 // with another body is 409 idempotency_key_reused.
 func TestIdempotentRegistration(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		body := botBody("owner@example.com")
 		first := register(t, srv, body, "Idempotency-Key", "reg-1")
@@ -76,7 +77,7 @@ func TestIdempotentRegistration(t *testing.T) {
 // its key moves money once.
 func TestIdempotentFundingWritesOneLedgerRow(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)
@@ -114,7 +115,7 @@ func TestIdempotentFundingWritesOneLedgerRow(t *testing.T) {
 // TestIdempotentTopupRequest: a bot's retried top-up request notifies once.
 func TestIdempotentTopupRequest(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		key, _ := claimedBot(t, srv, signup(t, srv))
 		kv := append(auth(key), "Idempotency-Key", "topup-1")

@@ -8,12 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-func (s *Server) keyRoutes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/api-key/rotate", s.owner(s.rotateKeyAsOwner))
-	m.Handle("POST /api/v1/bot/api-key/rotate", s.bot(s.rotateKeyAsBot))
-}
-
 func (s *Server) rotateKeyAsOwner(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	grace, err := graceSeconds(r, app.OwnerRotationGrace)
 	if err != nil {

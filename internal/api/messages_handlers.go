@@ -7,13 +7,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// messageRoutes mounts the pending-message endpoints (docs/api.md,
-// docs/decisions.md).
-func (s *Server) messageRoutes() {
-	s.mux.Handle("GET /api/v1/bot/messages", s.bot(s.listMessages))
-	s.mux.Handle("POST /api/v1/bot/messages/ack", s.bot(s.ackMessages))
-}
-
 type messageView struct {
 	MessageID int64            `json:"message_id"`
 	EventID   string           `json:"event_id"`
@@ -65,7 +58,7 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 
 // ids reads a required array of positive integer ids.
 func (o *object) ids(name string) []int64 {
-	v, ok := o.raw(name, true)
+	v, ok := o.raw(name, requiredField)
 	if !ok {
 		return nil
 	}

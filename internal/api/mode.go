@@ -19,13 +19,9 @@ const (
 // SandboxOnlyRoutes lists every route that exists only in the sandbox.
 var SandboxOnlyRoutes = []string{routePayCheckoutSandbox, routePayLinkSandbox, routeBuyerForm}
 
-// liveModeRoutes answers the sandbox-only routes exactly as a path that was
-// never routed: 404 not_found. Registering them, rather than leaving them
-// out, keeps a POST next to a routed GET from answering 405.
-func (s *Server) liveModeRoutes() {
-	for _, route := range SandboxOnlyRoutes {
-		s.mux.HandleFunc(route, func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, botpay.Errorf(botpay.KindNotFound, botpay.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
-		})
-	}
+// notRouted answers a sandbox-only route in live mode exactly as a path
+// that was never routed: 404 not_found. Registering the routes, rather than
+// leaving them out, keeps a POST next to a routed GET from answering 405.
+func notRouted(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, botpay.Errorf(botpay.KindNotFound, botpay.CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
 }

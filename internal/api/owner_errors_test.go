@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -16,7 +17,7 @@ import (
 // decision 16).
 func TestOwnerAccountErrors(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		post := func(path string, body any) response { return do(t, srv, http.MethodPost, path, body) }
@@ -75,7 +76,7 @@ func TestOwnerAccountErrors(t *testing.T) {
 // and changes nothing.
 func TestOwnerCannotTouchAnotherOwnersBot(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		alice, mallory := signup(t, srv), signup(t, srv)
 		key, botID := claimedBot(t, srv, alice)
@@ -117,7 +118,7 @@ func TestOwnerCannotTouchAnotherOwnersBot(t *testing.T) {
 // input with the documented codes.
 func TestOwnerBotRequestErrors(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		alice, bob := signup(t, srv), signup(t, srv)
 		reg := register(t, srv, botBody(alice.email))
@@ -191,7 +192,7 @@ func TestOwnerBotRequestErrors(t *testing.T) {
 // (docs/decisions.md, decision 16).
 func TestPairingCodeRateLimit(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, testserver.Options{})
 		o := signup(t, srv)
 		for range 5 {

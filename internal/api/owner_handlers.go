@@ -13,7 +13,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email, password := body.str("email", true), body.str("password", true)
+	email, password := body.required("email"), body.required("password")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -32,7 +32,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email, password := body.str("email", true), body.str("password", true)
+	email, password := body.required("email"), body.required("password")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -68,7 +68,7 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	token := body.str("claim_token", true)
+	token := body.required("claim_token")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -134,8 +134,8 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", true)
-	rail := body.str("rail", false)
+	amount, _ := body.usd("amount_usd", requiredField)
+	rail := body.optional("rail")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -191,7 +191,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 	}
 	var c app.GuardrailsChange
 	if body.present("approval_mode") {
-		mode := body.str("approval_mode", true)
+		mode := body.required("approval_mode")
 		c.ApprovalMode = &mode
 	}
 	if limits := body.child("limits"); limits != nil {
@@ -224,7 +224,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 
 // optionalUSD is nil when the field is absent or null.
 func optionalUSD(o *object, name string) *botpay.Money {
-	m, ok := o.usd(name, false)
+	m, ok := o.usd(name, optionalField)
 	if !ok {
 		return nil
 	}
@@ -284,7 +284,7 @@ func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	url := body.str("callback_url", true)
+	url := body.required("callback_url")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

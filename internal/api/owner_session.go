@@ -16,7 +16,7 @@ const sessionCookie = "botpay_session"
 // Bearer token is never sent by a browser on its own.
 var sessionCSRF = http.NewCrossOriginProtection()
 
-var errCrossOrigin = botpay.Errorf(botpay.KindForbidden, "cross_origin_request", "cross-origin requests with a session cookie are refused")
+var errCrossOrigin = botpay.Errorf(botpay.KindForbidden, botpay.CodeCrossOrigin, "cross-origin requests with a session cookie are refused")
 
 // ownerCredential picks the owner token of a request: the Bearer token, or
 // else the session cookie after the cross-origin check.

@@ -8,27 +8,16 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// rail5Routes mounts rail5 cards: owner registration, delivery
-// confirmation, and the checkout → key → completion sequence.
-func (s *Server) rail5Routes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/rail5-cards", s.owner(s.createRail5Card))
-	m.Handle("POST /api/v1/bot/rail5/confirm-delivery", s.bot(s.confirmRail5Delivery))
-	m.Handle("POST /api/v1/bot/rail5/checkout", s.bot(s.rail5Checkout))
-	m.Handle("POST /api/v1/bot/rail5/key", s.bot(s.rail5Key))
-	m.Handle("POST /api/v1/bot/rail5/complete", s.bot(s.rail5Complete))
-}
-
 func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	body, err := parseObject(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	in := app.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.str("card_name", true),
+	in := app.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.required("card_name"),
 		Number: body.digitsOrString("number"), CVV: body.digitsOrString("cvv"),
 		ExpiryMonth: body.digitsOrString("expiry_month"), ExpiryYear: body.digitsOrString("expiry_year"),
-		HolderName: body.str("holder_name", true)}
+		HolderName: body.required("holder_name")}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -57,7 +46,7 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 			writeError(w, r, err)
 			return
 		}
-		cardID = body.str("card_id", false)
+		cardID = body.optional("card_id")
 		if err := body.err(); err != nil {
 			writeError(w, r, err)
 			return
@@ -96,9 +85,9 @@ func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := app.Rail5CheckoutInput{CardID: body.str("card_id", false), MerchantName: body.str("merchant_name", true),
-		MerchantURL: body.str("merchant_url", true), ItemName: body.str("item_name", true),
-		AmountCents: body.integer("amount_cents"), Category: body.str("category", false)}
+	in := app.Rail5CheckoutInput{CardID: body.optional("card_id"), MerchantName: body.required("merchant_name"),
+		MerchantURL: body.required("merchant_url"), ItemName: body.required("item_name"),
+		AmountCents: body.integer("amount_cents"), Category: body.optional("category")}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -117,7 +106,7 @@ func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	id := body.str("checkout_id", true)
+	id := body.required("checkout_id")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -138,7 +127,7 @@ func (s *Server) rail5Complete(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	id, success, reason := body.str("checkout_id", true), body.boolean("success"), body.str("reason", false)
+	id, success, reason := body.required("checkout_id"), body.boolean("success"), body.optional("reason")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

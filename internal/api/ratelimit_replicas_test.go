@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -14,7 +15,7 @@ import (
 // section 1 and decision 13), whether the requests alternate or race.
 func TestRegistrationLimitIsSharedByReplicas(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		t.Run("alternating", func(t *testing.T) {
 			a := testserver.Start(t, d, testserver.Options{})
 			b := a.Replica(t, testserver.Options{})

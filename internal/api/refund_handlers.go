@@ -6,14 +6,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// refundRoutes: money going back, for a purchase (the owner records the
-// merchant's refund) and for a sale (the selling bot pays its buyer back).
-func (s *Server) refundRoutes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/purchases/{confirmation_id}/refund", s.owner(s.refundPurchase))
-	m.Handle("POST /api/v1/bot/sales/{sale_id}/refund", s.bot(s.refundSale, authFailsAs(botpay.CodeUnauthorized)))
-}
-
 type refundView struct {
 	RefundID       string           `json:"refund_id"`
 	ConfirmationID string           `json:"confirmation_id,omitempty"`
@@ -37,10 +29,10 @@ func decodeRefund(r *http.Request) (botpay.RefundRequest, error) {
 		return botpay.RefundRequest{}, err
 	}
 	var req botpay.RefundRequest
-	if amount, ok := body.usd("amount_usd", false); ok {
+	if amount, ok := body.usd("amount_usd", optionalField); ok {
 		req.Amount = &amount
 	}
-	req.Reason = body.str("reason", true)
+	req.Reason = body.required("reason")
 	return req, body.err()
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -77,7 +78,7 @@ func TestRegisterRejectsBadRequestsAndWritesNothing(t *testing.T) {
 		{"pairing code of seven digits", with("pairing_code", "1234567"), "invalid_pairing_code", ""},
 		{"unknown pairing code", with("pairing_code", "000000"), "invalid_pairing_code", ""},
 	}
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestRegisterRejectsBadRequestsAndWritesNothing(t *testing.T) {
 
 func TestRegisterIgnoresUnknownFields(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		body := botBody("owner@example.com")
 		body["favourite_colour"] = "teal"
@@ -116,7 +117,7 @@ func TestRegisterIgnoresUnknownFields(t *testing.T) {
 // burn the code.
 func TestRegisterPairingCodeErrors(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 		opts := lenient()
 		opts.Clock = clock
@@ -161,7 +162,7 @@ func TestRegisterPairingCodeErrors(t *testing.T) {
 
 func TestRegisterDuplicateIsCaseInsensitiveOnEmail(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		register(t, srv, map[string]any{"bot_name": "twin", "owner_email": "Dup.Owner@Example.com"})
 		for _, email := range []string{"Dup.Owner@Example.com", "dup.owner@example.com", "DUP.OWNER@EXAMPLE.COM"} {
@@ -181,7 +182,7 @@ func TestRegisterDuplicateIsCaseInsensitiveOnEmail(t *testing.T) {
 // 7.2, 8; docs/decisions.md), and writes nothing.
 func TestRegisterRateLimit(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, testserver.Options{})
 		for range 3 {
 			register(t, srv, botBody("owner@example.com"))

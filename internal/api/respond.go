@@ -10,37 +10,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// StatusOf is the single mapping from error kinds to HTTP statuses; the
-// HTML pages use it too.
-func StatusOf(k botpay.Kind) int {
-	switch k {
-	case botpay.KindInvalid:
-		return http.StatusBadRequest
-	case botpay.KindUnauthenticated:
-		return http.StatusUnauthorized
-	case botpay.KindPaymentRequired:
-		return http.StatusPaymentRequired
-	case botpay.KindForbidden:
-		return http.StatusForbidden
-	case botpay.KindNotFound:
-		return http.StatusNotFound
-	case botpay.KindConflict:
-		return http.StatusConflict
-	case botpay.KindGone:
-		return http.StatusGone
-	case botpay.KindTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case botpay.KindRateLimited:
-		return http.StatusTooManyRequests
-	case botpay.KindMethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	case botpay.KindUnavailable:
-		return http.StatusServiceUnavailable
-	default:
-		return http.StatusInternalServerError
-	}
-}
-
 type errorBody struct {
 	Error             string            `json:"error"`
 	Message           string            `json:"message,omitempty"`
@@ -79,7 +48,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code, ok := r.Context().Value(errCodeKey).(*string); ok {
 		*code = e.Code
 	}
-	writeJSON(w, StatusOf(e.Kind), body)
+	writeJSON(w, e.Kind.HTTPStatus(), body)
 }
 
 // setRateLimitHeaders writes the limit that refused a request in the
@@ -99,7 +68,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
-		buf.WriteString(`{"error":"internal_error","message":"response could not be encoded"}` + "\n")
+		buf.WriteString(`{"error":"` + botpay.CodeInternal + `","message":"response could not be encoded"}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -6,8 +6,8 @@ import (
 	"net/netip"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/events"
-	"github.com/botpay/botpay/internal/openapi"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
 )
@@ -44,8 +44,9 @@ type Server struct {
 	cursors cursorCodec
 }
 
-// Mux is where routes are registered (the pages of internal/web too).
-type Mux interface {
+// Mux is where routes are registered (the pages of internal/web too): an
+// alias of an interface literal, identical to web.Mux.
+type Mux = interface {
 	Handle(pattern string, h http.Handler)
 	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
 }
@@ -88,62 +89,13 @@ func New(svc *app.Service, cfg Config) *Handler {
 	if s.obs == nil {
 		s.obs = noObserver{}
 	}
-	s.routes()
 	handler := &Handler{}
-	s.mcpRoutes(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	s.routes(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	if cfg.Pages != nil {
 		cfg.Pages(s.mux)
 	}
-	if svc.Live() {
-		s.liveModeRoutes()
-	}
 	handler.Handler, handler.patterns = s.observe(jsonFallbacks(s.mux.ServeMux)), s.mux.patterns
 	return handler
-}
-
-// routes mounts every capability; each capability's routes live beside
-// its handlers.
-func (s *Server) routes() {
-	s.foundationRoutes()
-	s.skillsRoutes()
-	s.earningRoutes()
-	s.messageRoutes()
-	s.tunnelRoutes()
-	s.spendingRoutes()
-	s.x402Routes()
-	s.keyRoutes()
-	s.accountRoutes()
-	s.refundRoutes()
-}
-
-func (s *Server) foundationRoutes() {
-	m := s.mux
-	m.HandleFunc("GET /healthz", s.healthz)
-	m.HandleFunc("GET /readyz", s.readyz)
-	m.HandleFunc("GET /openapi.json", openapi.Serve)
-
-	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
-
-	m.Handle("GET /api/v1/bot/status", s.bot(s.status))
-	m.HandleFunc("GET /api/v1/bot/wallet/check", s.walletCheck)
-	m.Handle("GET /api/v1/bot/wallet/transactions", s.bot(s.transactions))
-	m.Handle("POST /api/v1/bot/wallet/topup-request", s.bot(s.topupRequest))
-	m.Handle("GET /api/v1/bot/wallet/spending", s.bot(s.spending))
-	m.Handle("PATCH /api/v1/bot/profile", s.bot(s.updateProfile))
-
-	m.Handle("POST /api/v1/owner/signup", s.idempotent(anonymousScope, http.HandlerFunc(s.signup)))
-	m.Handle("POST /api/v1/owner/login", s.idempotent(anonymousScope, http.HandlerFunc(s.login)))
-	m.Handle("POST /api/v1/owner/logout", s.owner(s.logout))
-	m.Handle("POST /api/v1/owner/pairing-codes", s.owner(s.pairingCode))
-	m.Handle("POST /api/v1/owner/bots/claim", s.owner(s.claim))
-	m.Handle("GET /api/v1/bots/mine", s.owner(s.botsMine))
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/fund", s.owner(s.fund))
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/freeze", s.owner(s.freeze))
-	m.Handle("GET /api/v1/owner/bots/{bot_id}/guardrails", s.owner(s.getGuardrails))
-	m.Handle("PUT /api/v1/owner/bots/{bot_id}/guardrails", s.owner(s.putGuardrails))
-	m.Handle("GET /api/v1/owner/master-guardrails", s.owner(s.getMasterGuardrails))
-	m.Handle("PUT /api/v1/owner/master-guardrails", s.owner(s.putMasterGuardrails))
-	m.Handle("PUT /api/v1/owner/bots/{bot_id}/callback-url", s.owner(s.putCallbackURL))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -151,8 +103,8 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.svc.Store().Ping(r.Context()); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database_unreachable"})
+	if err := s.svc.Ping(r.Context()); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": botpay.CodeDatabaseUnreachable})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

@@ -15,11 +15,6 @@ import (
 // skillFileCacheControl is the API reference (docs/api.md) and section 8.
 const skillFileCacheControl = "public, max-age=3600, s-maxage=86400"
 
-func (s *Server) skillsRoutes() {
-	s.mux.Handle("GET /api/v1/bot/skills", s.bot(s.listSkills))
-	s.mux.Handle("GET /api/v1/bot/skills/{vendor}", s.bot(s.skillFile))
-}
-
 // catalogue is the configured catalogue, or the embedded one.
 func (s *Server) catalogue() *skills.Catalogue {
 	if s.cfg.Skills != nil {

@@ -17,13 +17,13 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 	}
 	in := app.CheckoutInput{
 		ProfileIndex: body.integer("profile_index"),
-		MerchantName: body.str("merchant_name", true),
-		MerchantURL:  body.str("merchant_url", true),
-		ItemName:     body.str("item_name", true),
+		MerchantName: body.required("merchant_name"),
+		MerchantURL:  body.required("merchant_url"),
+		ItemName:     body.required("item_name"),
 		AmountCents:  body.integer("amount_cents"),
-		Category:     body.str("category", false),
-		TaskID:       body.str("task_id", false),
-		CardID:       body.str("card_id", false),
+		Category:     body.optional("category"),
+		TaskID:       body.optional("task_id"),
+		CardID:       body.optional("card_id"),
 	}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
@@ -66,8 +66,8 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 	}
 	in := app.NewCardInput{
 		BotID:         pathID(r, "bot_id"),
-		CardName:      body.str("card_name", true),
-		MissingDigits: body.str("missing_digits", true),
+		CardName:      body.required("card_name"),
+		MissingDigits: body.required("missing_digits"),
 		ExpiryMonth:   body.digitsOrString("expiry_month"),
 		ExpiryYear:    body.digitsOrString("expiry_year"),
 		Profiles:      body.profiles("profiles"),
@@ -116,7 +116,7 @@ func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	status := body.str("status", true)
+	status := body.required("status")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -137,11 +137,11 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 	}
 	in := app.NewTaskInput{
 		BotID:        pathID(r, "bot_id"),
-		MerchantName: body.str("merchant_name", true),
-		MerchantURL:  body.str("merchant_url", true),
-		ItemName:     body.str("item_name", true),
+		MerchantName: body.required("merchant_name"),
+		MerchantURL:  body.required("merchant_url"),
+		ItemName:     body.required("item_name"),
 		AmountCents:  body.integer("amount_cents"),
-		Category:     body.str("category", false),
+		Category:     body.optional("category"),
 		ProfileIndex: body.integer("profile_index"),
 	}
 	if err := body.err(); err != nil {
@@ -171,9 +171,9 @@ func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owne
 	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewApproval).Items})
 }
 
-func (s *Server) decidePurchase(approve bool) ownerHandler {
+func (s *Server) decidePurchase(v verdict) ownerHandler {
 	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), approve)
+		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -217,12 +217,12 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 // digitsOrString reads a field sent either as a string ("07") or as an
 // integer (7), as card expiry fields commonly are.
 func (o *object) digitsOrString(name string) string {
-	v, ok := o.raw(name, true)
+	v, ok := o.raw(name, requiredField)
 	if !ok {
 		return ""
 	}
 	if v[0] == '"' {
-		return o.str(name, true)
+		return o.required(name)
 	}
 	if n := o.integer(name); n != nil {
 		return strconv.Itoa(*n)
@@ -232,10 +232,10 @@ func (o *object) digitsOrString(name string) string {
 
 // optUSD reads an optional dollar amount; absent and null are nil.
 func (o *object) optUSD(name string) *botpay.Money {
-	if _, ok := o.raw(name, false); !ok {
+	if _, ok := o.raw(name, optionalField); !ok {
 		return nil
 	}
-	m, ok := o.usd(name, true)
+	m, ok := o.usd(name, requiredField)
 	if !ok {
 		return nil
 	}
@@ -244,7 +244,7 @@ func (o *object) optUSD(name string) *botpay.Money {
 
 // profiles reads the payment profiles of a new card.
 func (o *object) profiles(name string) []botpay.PaymentProfile {
-	v, ok := o.raw(name, true)
+	v, ok := o.raw(name, requiredField)
 	if !ok {
 		return nil
 	}
@@ -266,8 +266,8 @@ func (o *object) profiles(name string) []botpay.PaymentProfile {
 		} else {
 			item.fail("profile_index", "is required")
 		}
-		p.AllowanceDuration = item.str("allowance_duration", true)
-		p.Allowance, _ = item.usd("allowance_usd", true)
+		p.AllowanceDuration = item.required("allowance_duration")
+		p.Allowance, _ = item.usd("allowance_usd", requiredField)
 		if h := item.boolean("human_permission_required"); h != nil {
 			p.HumanPermissionRequired = *h
 		}

@@ -9,19 +9,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// The managed-tunnel relay (docs/decisions.md). The tunnel client
-// (`botpay tunnel`) long-polls GET /api/v1/tunnel/next with its tunnel token
-// and a session id of its own choosing; each answer is one delivery, which it
-// posts to the bot's local gateway and whose outcome it reports to
-// POST /api/v1/tunnel/requests/{id}/result.
-func (s *Server) tunnelRoutes() {
-	if s.cfg.Tunnel == nil {
-		return
-	}
-	s.mux.HandleFunc("GET /api/v1/tunnel/next", s.tunnelNext)
-	s.mux.HandleFunc("POST /api/v1/tunnel/requests/{id}/result", s.tunnelResult)
-}
-
 // TunnelSessionHeader carries the client's session id.
 const TunnelSessionHeader = "X-Tunnel-Session"
 
@@ -74,7 +61,7 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status := body.integer("status_code")
-	errText := body.str("error", false)
+	errText := body.optional("error")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

@@ -10,24 +10,10 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// x402Routes mounts processor wallets, the signing endpoint, owner
-// decisions on held signing requests and the x402 endpoint of checkout
-// pages (docs/api.md, docs/decisions.md).
-func (s *Server) x402Routes() {
-	m := s.mux
-	m.Handle("POST /api/v1/owner/bots/{bot_id}/processor-wallet", s.owner(s.createProcessorWallet))
-	m.Handle("POST /api/v1/processor-wallet/bot/sign", s.bot(s.sign, signingAuthFailure, spendingAuth))
-	m.Handle("GET /api/v1/owner/signing-requests", s.owner(s.pendingSigningRequests))
-	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/approve", s.owner(s.decideSigning(true)))
-	m.Handle("POST /api/v1/owner/signing-requests/{approval_id}/deny", s.owner(s.decideSigning(false)))
-	m.HandleFunc("GET /api/v1/checkout/{id}/x402", s.checkoutX402)
-	m.HandleFunc("POST /api/v1/checkout/{id}/x402", s.checkoutX402)
-}
-
 // signingAuthFailure: the signing endpoint's 401 body is exactly
 // {"error":"Invalid or missing API key"} (docs/decisions.md).
 func signingAuthFailure(r *botRoute) {
-	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: "Invalid or missing API key"}
+	r.authFailure = &botpay.Error{Kind: botpay.KindUnauthenticated, Code: botpay.CodeSignAuthFailed}
 }
 
 func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -49,7 +35,7 @@ func invalidSignRequest(err error) error {
 	if details == nil {
 		details = map[string]string{"body": e.Message}
 	}
-	return &botpay.Error{Kind: botpay.KindInvalid, Code: app.CodeInvalidSignRequest, Details: details}
+	return &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: details}
 }
 
 func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -58,15 +44,15 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	in := app.SignRequest{ResourceURL: body.str("resource_url", true), Recipient: body.str("recipient_address", true)}
-	if n, ok := body.number("amount_usdc", true); ok {
+	in := app.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
+	if n, ok := body.number("amount_usdc", requiredField); ok {
 		if !n.IsInt() || !n.Num().IsInt64() {
 			body.fail("amount_usdc", "must be a whole number of micro-units")
 		} else {
 			in.Amount = n.Num().Int64()
 		}
 	}
-	if n, ok := body.number("valid_before", false); ok {
+	if n, ok := body.number("valid_before", optionalField); ok {
 		if !n.IsInt() || !n.Num().IsInt64() {
 			body.fail("valid_before", "must be a Unix time in whole seconds")
 		} else {
@@ -82,7 +68,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	var blocked *app.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):
-		writeJSON(w, http.StatusForbidden, map[string]string{"error": app.CodeGuardrailBlocked, "reason": blocked.Reason,
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": botpay.CodeGuardrailBlocked, "reason": blocked.Reason,
 			"message": "the request was refused by the owner's guardrails or procurement controls", "request_id": requestID(r)})
 	case err != nil:
 		writeError(w, r, invalidSignRequest(err))
@@ -112,14 +98,14 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 	s.writePage(w, list, held.Next, map[string]any{"approvals": held.Items})
 }
 
-func (s *Server) decideSigning(approve bool) ownerHandler {
+func (s *Server) decideSigning(v verdict) ownerHandler {
 	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		id, err := strconv.ParseInt(r.PathValue("approval_id"), 10, 64)
 		if err != nil || id <= 0 {
 			writeError(w, r, botpay.ErrNotFound("signing request"))
 			return
 		}
-		status, err := s.svc.DecideSigning(r.Context(), o, id, approve)
+		status, err := s.svc.DecideSigning(r.Context(), o, id, bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -125,7 +125,7 @@ func (s *Service) ConfirmPasswordReset(ctx context.Context, token, password stri
 
 // Sessions lists the owner's live sessions and API tokens; current is the
 // credential of the request.
-func (s *Service) Sessions(ctx context.Context, owner botpay.Owner, current string) ([]store.OwnerToken, error) {
+func (s *Service) Sessions(ctx context.Context, owner botpay.Owner, current string) ([]botpay.OwnerToken, error) {
 	return s.store.OwnerTokens(ctx, owner.ID, botpay.Digest(current))
 }
 

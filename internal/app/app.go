@@ -133,9 +133,6 @@ func New(c Config) *Service {
 	return svc
 }
 
-// Store exposes the store for read-only views that need no use case.
-func (s *Service) Store() *store.Store { return s.store }
-
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // LineInput is one line item as sent; Quantity is the JSON number's text.
@@ -109,7 +108,7 @@ func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
 }
 
 // Invoices pages through a bot's invoices; none without a wallet.
-func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f store.InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
+func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f botpay.InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
 	switch f.Status {
 	case "", botpay.InvoiceDraft, botpay.InvoiceSent, botpay.InvoiceViewed, botpay.InvoicePaid, botpay.InvoiceCancelled:
 	default:

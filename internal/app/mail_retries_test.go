@@ -54,38 +54,35 @@ func retryService(t *testing.T, d store.Dialect, sender mail.Sender) (*Service, 
 // An owner notification whose attempt fails is tried again with backoff
 // (30 s, then 60 s, ...) until it goes, exactly once, as it was written.
 func TestOwnerNotificationIsRetriedUntilItIsSent(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			sender := &flakySender{failures: 2}
-			s, clock := retryService(t, d, sender)
-			ctx := context.Background()
-			m := mail.Message{To: "owner@example.com", Subject: "Approval needed: $5.00", Text: "Approve: https://x/approve?t=secret",
-				HTML: "<p>Approve</p>", Attachments: []mail.Attachment{{Name: "a.txt", ContentType: "text/plain", Data: []byte("hi")}}}
-			s.notifyOwner(ctx, m)
-			steps := []struct {
-				advance             time.Duration
-				attempts, delivered int
-			}{
-				{0, 1, 0}, // the first attempt failed; nothing is due yet
-				{mailRetryFirst - time.Second, 1, 0},
-				{time.Second, 2, 0}, // second attempt at 30 s fails
-				{2*mailRetryFirst - time.Second, 2, 0},
-				{time.Second, 3, 1}, // third, 60 s later, goes
-				{time.Hour, 3, 1},   // and is forgotten
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		sender := &flakySender{failures: 2}
+		s, clock := retryService(t, d, sender)
+		ctx := context.Background()
+		m := mail.Message{To: "owner@example.com", Subject: "Approval needed: $5.00", Text: "Approve: https://x/approve?t=secret",
+			HTML: "<p>Approve</p>", Attachments: []mail.Attachment{{Name: "a.txt", ContentType: "text/plain", Data: []byte("hi")}}}
+		s.notifyOwner(ctx, m)
+		steps := []struct {
+			advance             time.Duration
+			attempts, delivered int
+		}{
+			{0, 1, 0}, // the first attempt failed; nothing is due yet
+			{mailRetryFirst - time.Second, 1, 0},
+			{time.Second, 2, 0}, // second attempt at 30 s fails
+			{2*mailRetryFirst - time.Second, 2, 0},
+			{time.Second, 3, 1}, // third, 60 s later, goes
+			{time.Hour, 3, 1},   // and is forgotten
+		}
+		for i, st := range steps {
+			clock.Advance(st.advance)
+			s.retryMailPass(ctx)
+			if a, n := sender.counts(); a != st.attempts || n != st.delivered {
+				t.Fatalf("step %d: %d attempts, %d delivered; want %d and %d", i, a, n, st.attempts, st.delivered)
 			}
-			for i, st := range steps {
-				clock.Advance(st.advance)
-				s.retryMailPass(ctx)
-				if a, n := sender.counts(); a != st.attempts || n != st.delivered {
-					t.Fatalf("step %d: %d attempts, %d delivered; want %d and %d", i, a, n, st.attempts, st.delivered)
-				}
-			}
-			if !reflect.DeepEqual(sender.delivered[0], m) {
-				t.Errorf("delivered %+v, want the message as written %+v", sender.delivered[0], m)
-			}
-		})
-	}
+		}
+		if !reflect.DeepEqual(sender.delivered[0], m) {
+			t.Errorf("delivered %+v, want the message as written %+v", sender.delivered[0], m)
+		}
+	})
 }
 
 // A message that never goes is attempted mailRetryTries times in all, then
@@ -108,43 +105,40 @@ func TestOwnerNotificationIsDroppedAfterEveryAttempt(t *testing.T) {
 // A message claimed by one replica is not attempted by another until the
 // claim's lease has passed.
 func TestMailRetryIsAttemptedByOneReplicaAtATime(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-			db := storetest.Open(t, d, clock)
-			ctx := context.Background()
-			for range 5 {
-				if err := db.Store.QueueMailRetry(ctx, []byte("sealed"), clock.Now(), "421"); err != nil {
-					t.Fatal(err)
-				}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+		db := storetest.Open(t, d, clock)
+		ctx := context.Background()
+		for range 5 {
+			if err := db.Store.QueueMailRetry(ctx, []byte("sealed"), clock.Now(), "421"); err != nil {
+				t.Fatal(err)
 			}
-			other := db.OpenAnother(t)
-			first, err := db.Store.ClaimMailRetries(ctx, 3, mailRetryLease)
-			if err != nil || len(first) != 3 {
-				t.Fatalf("first claim: %d, %v; want 3", len(first), err)
+		}
+		other := db.OpenAnother(t)
+		first, err := db.Store.ClaimMailRetries(ctx, 3, mailRetryLease)
+		if err != nil || len(first) != 3 {
+			t.Fatalf("first claim: %d, %v; want 3", len(first), err)
+		}
+		second, err := other.ClaimMailRetries(ctx, 10, mailRetryLease)
+		if err != nil || len(second) != 2 {
+			t.Fatalf("the other replica's claim: %d, %v; want the 2 unclaimed", len(second), err)
+		}
+		seen := map[int64]bool{}
+		for _, r := range append(first, second...) {
+			if seen[r.ID] || r.Attempts != 1 {
+				t.Fatalf("claimed %+v twice or with the wrong count", r)
 			}
-			second, err := other.ClaimMailRetries(ctx, 10, mailRetryLease)
-			if err != nil || len(second) != 2 {
-				t.Fatalf("the other replica's claim: %d, %v; want the 2 unclaimed", len(second), err)
-			}
-			seen := map[int64]bool{}
-			for _, r := range append(first, second...) {
-				if seen[r.ID] || r.Attempts != 1 {
-					t.Fatalf("claimed %+v twice or with the wrong count", r)
-				}
-				seen[r.ID] = true
-			}
-			clock.Advance(mailRetryLease - time.Millisecond)
-			if again, _ := other.ClaimMailRetries(ctx, 10, mailRetryLease); len(again) != 0 {
-				t.Fatalf("claimed %d again inside the lease", len(again))
-			}
-			clock.Advance(time.Millisecond)
-			if again, _ := other.ClaimMailRetries(ctx, 10, mailRetryLease); len(again) != 5 {
-				t.Fatalf("after the lease: %d claimable, want 5", len(again))
-			}
-		})
-	}
+			seen[r.ID] = true
+		}
+		clock.Advance(mailRetryLease - time.Millisecond)
+		if again, _ := other.ClaimMailRetries(ctx, 10, mailRetryLease); len(again) != 0 {
+			t.Fatalf("claimed %d again inside the lease", len(again))
+		}
+		clock.Advance(time.Millisecond)
+		if again, _ := other.ClaimMailRetries(ctx, 10, mailRetryLease); len(again) != 5 {
+			t.Fatalf("after the lease: %d claimable, want 5", len(again))
+		}
+	})
 }
 
 // The claim e-mail of a registration is an owner notification: when the

@@ -43,9 +43,9 @@ func (s *Service) decisionToken(l DecisionLink) string {
 	return base64.RawURLEncoding.EncodeToString(s.sealer.Seal([]byte(payload), decisionLinkAAD))
 }
 
-var errBadDecisionLink = botpay.Errorf(botpay.KindNotFound, "invalid_link", "this link is not valid; open the approvals queue in your dashboard instead")
+var errBadDecisionLink = botpay.Errorf(botpay.KindNotFound, botpay.CodeInvalidLink, "this link is not valid; open the approvals queue in your dashboard instead")
 
-var errExpiredDecisionLink = botpay.Errorf(botpay.KindGone, "link_expired", "this link has expired; the request can no longer be decided from it")
+var errExpiredDecisionLink = botpay.Errorf(botpay.KindGone, botpay.CodeLinkExpired, "this link has expired; the request can no longer be decided from it")
 
 // OpenDecisionLink checks a token from an e-mail link: it must be intact and
 // not expired. It does not act; DecideByLink does, on the page's POST.
@@ -73,7 +73,7 @@ func (s *Service) OpenDecisionLink(token string) (DecisionLink, error) {
 	return l, nil
 }
 
-var errDecisionLinkUsed = botpay.Errorf(botpay.KindConflict, "link_used", "this request was already decided; a link works only once")
+var errDecisionLinkUsed = botpay.Errorf(botpay.KindConflict, botpay.CodeLinkUsed, "this request was already decided; a link works only once")
 
 // DecideByLink applies the decision a link carries, exactly once: the
 // decision itself can only happen once (a decided request is no longer

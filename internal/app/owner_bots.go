@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // OwnedBot is one row of GET /api/v1/bots/mine.
@@ -38,21 +37,21 @@ func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.Pa
 }
 
 // Fund adds money to an owned bot's wallet on the given rail.
-func (s *Service) Fund(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money, rail string) (store.Funding, error) {
+func (s *Service) Fund(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money, rail string) (botpay.Funding, error) {
 	p := problems{}
 	validAmount(p, "amount_usd", amount, MaxFunding)
 	switch rail {
 	case "", botpay.RailCardWallet:
 	case botpay.RailProcessorWallet:
 		if err := p.err(); err != nil {
-			return store.Funding{}, err
+			return botpay.Funding{}, err
 		}
 		return s.fundProcessorWallet(ctx, owner, botID, amount)
 	default:
 		p.add("rail", "must be card_wallet or processor_wallet")
 	}
 	if err := p.err(); err != nil {
-		return store.Funding{}, err
+		return botpay.Funding{}, err
 	}
 	return s.store.Fund(ctx, owner.ID, botID, amount, "Funded by owner")
 }

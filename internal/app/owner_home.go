@@ -6,15 +6,14 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // BotSummary is one bot on the owner's overview.
 type BotSummary struct {
 	OwnedBot
-	Wallet     *store.WalletView // nil before the claim
-	LowBalance botpay.Money      // the bot's low-balance threshold
-	Pending    int               // requests of this bot awaiting a decision
+	Wallet     *botpay.WalletView // nil before the claim
+	LowBalance botpay.Money       // the bot's low-balance threshold
+	Pending    int                // requests of this bot awaiting a decision
 }
 
 // Available is the card wallet's balance less its holds.

@@ -16,11 +16,6 @@ import (
 // ChartDays is how many days the bot pages' charts cover.
 const ChartDays = 30
 
-// BotOfOwner reads one of the owner's bots; another owner's is not found.
-func (s *Service) BotOfOwner(ctx context.Context, owner botpay.Owner, botID string) (botpay.Bot, error) {
-	return s.store.OwnedBot(ctx, owner.ID, botID)
-}
-
 // LedgerEntry is one money movement of a bot on either rail: the card
 // wallet in cents (USD) or the processor wallet in micro-USDC.
 type LedgerEntry struct {
@@ -36,7 +31,7 @@ type LedgerEntry struct {
 
 // BotSpendingView is the spending section of a bot's page.
 type BotSpendingView struct {
-	Days       []store.DaySpending // ChartDays entries, oldest first
+	Days       []botpay.DaySpending // ChartDays entries, oldest first
 	Categories []store.CategorySpending
 	Purchases  []botpay.Purchase
 	Ledger     []LedgerEntry // both rails, newest first
@@ -100,7 +95,7 @@ type BotSettingsView struct {
 	Guardrails  botpay.Guardrails
 	Procurement botpay.Procurement
 	Rail5Cards  []botpay.Rail5Card
-	Deliveries  []store.DeliveryRecord
+	Deliveries  []botpay.DeliveryRecord
 }
 
 // BotSettings reads what the settings section shows besides the cards.
@@ -133,8 +128,8 @@ func (s *Service) RecentPurchasesOf(ctx context.Context, bot botpay.Bot, limit i
 // The store's read models the owner's pages show, named here so that the
 // web layer does not import the store.
 type (
-	DaySpending      = store.DaySpending
+	DaySpending      = botpay.DaySpending
 	CategorySpending = store.CategorySpending
 	DayAmount        = store.DayAmount
-	DeliveryRecord   = store.DeliveryRecord
+	DeliveryRecord   = botpay.DeliveryRecord
 )

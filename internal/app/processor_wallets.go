@@ -26,7 +26,7 @@ func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner,
 	sealed := s.sealer.Seal(key.Bytes(), keyAAD(botID))
 	err = s.store.CreateProcessorWallet(ctx, owner.ID, botID, addr, sealed)
 	if errors.Is(err, store.ErrUnique) {
-		return "", botpay.Errorf(botpay.KindConflict, "processor_wallet_exists", "the bot already has a processor wallet")
+		return "", botpay.Errorf(botpay.KindConflict, botpay.CodeProcessorWalletSet, "the bot already has a processor wallet")
 	}
 	return addr, err
 }
@@ -37,7 +37,7 @@ func keyAAD(botID string) []byte { return []byte("processor-wallet-key:" + botID
 
 // walletKey unseals a processor wallet's key and checks it still belongs
 // to the stored address, which it returns.
-func (s *Service) walletKey(w store.ProcessorWallet) (x402.Key, x402.Address, error) {
+func (s *Service) walletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
 	raw, err := s.sealer.Open(w.SealedKey, keyAAD(w.BotID))
 	if err != nil {
 		return x402.Key{}, x402.Address{}, err
@@ -67,7 +67,7 @@ var verifiedKeys sync.Map
 
 // processorWallet reads a bot's processor wallet with the address in its
 // checksummed form; nil without one.
-func (s *Service) processorWallet(ctx context.Context, botID string) (*store.ProcessorWallet, error) {
+func (s *Service) processorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
 	w, ok, err := s.store.ProcessorWallet(ctx, botID)
 	if err != nil || !ok {
 		return nil, err
@@ -79,7 +79,7 @@ func (s *Service) processorWallet(ctx context.Context, botID string) (*store.Pro
 // processorWalletWithBalance is processorWallet with the balance new
 // signatures count on: in live mode the token balance on chain (the
 // stored balance is not used; funding it is refused).
-func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*store.ProcessorWallet, error) {
+func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
 	w, err := s.processorWallet(ctx, botID)
 	if err != nil || w == nil || !s.onChain() {
 		return w, err
@@ -97,7 +97,7 @@ var errChainUnreadable = errors.New("app: processor wallet balance unreadable on
 // processorWalletUnread lets the status answer survive a node that does
 // not answer: the wallet shows nothing available (signing, which reads
 // the chain itself, refuses meanwhile). Other errors stay errors.
-func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*store.ProcessorWallet, error) {
+func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
 	if !errors.Is(err, errChainUnreadable) {
 		return nil, err
 	}
@@ -131,20 +131,20 @@ func (s *Service) processorAddress(ctx context.Context, botID string) string {
 // fundProcessorWallet credits the processor_wallet rail. Owners fund in
 // USD; one USD buys one USDC, so amount cents become amount × 10,000
 // micro-USDC exactly.
-func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (store.Funding, error) {
+func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
 	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
-		return store.Funding{}, err
+		return botpay.Funding{}, err
 	}
 	if s.live {
-		return store.Funding{}, errLiveProcessorFunding
+		return botpay.Funding{}, errLiveProcessorFunding
 	}
 	pf, err := s.store.FundProcessorWallet(ctx, owner.ID, botID, botpay.MicroOf(amount), "Funded by owner (USDC)")
 	if err != nil {
-		return store.Funding{}, err
+		return botpay.Funding{}, err
 	}
 	w, err := s.processorWallet(ctx, botID)
 	if err != nil || w == nil {
 		w = &pf.Wallet
 	}
-	return store.Funding{Transaction: pf.Transaction, Processor: w}, nil
+	return botpay.Funding{Transaction: pf.Transaction, Processor: w}, nil
 }

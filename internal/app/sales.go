@@ -12,7 +12,7 @@ import (
 )
 
 // Sales pages through a bot's sales; an empty list before the claim.
-func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f store.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
+func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f botpay.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
 	if !bot.Claimed() {
 		return botpay.Page[botpay.Sale]{Items: []botpay.Sale{}}, nil
 	}
@@ -50,22 +50,22 @@ func (s *Service) validBuyer(p problems, in *BuyerPayment, needName bool) {
 
 // PayCheckoutSandbox pays a checkout page (or, with Ref, an invoice on it)
 // through the sandbox provider, along the one sale path.
-func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in BuyerPayment) (store.SaleResult, error) {
+func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in BuyerPayment) (botpay.SaleResult, error) {
 	if s.live {
-		return store.SaleResult{}, errSandboxOnly
+		return botpay.SaleResult{}, errSandboxOnly
 	}
 	page, err := s.store.CheckoutPage(ctx, pageID, "")
 	if err != nil {
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	p := problems{}
 	s.validBuyer(p, &in, page.CollectBuyerName)
 	if err := p.err(); err != nil {
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
 		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.ClientIP); err != nil {
-			return store.SaleResult{}, err
+			return botpay.SaleResult{}, err
 		}
 	}
 	if in.Method == "" {
@@ -76,33 +76,33 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 			}
 		}
 		if in.Method == "" {
-			return store.SaleResult{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage,
+			return botpay.SaleResult{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage,
 				"this checkout page accepts only x402 payments")
 		}
 	}
-	return s.store.RecordSale(ctx, store.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
+	return s.store.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
 		Method: in.Method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail,
 		BuyerName: in.BuyerName})
 }
 
 // PayLinkSandbox pays a pending payment link through the sandbox provider.
-func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPayment) (store.SaleResult, error) {
+func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPayment) (botpay.SaleResult, error) {
 	if s.live {
-		return store.SaleResult{}, errSandboxOnly
+		return botpay.SaleResult{}, errSandboxOnly
 	}
 	if _, err := s.store.PaymentLink(ctx, linkID); err != nil {
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	in.Ref = ""
 	p := problems{}
 	s.validBuyer(p, &in, false)
 	if err := p.err(); err != nil {
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	if in.Method == "" {
 		in.Method = botpay.MethodProcessorOnramp
 	}
-	return s.store.RecordSale(ctx, store.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
+	return s.store.RecordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})
 }
 
@@ -195,6 +195,6 @@ func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, clientIP str
 // RecordSale records a payment that a provider has settled (the x402
 // endpoint calls this with the wallet buyer, the tx hash and the amount it
 // verified); it is the same single sale path the sandbox payments use.
-func (s *Service) RecordSale(ctx context.Context, in store.SaleInput) (store.SaleResult, error) {
+func (s *Service) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
 	return s.store.RecordSale(ctx, in)
 }

@@ -80,7 +80,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref string, requested *
 		return o, err
 	}
 	if w == nil {
-		return o, botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the seller has no processor wallet to receive x402 payments")
+		return o, botpay.Errorf(botpay.KindNotFound, botpay.CodeNoProcessorWallet, "the seller has no processor wallet to receive x402 payments")
 	}
 	o.PayTo, _ = x402.ParseAddress(w.Address)
 	return o, nil
@@ -94,7 +94,7 @@ func (e *X402Rejected) Error() string { return "x402 payment rejected: " + e.Rea
 
 // X402Settlement is a settled (or replayed) x402 payment.
 type X402Settlement struct {
-	Sale   store.SaleResult
+	Sale   botpay.SaleResult
 	Payer  x402.Address
 	Replay bool
 }
@@ -158,7 +158,7 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 
 // samePage lets a replay answer with its original result only where it
 // was paid: an authorization spent on another page (or invoice) is used up.
-func samePage(res store.SaleResult, o X402Offer, err error) error {
+func samePage(res botpay.SaleResult, o X402Offer, err error) error {
 	if err != nil || res.Page == nil {
 		return err
 	}
@@ -180,19 +180,19 @@ func (s *Service) signedBy(p x402.Payment) bool {
 
 // settleClaim runs the settler for a claimed authorization and records the
 // sale; on failure the claim is dropped so the payer may try again.
-func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402.Payment) (store.SaleResult, error) {
-	release := func(err error) (store.SaleResult, error) {
+func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402.Payment) (botpay.SaleResult, error) {
+	release := func(err error) (botpay.SaleResult, error) {
 		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
 			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
 		}
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	r, err := s.settler.Settle(ctx, p)
 	if err != nil {
 		s.log.WarnContext(ctx, "x402 settlement failed", "payer", p.Authorization.From.Hex(), "err", err)
 		return release(&X402Rejected{Reason: "settlement_failed"})
 	}
-	in := store.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+	in := botpay.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount}
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
@@ -216,15 +216,15 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 var errAuthorizationFailed = errors.New("app: the authorization's settlement failed on chain")
 
 // x402Original is the result of an authorization settled before.
-func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (store.SaleResult, bool, error) {
+func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpay.SaleResult, bool, error) {
 	pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
 	if err == nil && ok && pay.Status == store.X402Failed {
-		return store.SaleResult{}, false, errAuthorizationFailed
+		return botpay.SaleResult{}, false, errAuthorizationFailed
 	}
 	if err != nil || !ok || pay.Status != store.X402Confirmed {
-		return store.SaleResult{}, false, err
+		return botpay.SaleResult{}, false, err
 	}
-	var res store.SaleResult
+	var res botpay.SaleResult
 	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
 	}
@@ -243,27 +243,27 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (store
 
 // awaitOriginal waits for a concurrent settlement of the same
 // authorization (claimed by another request or replica) to finish.
-func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (store.SaleResult, bool, error) {
+func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botpay.SaleResult, bool, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
 		if err != nil {
-			return store.SaleResult{}, false, err
+			return botpay.SaleResult{}, false, err
 		}
 		if !ok {
-			return store.SaleResult{}, false, nil // released: the caller claims again
+			return botpay.SaleResult{}, false, nil // released: the caller claims again
 		}
 		if pay.Status == store.X402Confirmed {
 			return s.x402Original(ctx, a)
 		}
 		if pay.Status == store.X402Failed {
-			return store.SaleResult{}, false, &X402Rejected{Reason: ReasonSettlementFailed}
+			return botpay.SaleResult{}, false, &X402Rejected{Reason: ReasonSettlementFailed}
 		}
 		select {
 		case <-ctx.Done():
-			return store.SaleResult{}, false, ctx.Err()
+			return botpay.SaleResult{}, false, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return store.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, "payment_in_progress", "this authorization is being settled; retry shortly")
+	return botpay.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress, "this authorization is being settled; retry shortly")
 }

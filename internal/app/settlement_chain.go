@@ -60,12 +60,12 @@ func verifyReason(err error) string {
 // submitted before it is sent, then its receipt, then the sale. A refusal
 // before submission drops the claim; after it the payment is the chain's
 // to decide and the resume worker finishes what this request does not.
-func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment) (store.SaleResult, error) {
-	release := func(err error) (store.SaleResult, error) {
+func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment) (botpay.SaleResult, error) {
+	release := func(err error) (botpay.SaleResult, error) {
 		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
 			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
 		}
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	sub, err := s.submit(ctx, id, p)
 	if err != nil {
@@ -85,7 +85,7 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 	defer cancel()
 	outcome, err := s.chain.Await(wait, raw, sub.TxHash)
 	if err != nil {
-		return store.SaleResult{}, botpay.Errorf(botpay.KindConflict, "payment_in_progress",
+		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
 			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", sub.TxHash)
 	}
 	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: sub.TxHash}
@@ -112,16 +112,16 @@ func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.S
 // finishOnChain records what the chain decided of a submitted payment:
 // the sale once confirmed (exactly once across requests and replicas), or
 // the failure of a reverted transaction.
-func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outcome settle.Outcome) (store.SaleResult, error) {
+func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outcome settle.Outcome) (botpay.SaleResult, error) {
 	ctx = context.WithoutCancel(ctx)
 	if outcome == settle.Reverted {
 		if err := s.store.FailX402Payment(ctx, pay.ID, "transaction reverted"); err != nil {
-			return store.SaleResult{}, err
+			return botpay.SaleResult{}, err
 		}
-		return store.SaleResult{}, &X402Rejected{Reason: ReasonSettlementFailed}
+		return botpay.SaleResult{}, &X402Rejected{Reason: ReasonSettlementFailed}
 	}
 	amount := botpay.Money(pay.Amount / botpay.MicroPerCent)
-	in := store.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true}
 	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
@@ -140,10 +140,10 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 }
 
 // originalByID is the recorded result of a payment known by its id.
-func (s *Service) originalByID(ctx context.Context, id int64) (store.SaleResult, error) {
+func (s *Service) originalByID(ctx context.Context, id int64) (botpay.SaleResult, error) {
 	pay, err := s.store.X402PaymentByID(ctx, id)
 	if err != nil {
-		return store.SaleResult{}, err
+		return botpay.SaleResult{}, err
 	}
 	var a x402.Authorization
 	a.From, _ = x402.ParseAddress(pay.Payer)

@@ -24,27 +24,20 @@ type SignRequest struct {
 
 // SignResult is a signature made at once, or a request held for the owner.
 type SignResult struct {
-	Request   store.SigningRequest
+	Request   botpay.SigningRequest
 	Pending   bool
 	From      string // the wallet's address, EIP-55
 	Header    string
 	Signature string
 }
 
-// Signing error codes (docs/api.md, docs/decisions.md).
-const (
-	CodeInvalidSignRequest       = "Invalid request"
-	CodeInsufficientTokenBalance = "insufficient_token_balance"
-	CodeGuardrailBlocked         = "guardrail_blocked"
-)
-
 // GuardrailBlocked is the 403 of a refused signing request; Reason is the
 // body's reason field.
 type GuardrailBlocked struct{ Reason string }
 
-func (e *GuardrailBlocked) Error() string { return CodeGuardrailBlocked + ": " + e.Reason }
+func (e *GuardrailBlocked) Error() string { return botpay.CodeGuardrailBlocked + ": " + e.Reason }
 
-var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, CodeInsufficientTokenBalance,
+var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, botpay.CodeInsufficientTokens,
 	"the processor wallet's available balance does not cover the amount")
 
 // validSign checks a signing request; problems become 400 Invalid request
@@ -77,7 +70,7 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 	}
 	if err := p.err(); err != nil {
 		e := botpay.AsError(err)
-		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: CodeInvalidSignRequest, Details: e.Details}
+		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: e.Details}
 	}
 	return to, host, validBefore, nil
 }
@@ -98,7 +91,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
 	nonce := newNonce()
-	base := store.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
+	base := botpay.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
 	a := &signingAttempt{bot: bot, host: host, to: to,
 		auth: x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}}
@@ -134,7 +127,7 @@ type signingAttempt struct {
 	to        x402.Address
 	auth      x402.Authorization
 	pre       *x402.Payment // presign's signature, if any
-	preWallet store.ProcessorWallet
+	preWallet botpay.ProcessorWallet
 	bound     bool         // checked against the resource's own requirements
 	from      x402.Address // the signing wallet, once signed
 }
@@ -147,7 +140,7 @@ var errBindFirst = errors.New("signing: bind the recipient to the resource first
 // it is allowed at once.
 func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 	amount := botpay.Micro(a.auth.Value)
-	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *store.SigningRequest) (botpay.SigningVerdict, error) {
+	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
 			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
 		}
@@ -194,28 +187,28 @@ func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 // or on SQLite the database, is locked. The transaction uses it only when
 // its own read of the wallet is that wallet and the request is allowed at
 // once; otherwise it is dropped, never stored or shown.
-func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment, store.ProcessorWallet) {
+func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment, botpay.ProcessorWallet) {
 	v, ok := s.signingWallets.Load(botID)
 	if !ok {
-		return nil, store.ProcessorWallet{}
+		return nil, botpay.ProcessorWallet{}
 	}
-	w := v.(store.ProcessorWallet)
+	w := v.(botpay.ProcessorWallet)
 	key, addr, err := s.walletKey(w)
 	if err != nil {
-		return nil, store.ProcessorWallet{}
+		return nil, botpay.ProcessorWallet{}
 	}
 	auth.From = addr
 	p := s.sign(key, auth)
 	return &p, w
 }
 
-func sameWallet(a, b store.ProcessorWallet) bool {
+func sameWallet(a, b botpay.ProcessorWallet) bool {
 	return a.BotID == b.BotID && a.Address == b.Address && bytes.Equal(a.SealedKey, b.SealedKey)
 }
 
 // reserver is how a signature reserves funds: against the stored balance
 // in the sandbox, against the wallet's balance on chain in live mode.
-func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, store.SigningRequest, store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error), error) {
+func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, botpay.SigningRequest, store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error), error) {
 	if !s.onChain() {
 		return s.store.ReserveSigning, nil
 	}
@@ -223,7 +216,7 @@ func (s *Service) reserver(ctx context.Context, botID string) (func(context.Cont
 	if err != nil || w == nil {
 		return nil, firstErr(err, store.ErrNoProcessorWallet)
 	}
-	return func(ctx context.Context, r store.SigningRequest, d store.SigningDecider) (store.SigningRequest, botpay.SigningVerdict, error) {
+	return func(ctx context.Context, r botpay.SigningRequest, d store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 		return s.store.ReserveSigningAgainst(ctx, r, w.Balance, d)
 	}, nil
 }

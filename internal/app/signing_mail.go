@@ -9,7 +9,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Held x402 signing requests (issue 6) reach the owner like held purchases
@@ -18,7 +17,7 @@ import (
 // POST /api/v1/owner/signing-requests/{approval_id}/approve|deny.
 
 // signingApproval is a signing request as an entry of the approvals list.
-func signingApproval(r store.SigningRequest) SigningApproval {
+func signingApproval(r botpay.SigningRequest) SigningApproval {
 	a := SigningApproval{Kind: "signing", ID: r.ID, BotID: r.BotID, AmountUSD: r.Amount, MerchantName: r.ResourceHost,
 		ItemName: r.ResourceURL, Status: r.Status, CreatedAt: botpay.Timestamp(r.CreatedAt)}
 	if r.ExpiresAt != nil {
@@ -59,7 +58,7 @@ var heldSigningMailHTML = template.Must(template.New("held-signing").Parse(`<!do
 
 // notifyHeldSigning tells the owner a signing request awaits approval.
 // Called after the hold has committed.
-func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r store.SigningRequest) {
+func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r botpay.SigningRequest) {
 	if r.ExpiresAt == nil {
 		return
 	}

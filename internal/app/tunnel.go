@@ -18,7 +18,7 @@ func (s *Service) AuthenticateTunnel(ctx context.Context, token string) (botpay.
 	}
 	if err == nil && b.CallbackURL != "" {
 		// The bot has since given its own callback URL; the tunnel is unused.
-		return b, botpay.Errorf(botpay.KindConflict, "tunnel_not_in_use", "this bot delivers to its callback_url, not through the tunnel")
+		return b, botpay.Errorf(botpay.KindConflict, botpay.CodeTunnelNotInUse, "this bot delivers to its callback_url, not through the tunnel")
 	}
 	return b, err
 }

@@ -17,11 +17,11 @@ const MaxFunding botpay.Money = 100_000_000
 // BotOverview is everything the status and wallet endpoints report.
 type BotOverview struct {
 	Bot             botpay.Bot
-	Wallet          *store.WalletView // nil before the claim
+	Wallet          *botpay.WalletView // nil before the claim
 	Guardrails      *botpay.Guardrails
 	Master          *botpay.MasterGuardrails
 	PendingMessages int
-	Processor       *store.ProcessorWallet // nil until the owner creates one
+	Processor       *botpay.ProcessorWallet // nil until the owner creates one
 }
 
 // ActiveRails lists the rails the bot can spend from now.

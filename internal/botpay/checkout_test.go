@@ -12,7 +12,25 @@ import (
 // evaluation is checked against. It returns "approve", "hold" or an error
 // code.
 func referenceCheckout(req CheckoutRequest, r SpendingRules, u Usage) string {
-	a := req.Amount
+	if code := referenceLimits(req.Amount, r, u); code != "" {
+		return code
+	}
+	// A decoy moves no money: nothing more to check.
+	if r.Decoy {
+		return "approve"
+	}
+	if code := referenceMaster(req.Amount, r.Master, u); code != "" {
+		return code
+	}
+	if code := referenceProcurement(req, r.Procurement); code != "" {
+		return code
+	}
+	return referenceApproval(req, r, u)
+}
+
+// referenceLimits is steps 2 and 3: card and bot limits, then the
+// profile's allowance.
+func referenceLimits(a Money, r SpendingRules, u Usage) string {
 	// Step 2: card guardrails, the tighter of card and bot limits.
 	perTx := r.Bot.PerTransaction
 	if r.Card.PerTransaction != nil && *r.Card.PerTransaction < perTx {
@@ -31,12 +49,12 @@ func referenceCheckout(req CheckoutRequest, r SpendingRules, u Usage) string {
 	if u.Profile+a > r.Profile.Allowance {
 		return CodeAllowanceExceeded
 	}
-	// A decoy moves no money: nothing more to check.
-	if r.Decoy {
-		return "approve"
-	}
-	// Step 4: master guardrails.
-	if m := r.Master; m != nil {
+	return ""
+}
+
+// referenceMaster is step 4: the owner's master guardrails.
+func referenceMaster(a Money, m *MasterGuardrails, u Usage) string {
+	if m != nil {
 		if m.PerTransaction != nil && a > *m.PerTransaction {
 			return CodeMasterBudgetExceeded
 		}
@@ -47,24 +65,28 @@ func referenceCheckout(req CheckoutRequest, r SpendingRules, u Usage) string {
 			return CodeMasterBudgetExceeded
 		}
 	}
-	// Step 5: procurement, approval mode, balance.
-	for _, m := range r.Procurement.BlockedMerchants {
+	return ""
+}
+
+// referenceProcurement is step 5's merchant and domain lists.
+func referenceProcurement(req CheckoutRequest, p Procurement) string {
+	for _, m := range p.BlockedMerchants {
 		if m == req.MerchantName {
 			return CodeCardGuardrailViolation
 		}
 	}
 	host := MerchantHost(req.MerchantURL)
-	for _, d := range r.Procurement.BlockedDomains {
+	for _, d := range p.BlockedDomains {
 		if host == d || (len(host) > len(d) && host[len(host)-len(d)-1:] == "."+d) {
 			return CodeCardGuardrailViolation
 		}
 	}
-	if len(r.Procurement.AllowedMerchants) > 0 && !contains(r.Procurement.AllowedMerchants, req.MerchantName) {
+	if len(p.AllowedMerchants) > 0 && !contains(p.AllowedMerchants, req.MerchantName) {
 		return CodeCardGuardrailViolation
 	}
-	if len(r.Procurement.AllowedDomains) > 0 {
+	if len(p.AllowedDomains) > 0 {
 		ok := false
-		for _, d := range r.Procurement.AllowedDomains {
+		for _, d := range p.AllowedDomains {
 			if host == d || (len(host) > len(d) && host[len(host)-len(d)-1:] == "."+d) {
 				ok = true
 			}
@@ -73,6 +95,12 @@ func referenceCheckout(req CheckoutRequest, r SpendingRules, u Usage) string {
 			return CodeCardGuardrailViolation
 		}
 	}
+	return ""
+}
+
+// referenceApproval is step 5's approval mode and the balance.
+func referenceApproval(req CheckoutRequest, r SpendingRules, u Usage) string {
+	a := req.Amount
 	outcome := "approve"
 	if r.Profile.HumanPermissionRequired {
 		outcome = "hold"

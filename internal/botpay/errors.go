@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Kind classifies an Error; the API maps each kind to one HTTP status in a
+// Kind classifies an Error; Kind.HTTPStatus maps each kind to one HTTP status in a
 // single place, so the domain never thinks in status codes.
 type Kind int
 

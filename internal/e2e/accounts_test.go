@@ -11,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
@@ -242,13 +243,10 @@ func (h *harness) signupToken(email string) string {
 // after its last use (it used to live forever).
 func TestOwnerAPITokensExpireUnlessUsed(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Now().UTC())
-			tokensExpireUnlessUsed(t, start(t, dialect, testserver.Options{Clock: clock}), clock)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		clock := botpay.NewManualClock(time.Now().UTC())
+		tokensExpireUnlessUsed(t, start(t, dialect, testserver.Options{Clock: clock}), clock)
+	})
 }
 
 func tokensExpireUnlessUsed(t *testing.T, h *harness, clock *botpay.ManualClock) {

@@ -10,27 +10,32 @@ import (
 	"github.com/botpay/botpay/client"
 )
 
-// TestCheckoutAnswersEveryErrorCodeOfTheInterface covers every code of
-// the API reference (docs/api.md) (and section 5's authentication error) that checkout can
-// answer, each with its exact status.
-func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
-	type setup func(t *testing.T, h *harness, s shopper) client.CheckoutRequest
-	same := func(cents int64) setup {
-		return func(*testing.T, *harness, shopper) client.CheckoutRequest { return purchase(cents) }
-	}
-	cases := []struct {
-		name     string
-		setup    setup
-		status   int
-		code     string
-		declined bool // a guardrail refusal writes wallet.spend.declined
-	}{
+// checkoutSetup prepares the shopper and returns the checkout to send.
+type checkoutSetup func(t *testing.T, h *harness, s shopper) client.CheckoutRequest
+
+// checkoutErrorCase is one refusal checkout can answer.
+type checkoutErrorCase struct {
+	name     string
+	setup    checkoutSetup
+	status   int
+	code     string
+	declined bool // a guardrail refusal writes wallet.spend.declined
+}
+
+// plainPurchase sends purchase(cents) with nothing else set up.
+func plainPurchase(cents int64) checkoutSetup {
+	return func(*testing.T, *harness, shopper) client.CheckoutRequest { return purchase(cents) }
+}
+
+// checkoutRequestErrors are refusals of the request, the card or the wallet.
+func checkoutRequestErrors() []checkoutErrorCase {
+	return []checkoutErrorCase{
 		{"validation_error for a missing merchant", func(*testing.T, *harness, shopper) client.CheckoutRequest {
 			r := purchase(100)
 			r.MerchantName = ""
 			return r
 		}, 400, client.CodeValidation, false},
-		{"validation_error for a zero amount", same(0), 400, client.CodeValidation, false},
+		{"validation_error for a zero amount", plainPurchase(0), 400, client.CodeValidation, false},
 		{"card_id_required with two active cards", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
 			if _, err := s.owner.CreateCard(h.ctx, s.reg.BotID, newCard("Second")); err != nil {
 				t.Fatal(err)
@@ -42,7 +47,7 @@ func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
 			r.ProfileIndex = 7
 			return r
 		}, 400, client.CodeInvalidProfile, false},
-		{"insufficient_funds over the available balance", same(5100), 402, client.CodeInsufficientFunds, true},
+		{"insufficient_funds over the available balance", plainPurchase(5100), 402, client.CodeInsufficientFunds, true},
 		{"wallet_frozen", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
 			if _, err := s.owner.Freeze(h.ctx, s.reg.BotID, true); err != nil {
 				t.Fatal(err)
@@ -63,7 +68,30 @@ func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
 			r.CardID = s.card.CardID
 			return r
 		}, 403, client.CodeCardNotActive, false},
-		{"card_guardrail_violation over the per-transaction limit", same(10100), 403, client.CodeCardGuardrailViolation, true},
+		{"card_not_found for an unknown card_id", func(*testing.T, *harness, shopper) client.CheckoutRequest {
+			r := purchase(100)
+			r.CardID = "card_0000000000000000"
+			return r
+		}, 404, client.CodeCardNotFound, false},
+		{"card_not_found for another bot's card", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
+			other := h.shopper("other", 0, nil)
+			r := purchase(100)
+			r.CardID = other.card.CardID
+			return r
+		}, 404, client.CodeCardNotFound, false},
+		{"not_found for an unknown task", func(*testing.T, *harness, shopper) client.CheckoutRequest {
+			r := purchase(100)
+			r.TaskID = "task_0000000000000000"
+			return r
+		}, 404, client.CodeNotFound, false},
+	}
+}
+
+// checkoutGuardrailErrors are refusals by a guardrail (each writes
+// wallet.spend.declined).
+func checkoutGuardrailErrors() []checkoutErrorCase {
+	return []checkoutErrorCase{
+		{"card_guardrail_violation over the per-transaction limit", plainPurchase(10100), 403, client.CodeCardGuardrailViolation, true},
 		{"card_guardrail_violation over the card's own limit", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
 			c := newCard("Tight")
 			c.Limits = &client.CardLimits{PerTransactionUSD: usd(500)}
@@ -99,23 +127,14 @@ func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
 			}
 			return purchase(1500)
 		}, 403, client.CodeMasterBudgetExceeded, true},
-		{"card_not_found for an unknown card_id", func(*testing.T, *harness, shopper) client.CheckoutRequest {
-			r := purchase(100)
-			r.CardID = "card_0000000000000000"
-			return r
-		}, 404, client.CodeCardNotFound, false},
-		{"card_not_found for another bot's card", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
-			other := h.shopper("other", 0, nil)
-			r := purchase(100)
-			r.CardID = other.card.CardID
-			return r
-		}, 404, client.CodeCardNotFound, false},
-		{"not_found for an unknown task", func(*testing.T, *harness, shopper) client.CheckoutRequest {
-			r := purchase(100)
-			r.TaskID = "task_0000000000000000"
-			return r
-		}, 404, client.CodeNotFound, false},
 	}
+}
+
+// TestCheckoutAnswersEveryErrorCodeOfTheInterface covers every code of
+// the API reference (docs/api.md) (and section 5's authentication error) that checkout can
+// answer, each with its exact status.
+func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
+	cases := append(checkoutRequestErrors(), checkoutGuardrailErrors()...)
 	forEachEngine(t, manyBots, func(t *testing.T, h *harness) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

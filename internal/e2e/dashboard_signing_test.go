@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
@@ -267,26 +268,23 @@ func TestEmailLinksDecideAHeldSigningRequestOnce(t *testing.T) {
 
 func TestEmailLinksOfAHeldSigningRequestExpireWithItsWindow(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Now())
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
-			b := r.walletBot("late", 5)
-			resource := "https://api.vendor.example/late"
-			id := heldSigning(t, r, b, 1_000_000, resource)
-			approve, _ := signingLinks(t, r, resource)
-			clock.Advance(botpay.SigningApprovalWindow)
-			br := ownerBrowser(t, r, "")
-			if resp, page := br.do("GET", approve, nil); resp.StatusCode != http.StatusGone || !strings.Contains(page, "expired") {
-				t.Errorf("GET expired link: %d", resp.StatusCode)
-			}
-			if resp, _ := br.do("POST", "/dashboard/decide", url.Values{"t": {linkToken(approve)}}); resp.StatusCode != http.StatusGone {
-				t.Errorf("POST expired link: %d", resp.StatusCode)
-			}
-			if st := signingStatus(t, r, b, id); st != botpay.SigningPending {
-				t.Errorf("status: %s, want still pending (reported as expired)", st)
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Now())
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+		b := r.walletBot("late", 5)
+		resource := "https://api.vendor.example/late"
+		id := heldSigning(t, r, b, 1_000_000, resource)
+		approve, _ := signingLinks(t, r, resource)
+		clock.Advance(botpay.SigningApprovalWindow)
+		br := ownerBrowser(t, r, "")
+		if resp, page := br.do("GET", approve, nil); resp.StatusCode != http.StatusGone || !strings.Contains(page, "expired") {
+			t.Errorf("GET expired link: %d", resp.StatusCode)
+		}
+		if resp, _ := br.do("POST", "/dashboard/decide", url.Values{"t": {linkToken(approve)}}); resp.StatusCode != http.StatusGone {
+			t.Errorf("POST expired link: %d", resp.StatusCode)
+		}
+		if st := signingStatus(t, r, b, id); st != botpay.SigningPending {
+			t.Errorf("status: %s, want still pending (reported as expired)", st)
+		}
+	})
 }

@@ -42,31 +42,7 @@ func TestForeignCallersSeeNothing(t *testing.T) {
 
 		for name, other := range map[string]*client.Client{"other owner's bot": bob.bot, "same owner's other bot": sibling} {
 			t.Run(name, func(t *testing.T) {
-				h := h.fork(t)
-				_, err := other.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
-					LineItems: []client.LineItemRequest{{Description: "x", Quantity: "1", UnitPriceUSD: 1}}})
-				wantError(t, err, http.StatusNotFound, client.CodeCheckoutPageNotFound)
-				_, err = other.SendInvoice(h.ctx, inv.InvoiceID)
-				wantError(t, err, http.StatusNotFound, client.CodeNotFound)
-				if list, _ := other.Invoices(h.ctx, client.InvoiceFilter{CheckoutPageID: page.CheckoutPageID}); len(list) != 0 {
-					t.Errorf("invoices of a foreign page = %+v", list)
-				}
-				if list, _ := other.Invoices(h.ctx, client.InvoiceFilter{}); len(list) != 0 {
-					t.Errorf("invoices = %+v", list)
-				}
-				if list, _ := other.Sales(h.ctx, client.SaleFilter{CheckoutPageID: page.CheckoutPageID}); len(list) != 0 {
-					t.Errorf("sales of a foreign page = %+v", list)
-				}
-				for _, p := range must(other.CheckoutPages(h.ctx)) {
-					if p.CheckoutPageID == page.CheckoutPageID {
-						t.Error("foreign page listed")
-					}
-				}
-				for _, l := range must(other.PaymentLinks(h.ctx, "", 0)) {
-					if l.PaymentLinkID == link.PaymentLinkID {
-						t.Error("foreign link listed")
-					}
-				}
+				checkForeignBotSeesNothing(t, h.fork(t), other, page, inv, link)
 			})
 		}
 
@@ -99,6 +75,35 @@ func TestForeignCallersSeeNothing(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkForeignBotSeesNothing: another bot can neither invoice on, send,
+// list nor see the sales of a page, invoice or link that is not its own.
+func checkForeignBotSeesNothing(t *testing.T, h *harness, other *client.Client, page *client.CheckoutPage, inv *client.Invoice, link *client.PaymentLink) {
+	_, err := other.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
+		LineItems: []client.LineItemRequest{{Description: "x", Quantity: "1", UnitPriceUSD: 1}}})
+	wantError(t, err, http.StatusNotFound, client.CodeCheckoutPageNotFound)
+	_, err = other.SendInvoice(h.ctx, inv.InvoiceID)
+	wantError(t, err, http.StatusNotFound, client.CodeNotFound)
+	if list, _ := other.Invoices(h.ctx, client.InvoiceFilter{CheckoutPageID: page.CheckoutPageID}); len(list) != 0 {
+		t.Errorf("invoices of a foreign page = %+v", list)
+	}
+	if list, _ := other.Invoices(h.ctx, client.InvoiceFilter{}); len(list) != 0 {
+		t.Errorf("invoices = %+v", list)
+	}
+	if list, _ := other.Sales(h.ctx, client.SaleFilter{CheckoutPageID: page.CheckoutPageID}); len(list) != 0 {
+		t.Errorf("sales of a foreign page = %+v", list)
+	}
+	for _, p := range must(other.CheckoutPages(h.ctx)) {
+		if p.CheckoutPageID == page.CheckoutPageID {
+			t.Error("foreign page listed")
+		}
+	}
+	for _, l := range must(other.PaymentLinks(h.ctx, "", 0)) {
+		if l.PaymentLinkID == link.PaymentLinkID {
+			t.Error("foreign link listed")
+		}
+	}
 }
 
 func must[T any](v T, err error) T {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
@@ -17,13 +18,10 @@ import (
 // forEachEngineWithClock is forEachEngine with a manual clock per engine.
 func forEachEngineWithClock(t *testing.T, test func(t *testing.T, h *harness, clock *botpay.ManualClock)) {
 	t.Parallel()
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-			test(t, start(t, dialect, testserver.Options{Clock: clock}), clock)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+		test(t, start(t, dialect, testserver.Options{Clock: clock}), clock)
+	})
 }
 
 func TestPaymentLinkExpiresAfter24HoursUntouched(t *testing.T) {

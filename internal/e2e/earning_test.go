@@ -111,54 +111,8 @@ func TestCheckoutPageViewPaySaleWalkThrough(t *testing.T) {
 		}
 		wantNull(t, h.wire.fields("POST /api/v1/checkout/"+page.CheckoutPageID+"/pay/sandbox"), "product")
 
-		sales, err := c.bot.Sales(h.ctx, client.SaleFilter{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(sales) != 1 {
-			t.Fatalf("sales = %+v, want one", sales)
-		}
-		s := sales[0]
-		if s.SaleID != paid.SaleID || *s.CheckoutPageID != page.CheckoutPageID || s.AmountUSD != 1250 ||
-			s.PaymentMethod != client.MethodProcessorOnramp || s.Status != "confirmed" || s.BuyerType != "email" ||
-			s.BuyerIdentifier != "buyer@example.com" || *s.BuyerEmail != "buyer@example.com" || s.TxHash != nil ||
-			s.CheckoutTitle != "Sticker pack" || s.ConfirmedAt == nil || s.CreatedAt.IsZero() {
-			t.Errorf("sale = %+v", s)
-		}
-		rawSales := string(h.wire.answer("GET /api/v1/bot/sales").body)
-		for _, f := range []string{"sale_id", "checkout_page_id", "amount_usd", "payment_method", "status", "buyer_type",
-			"buyer_identifier", "buyer_email", "tx_hash", "checkout_title", "confirmed_at", "created_at"} {
-			if !strings.Contains(rawSales, `"`+f+`":`) {
-				t.Errorf("sale lacks %s: %s", f, rawSales)
-			}
-		}
-
-		pages, err := c.bot.CheckoutPages(h.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(pages) != 1 || pages[0].ViewCount != 1 || pages[0].PaymentCount != 1 || pages[0].TotalReceivedUSD != 1250 {
-			t.Errorf("counters = %+v, want 1 view, 1 payment, 12.50", pages)
-		}
-		w, err := c.bot.WalletCheck(h.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w.BalanceUSD != 1250 {
-			t.Errorf("balance = %s, want 12.50", w.BalanceUSD)
-		}
-		txs, err := c.bot.Transactions(h.ctx, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(txs) != 1 || txs[0].Type != "sale" || txs[0].AmountUSD != 1250 || *txs[0].BalanceAfterUSD != 1250 {
-			t.Errorf("ledger = %+v, want one sale of 12.50", txs)
-		}
-		evs := h.eventsOf(t, c.reg.BotID, botpay.EventWalletSaleCompleted)
-		if len(evs) != 1 || evs[0].Data["sale_id"] != paid.SaleID || evs[0].Data["buyer_email"] != "buyer@example.com" ||
-			evs[0].Data["method"] != client.MethodProcessorOnramp || evs[0].Data["currency"] != "USD" || evs[0].Data["amount"] != 12.5 {
-			t.Errorf("events = %+v", evs)
-		}
+		checkSaleListed(t, h, c, page, paid)
+		checkSaleCredited(t, h, c, paid)
 	})
 }
 
@@ -195,44 +149,8 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 			t.Errorf("due %v, want 30 days from now", inv.DueDate)
 		}
 
-		sent, err := c.bot.SendInvoice(h.ctx, inv.InvoiceID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sent.Status != client.InvoiceSent || !sent.EmailSent || sent.EmailReason != nil || sent.PaymentURL != inv.PaymentURL {
-			t.Errorf("send = %+v", sent)
-		}
-		wantNull(t, h.wire.fields("POST /api/v1/bot/invoices/"+inv.InvoiceID+"/send"), "email_reason")
-		msgs := h.mailTo(recipient)
-		if len(msgs) != 1 || len(msgs[0].Attachments) != 1 || !strings.Contains(msgs[0].Text, inv.ReferenceNumber) || msgs[0].HTML == "" {
-			t.Fatalf("mail = %+v", msgs)
-		}
-		_, err = c.bot.SendInvoice(h.ctx, inv.InvoiceID)
-		wantError(t, err, http.StatusBadRequest, client.CodeOnlyDraftInvoicesCanSend)
-
-		if status := h.head(t, inv.PaymentURL); status != http.StatusOK {
-			t.Fatalf("HEAD %s: HTTP %d", inv.PaymentURL, status)
-		}
-		if stillSent, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{Status: client.InvoiceSent}); err != nil || len(stillSent) != 1 {
-			t.Fatalf("after a HEAD: sent invoices = %+v, %v; want the invoice still sent, not viewed", stillSent, err)
-		}
-		status, body := h.page(t, inv.PaymentURL)
-		if status != http.StatusOK || !strings.Contains(body, inv.ReferenceNumber) || !strings.Contains(body, "Design") ||
-			!strings.Contains(body, "26.50") {
-			t.Fatalf("GET %s: HTTP %d\n%s", inv.PaymentURL, status, body)
-		}
-		viewed, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{Status: client.InvoiceViewed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(viewed) != 1 || viewed[0].ViewedAt == nil {
-			t.Fatalf("viewed invoices = %+v", viewed)
-		}
-		status, pdf := h.page(t, "/pay/"+page.CheckoutPageID+"/invoice.pdf?ref="+inv.ReferenceNumber)
-		if status != http.StatusOK || !strings.HasPrefix(pdf, "%PDF-") {
-			t.Errorf("pdf download: HTTP %d %.20q", status, pdf)
-		}
-
+		checkInvoiceSentOnce(t, h, c, inv, recipient)
+		checkInvoiceViewed(t, h, c, inv, page)
 		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber})
 		if err != nil {
 			t.Fatal(err)
@@ -255,6 +173,111 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		_, err = c.owner.CancelInvoice(h.ctx, inv.InvoiceID)
 		wantError(t, err, http.StatusConflict, client.CodeInvoiceAlreadyPaid)
 	})
+}
+
+// checkSaleListed: the bot's sales list the page's one sale with every
+// field of the interface.
+func checkSaleListed(t *testing.T, h *harness, c claimed, page *client.CheckoutPage, paid *client.Settlement) {
+	sales, err := c.bot.Sales(h.ctx, client.SaleFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sales) != 1 {
+		t.Fatalf("sales = %+v, want one", sales)
+	}
+	s := sales[0]
+	if s.SaleID != paid.SaleID || *s.CheckoutPageID != page.CheckoutPageID || s.AmountUSD != 1250 ||
+		s.PaymentMethod != client.MethodProcessorOnramp || s.Status != "confirmed" || s.BuyerType != "email" ||
+		s.BuyerIdentifier != "buyer@example.com" || *s.BuyerEmail != "buyer@example.com" || s.TxHash != nil ||
+		s.CheckoutTitle != "Sticker pack" || s.ConfirmedAt == nil || s.CreatedAt.IsZero() {
+		t.Errorf("sale = %+v", s)
+	}
+	rawSales := string(h.wire.answer("GET /api/v1/bot/sales").body)
+	for _, f := range []string{"sale_id", "checkout_page_id", "amount_usd", "payment_method", "status", "buyer_type",
+		"buyer_identifier", "buyer_email", "tx_hash", "checkout_title", "confirmed_at", "created_at"} {
+		if !strings.Contains(rawSales, `"`+f+`":`) {
+			t.Errorf("sale lacks %s: %s", f, rawSales)
+		}
+	}
+
+}
+
+// checkSaleCredited: the page counts one view and one payment; the sale
+// is credited to the wallet with its ledger row and its event.
+func checkSaleCredited(t *testing.T, h *harness, c claimed, paid *client.Settlement) {
+	pages, err := c.bot.CheckoutPages(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 1 || pages[0].ViewCount != 1 || pages[0].PaymentCount != 1 || pages[0].TotalReceivedUSD != 1250 {
+		t.Errorf("counters = %+v, want 1 view, 1 payment, 12.50", pages)
+	}
+	w, err := c.bot.WalletCheck(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.BalanceUSD != 1250 {
+		t.Errorf("balance = %s, want 12.50", w.BalanceUSD)
+	}
+	txs, err := c.bot.Transactions(h.ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(txs) != 1 || txs[0].Type != "sale" || txs[0].AmountUSD != 1250 || *txs[0].BalanceAfterUSD != 1250 {
+		t.Errorf("ledger = %+v, want one sale of 12.50", txs)
+	}
+	evs := h.eventsOf(t, c.reg.BotID, botpay.EventWalletSaleCompleted)
+	if len(evs) != 1 || evs[0].Data["sale_id"] != paid.SaleID || evs[0].Data["buyer_email"] != "buyer@example.com" ||
+		evs[0].Data["method"] != client.MethodProcessorOnramp || evs[0].Data["currency"] != "USD" || evs[0].Data["amount"] != 12.5 {
+		t.Errorf("events = %+v", evs)
+	}
+}
+
+// checkInvoiceSentOnce: sending mails the recipient the invoice with its
+// PDF; a second send is refused.
+func checkInvoiceSentOnce(t *testing.T, h *harness, c claimed, inv *client.Invoice, recipient string) {
+	sent, err := c.bot.SendInvoice(h.ctx, inv.InvoiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent.Status != client.InvoiceSent || !sent.EmailSent || sent.EmailReason != nil || sent.PaymentURL != inv.PaymentURL {
+		t.Errorf("send = %+v", sent)
+	}
+	wantNull(t, h.wire.fields("POST /api/v1/bot/invoices/"+inv.InvoiceID+"/send"), "email_reason")
+	msgs := h.mailTo(recipient)
+	if len(msgs) != 1 || len(msgs[0].Attachments) != 1 || !strings.Contains(msgs[0].Text, inv.ReferenceNumber) || msgs[0].HTML == "" {
+		t.Fatalf("mail = %+v", msgs)
+	}
+	_, err = c.bot.SendInvoice(h.ctx, inv.InvoiceID)
+	wantError(t, err, http.StatusBadRequest, client.CodeOnlyDraftInvoicesCanSend)
+
+}
+
+// checkInvoiceViewed: a HEAD is not a view, a GET is; the PDF downloads.
+func checkInvoiceViewed(t *testing.T, h *harness, c claimed, inv *client.Invoice, page *client.CheckoutPage) {
+	if status := h.head(t, inv.PaymentURL); status != http.StatusOK {
+		t.Fatalf("HEAD %s: HTTP %d", inv.PaymentURL, status)
+	}
+	if stillSent, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{Status: client.InvoiceSent}); err != nil || len(stillSent) != 1 {
+		t.Fatalf("after a HEAD: sent invoices = %+v, %v; want the invoice still sent, not viewed", stillSent, err)
+	}
+	status, body := h.page(t, inv.PaymentURL)
+	if status != http.StatusOK || !strings.Contains(body, inv.ReferenceNumber) || !strings.Contains(body, "Design") ||
+		!strings.Contains(body, "26.50") {
+		t.Fatalf("GET %s: HTTP %d\n%s", inv.PaymentURL, status, body)
+	}
+	viewed, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{Status: client.InvoiceViewed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(viewed) != 1 || viewed[0].ViewedAt == nil {
+		t.Fatalf("viewed invoices = %+v", viewed)
+	}
+	status, pdf := h.page(t, "/pay/"+page.CheckoutPageID+"/invoice.pdf?ref="+inv.ReferenceNumber)
+	if status != http.StatusOK || !strings.HasPrefix(pdf, "%PDF-") {
+		t.Errorf("pdf download: HTTP %d %.20q", status, pdf)
+	}
+
 }
 
 func TestPaymentLinkPayAndExpiry(t *testing.T) {

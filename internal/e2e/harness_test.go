@@ -40,12 +40,9 @@ type harness struct {
 // own service.
 func forEachEngine(t *testing.T, opts testserver.Options, test func(t *testing.T, h *harness)) {
 	t.Parallel()
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			test(t, start(t, dialect, opts))
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		test(t, start(t, dialect, opts))
+	})
 }
 
 func start(t *testing.T, dialect store.Dialect, opts testserver.Options) *harness {
@@ -102,12 +99,27 @@ type claimed struct {
 
 func (h *harness) claimedBot(name string) claimed {
 	h.t.Helper()
-	bot, reg := h.register(client.RegisterRequest{BotName: name, OwnerEmail: uniqueEmail(name)})
-	owner, sess := h.signup(uniqueEmail(name + "-owner"))
-	if _, err := owner.Claim(h.ctx, *reg.ClaimToken); err != nil {
-		h.t.Fatalf("claim %s: %v", reg.BotID, err)
+	return claimBot(h.t, h.ctx, h.bots, h.owners, name)
+}
+
+// claimBot is the e2e layer's one fixture builder: a bot named name,
+// registered through bots and claimed by a fresh owner signed up through
+// owners (the harness's recorded clients, or raw's own).
+func claimBot(t testing.TB, ctx context.Context, bots *client.Client, owners *client.OwnerClient, name string) claimed {
+	t.Helper()
+	reg, err := bots.Register(ctx, client.RegisterRequest{BotName: name, OwnerEmail: uniqueEmail(name)})
+	if err != nil {
+		t.Fatalf("register %q: %v", name, err)
 	}
-	return claimed{bot: bot, reg: reg, owner: owner, sess: sess}
+	sess, err := owners.Signup(ctx, uniqueEmail(name+"-owner"), "correct horse battery staple")
+	if err != nil {
+		t.Fatalf("signup of %s's owner: %v", name, err)
+	}
+	owner := owners.WithToken(sess.Token)
+	if _, err := owner.Claim(ctx, *reg.ClaimToken); err != nil {
+		t.Fatalf("claim %s: %v", reg.BotID, err)
+	}
+	return claimed{bot: bots.WithAPIKey(reg.APIKey), reg: reg, owner: owner, sess: sess}
 }
 
 // fund funds a bot and fails the test on error.

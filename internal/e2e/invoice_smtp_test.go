@@ -18,6 +18,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	smtp "github.com/emersion/go-smtp"
@@ -155,83 +156,80 @@ func pdfText(t *testing.T, doc []byte) string {
 
 func TestInvoiceSendDeliversPDFOverSMTP(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			inbox := startSMTP(t)
-			host, port, _ := net.SplitHostPort(inbox.Addr)
-			portN, _ := strconv.Atoi(port)
-			sender := mail.SMTP{Host: host, Port: portN, From: "botpay <billing@botpay.test>"}
-			h := start(t, dialect, testserver.Options{Mail: sender})
-			c := h.claimedBot("smtp-biller")
-			page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Services"})
-			if err != nil {
-				t.Fatal(err)
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		inbox := startSMTP(t)
+		host, port, _ := net.SplitHostPort(inbox.Addr)
+		portN, _ := strconv.Atoi(port)
+		sender := mail.SMTP{Host: host, Port: portN, From: "botpay <billing@botpay.test>"}
+		h := start(t, dialect, testserver.Options{Mail: sender})
+		c := h.claimedBot("smtp-biller")
+		page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Services"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := []client.LineItemRequest{
+			{Description: "Website redesign", Quantity: "1", UnitPriceUSD: 120000},
+			{Description: "Hosting (months)", Quantity: "3", UnitPriceUSD: 2500},
+			{Description: "Support hours", Quantity: "2.5", UnitPriceUSD: 4000},
+		}
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
+			RecipientName: "Globex", RecipientEmail: "ap@globex.example", LineItems: lines, TaxUSD: usd(999)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, err := c.bot.SendInvoice(h.ctx, inv.InvoiceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sent.EmailSent || sent.EmailReason != nil {
+			t.Fatalf("send = %+v, want e-mail sent", sent)
+		}
+		var got []receivedMail
+		for _, m := range inbox.received() {
+			if len(m.To) == 1 && m.To[0] == "ap@globex.example" {
+				got = append(got, m)
 			}
-			lines := []client.LineItemRequest{
-				{Description: "Website redesign", Quantity: "1", UnitPriceUSD: 120000},
-				{Description: "Hosting (months)", Quantity: "3", UnitPriceUSD: 2500},
-				{Description: "Support hours", Quantity: "2.5", UnitPriceUSD: 4000},
-			}
-			inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
-				RecipientName: "Globex", RecipientEmail: "ap@globex.example", LineItems: lines, TaxUSD: usd(999)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sent, err := c.bot.SendInvoice(h.ctx, inv.InvoiceID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !sent.EmailSent || sent.EmailReason != nil {
-				t.Fatalf("send = %+v, want e-mail sent", sent)
-			}
-			var got []receivedMail
-			for _, m := range inbox.received() {
-				if len(m.To) == 1 && m.To[0] == "ap@globex.example" {
-					got = append(got, m)
+		}
+		if len(got) != 1 || got[0].From != "billing@botpay.test" {
+			t.Fatalf("%d messages to the recipient, want one from billing@botpay.test", len(got))
+		}
+		msg, err := netmail.ReadMessage(bytes.NewReader(got[0].Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if subj, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject")); !strings.Contains(subj, inv.ReferenceNumber) {
+			t.Errorf("subject %q lacks %s", subj, inv.ReferenceNumber)
+		}
+		parts := leafParts(t, msg.Header, msg.Body)
+		var text, html, doc []byte
+		for _, p := range parts {
+			switch p.ContentType {
+			case "text/plain":
+				text = p.Body
+			case "text/html":
+				html = p.Body
+			case "application/pdf":
+				doc = p.Body
+				if p.Filename != inv.ReferenceNumber+".pdf" {
+					t.Errorf("attachment name %q", p.Filename)
 				}
 			}
-			if len(got) != 1 || got[0].From != "billing@botpay.test" {
-				t.Fatalf("%d messages to the recipient, want one from billing@botpay.test", len(got))
+		}
+		if text == nil || html == nil || doc == nil {
+			t.Fatalf("parts %+v: want text, HTML and a PDF", parts)
+		}
+		want := []string{inv.ReferenceNumber, "Website redesign", "Hosting (months)", "Support hours", "$1200.00", "$75.00",
+			"$100.00", "$1384.99"}
+		content := pdfText(t, doc)
+		for _, w := range want {
+			if !strings.Contains(content, w) {
+				t.Errorf("PDF text lacks %q:\n%s", w, content)
 			}
-			msg, err := netmail.ReadMessage(bytes.NewReader(got[0].Data))
-			if err != nil {
-				t.Fatal(err)
+			if !strings.Contains(string(text), w) || !strings.Contains(string(html), w) {
+				t.Errorf("e-mail text or HTML lacks %q", w)
 			}
-			if subj, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject")); !strings.Contains(subj, inv.ReferenceNumber) {
-				t.Errorf("subject %q lacks %s", subj, inv.ReferenceNumber)
-			}
-			parts := leafParts(t, msg.Header, msg.Body)
-			var text, html, doc []byte
-			for _, p := range parts {
-				switch p.ContentType {
-				case "text/plain":
-					text = p.Body
-				case "text/html":
-					html = p.Body
-				case "application/pdf":
-					doc = p.Body
-					if p.Filename != inv.ReferenceNumber+".pdf" {
-						t.Errorf("attachment name %q", p.Filename)
-					}
-				}
-			}
-			if text == nil || html == nil || doc == nil {
-				t.Fatalf("parts %+v: want text, HTML and a PDF", parts)
-			}
-			want := []string{inv.ReferenceNumber, "Website redesign", "Hosting (months)", "Support hours", "$1200.00", "$75.00",
-				"$100.00", "$1384.99"}
-			content := pdfText(t, doc)
-			for _, w := range want {
-				if !strings.Contains(content, w) {
-					t.Errorf("PDF text lacks %q:\n%s", w, content)
-				}
-				if !strings.Contains(string(text), w) || !strings.Contains(string(html), w) {
-					t.Errorf("e-mail text or HTML lacks %q", w)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func newQP(data []byte) io.Reader { return quotedprintable.NewReader(bytes.NewReader(data)) }

@@ -10,6 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
@@ -181,31 +182,28 @@ func TestEveryPageMarksTheSandboxAndLivePagesOfferOnlyX402(t *testing.T) {
 // settler only; without one every payment is refused and nothing recorded.
 func TestLiveModeSettlesX402OnlyThroughTheChain(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			for _, withChain := range []bool{true, false} {
-				opts := testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Live: true}
-				stub := chainStub{settled: make(chan x402.Payment, 1)}
-				if withChain {
-					opts.Settler = stub
-				}
-				r := raw{t: t, srv: testserver.Start(t, d, opts)}
-				seller := r.walletBot("chain-seller", 0)
-				pageID := r.page(seller, nil)["checkout_page_id"].(string)
-				payTo, _ := x402.ParseAddress(seller.Address)
-				key, _ := x402.GenerateKey()
-				auth := x402.Authorization{From: key.Address(), To: payTo, Value: 50_000, ValidBefore: uint64(r.srv.App.Now().Unix() + 300)}
-				p := x402.Payment{Authorization: auth, Signature: key.Sign(x402.BaseUSDC.Digest(auth)), ChainID: 8453, Token: x402.BaseUSDC.Contract}
-				a := r.do("GET", "/api/v1/checkout/"+pageID+"/x402", "", nil, "X-PAYMENT", x402.Encode(p, x402.BaseUSDC))
-				sales := r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)
-				if withChain && (a.Status != 200 || len(stub.settled) != 1 || len(sales) != 1) {
-					t.Fatalf("with the chain: %d %s; settled %d, sales %d", a.Status, a.Body, len(stub.settled), len(sales))
-				}
-				if !withChain && (a.Status != 402 || len(sales) != 0) {
-					t.Fatalf("without a chain: %d %s; sales %d", a.Status, a.Body, len(sales))
-				}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		for _, withChain := range []bool{true, false} {
+			opts := testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Live: true}
+			stub := chainStub{settled: make(chan x402.Payment, 1)}
+			if withChain {
+				opts.Settler = stub
 			}
-		})
-	}
+			r := raw{t: t, srv: testserver.Start(t, d, opts)}
+			seller := r.walletBot("chain-seller", 0)
+			pageID := r.page(seller, nil)["checkout_page_id"].(string)
+			payTo, _ := x402.ParseAddress(seller.Address)
+			key, _ := x402.GenerateKey()
+			auth := x402.Authorization{From: key.Address(), To: payTo, Value: 50_000, ValidBefore: uint64(r.srv.App.Now().Unix() + 300)}
+			p := x402.Payment{Authorization: auth, Signature: key.Sign(x402.BaseUSDC.Digest(auth)), ChainID: 8453, Token: x402.BaseUSDC.Contract}
+			a := r.do("GET", "/api/v1/checkout/"+pageID+"/x402", "", nil, "X-PAYMENT", x402.Encode(p, x402.BaseUSDC))
+			sales := r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)
+			if withChain && (a.Status != 200 || len(stub.settled) != 1 || len(sales) != 1) {
+				t.Fatalf("with the chain: %d %s; settled %d, sales %d", a.Status, a.Body, len(stub.settled), len(sales))
+			}
+			if !withChain && (a.Status != 402 || len(sales) != 0) {
+				t.Fatalf("without a chain: %d %s; sales %d", a.Status, a.Body, len(sales))
+			}
+		}
+	})
 }

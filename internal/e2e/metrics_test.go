@@ -11,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/metrics"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -40,47 +41,44 @@ func wantSample(t *testing.T, text, series string) {
 // webhook attempts and lag, outbox depth, webhook health and the pools.
 func TestMetricsFamiliesMoveWithTraffic(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			db := storetest.Open(t, d, nil)
-			m := metrics.New(db.Store)
-			opts := delivering
-			opts.DB, opts.Observer, opts.Events.Observer = db, m, m
-			h := start(t, d, opts)
-			var delivered atomic.Int64
-			rcv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { delivered.Add(1) }))
-			defer rcv.Close()
-			s := h.shopper("metered", client.Dollars(100, 0), nil)
-			if _, err := s.bot.UpdateProfile(h.ctx, rcv.URL+"/hook"); err != nil {
-				t.Fatal(err)
-			}
-			for _, cents := range []int64{500, 5000, 50000} { // approved, held, over the $100 limit
-				s.bot.Checkout(h.ctx, purchase(cents))
-			}
-			for deadline := time.Now().Add(10 * time.Second); delivered.Load() == 0 && time.Now().Before(deadline); {
-				time.Sleep(10 * time.Millisecond)
-			}
-			text := scrape(t, m)
-			for _, series := range []string{
-				`botpay_http_requests_total{method="POST",route="POST /api/v1/bots/register",status="201"}`,
-				`botpay_http_request_duration_seconds_count{route="POST /api/v1/bot/merchant/checkout"}`,
-				`botpay_checkout_decisions_total{code="",decision="approved"}`,
-				`botpay_checkout_decisions_total{code="",decision="held"}`,
-				`botpay_checkout_decisions_total{code="card_guardrail_violation",decision="declined"}`,
-				`botpay_webhook_delivery_attempts_total{outcome="delivered"}`,
-				`botpay_webhook_delivery_lag_seconds_count`,
-				`botpay_webhook_health_bots{status="active"}`,
-				`botpay_db_connections_max{pool="write"}`,
-			} {
-				wantSample(t, text, series)
-			}
-			if !strings.Contains(text, "botpay_outbox_depth ") || !strings.Contains(text, "botpay_db_scrape_failed 0") {
-				t.Errorf("scrape lacks the outbox depth or reports a failed database read:\n%s", text)
-			}
-			if strings.Contains(text, s.reg.BotID) {
-				t.Errorf("a bot id became a label: series must not grow with data")
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		db := storetest.Open(t, d, nil)
+		m := metrics.New(db.Store)
+		opts := delivering
+		opts.DB, opts.Observer, opts.Events.Observer = db, m, m
+		h := start(t, d, opts)
+		var delivered atomic.Int64
+		rcv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { delivered.Add(1) }))
+		defer rcv.Close()
+		s := h.shopper("metered", client.Dollars(100, 0), nil)
+		if _, err := s.bot.UpdateProfile(h.ctx, rcv.URL+"/hook"); err != nil {
+			t.Fatal(err)
+		}
+		for _, cents := range []int64{500, 5000, 50000} { // approved, held, over the $100 limit
+			s.bot.Checkout(h.ctx, purchase(cents))
+		}
+		for deadline := time.Now().Add(10 * time.Second); delivered.Load() == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		text := scrape(t, m)
+		for _, series := range []string{
+			`botpay_http_requests_total{method="POST",route="POST /api/v1/bots/register",status="201"}`,
+			`botpay_http_request_duration_seconds_count{route="POST /api/v1/bot/merchant/checkout"}`,
+			`botpay_checkout_decisions_total{code="",decision="approved"}`,
+			`botpay_checkout_decisions_total{code="",decision="held"}`,
+			`botpay_checkout_decisions_total{code="card_guardrail_violation",decision="declined"}`,
+			`botpay_webhook_delivery_attempts_total{outcome="delivered"}`,
+			`botpay_webhook_delivery_lag_seconds_count`,
+			`botpay_webhook_health_bots{status="active"}`,
+			`botpay_db_connections_max{pool="write"}`,
+		} {
+			wantSample(t, text, series)
+		}
+		if !strings.Contains(text, "botpay_outbox_depth ") || !strings.Contains(text, "botpay_db_scrape_failed 0") {
+			t.Errorf("scrape lacks the outbox depth or reports a failed database read:\n%s", text)
+		}
+		if strings.Contains(text, s.reg.BotID) {
+			t.Errorf("a bot id became a label: series must not grow with data")
+		}
+	})
 }

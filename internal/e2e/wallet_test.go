@@ -60,130 +60,163 @@ func TestClaimFundAndTopUpWalkThrough(t *testing.T) {
 		// The bot names one address; the owner's account uses another. The
 		// verification goes to the first, top-up requests to the account.
 		botEmail, accountEmail := uniqueEmail("alice"), uniqueEmail("alice-account")
-		bot, reg := h.register(client.RegisterRequest{BotName: "shopper", OwnerEmail: botEmail})
-		verify := h.mailTo(botEmail)
-		if len(verify) != 1 || !strings.Contains(verify[0].Text, reg.OwnerVerificationURL) {
-			t.Fatalf("verification e-mails to %s: %+v; want one carrying %s", botEmail, verify, reg.OwnerVerificationURL)
-		}
-
-		owner, sess := h.signup(accountEmail)
-		if got := h.wire.answer("POST /api/v1/owner/signup").status; got != http.StatusCreated || sess.Email != accountEmail {
-			t.Errorf("signup HTTP %d email %q, want 201 %s", got, sess.Email, accountEmail)
-		}
-		c := claimed{bot: bot, reg: reg, owner: owner, sess: sess}
-		cl, err := owner.Claim(h.ctx, *reg.ClaimToken)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if *cl != (client.ClaimResult{BotID: reg.BotID, BotName: "shopper", Status: client.BotActive, WalletStatus: client.WalletEmpty}) {
-			t.Errorf("claim = %+v", cl)
-		}
-
-		// Claimed, nothing funded yet.
-		w := walletCheck(t, h, bot)
-		if w.WalletStatus != client.WalletEmpty || w.BalanceUSD != 0 || w.CardStatus != "active" || w.PendingTopups != 0 || w.SpendingLimits == nil {
-			t.Errorf("wallet/check after claim = %+v, want empty, 0, active card, no top-ups, limits", w)
-		}
-		st := status(t, h, bot)
-		if st.Status != client.BotActive || st.DefaultRail == nil || *st.DefaultRail != client.RailCardWallet ||
-			!slices.Equal(st.ActiveRails, []string{client.RailCardWallet}) || st.Rails.CardWallet == nil ||
-			st.Rails.CardWallet.Status != "active" || st.Rails.CardWallet.BalanceUSD != 0 || st.WalletStatus != client.WalletEmpty {
-			t.Errorf("status after claim = %+v (card_wallet %+v)", st, st.Rails.CardWallet)
-		}
-
-		// First funding.
-		f := h.fund(c, 2500, client.WithIdempotencyKey("fund-1"))
-		tx := f.Transaction
-		if tx.ID <= 0 || tx.Type != "fund" || tx.AmountUSD != 2500 || tx.BalanceAfterUSD == nil || *tx.BalanceAfterUSD != 2500 ||
-			f.BalanceUSD != 2500 {
-			t.Errorf("funding = %+v (transaction %+v), want fund 25.00 → 25.00", f, tx)
-		}
-		if age := time.Since(tx.CreatedAt); age < -time.Minute || age > time.Minute {
-			t.Errorf("created_at = %v, want about now", tx.CreatedAt)
-		}
-		if w := walletCheck(t, h, bot); w.WalletStatus != client.WalletActive || w.BalanceUSD != 2500 || w.CardStatus != "active" {
-			t.Errorf("wallet/check after funding = %+v, want active 25.00", w)
-		}
-		if st := status(t, h, bot); st.Status != client.BotActive || st.Rails.CardWallet == nil || st.Rails.CardWallet.BalanceUSD != 2500 || st.WalletStatus != client.WalletActive {
-			t.Errorf("status after funding = %+v (card_wallet %+v)", st, st.Rails.CardWallet)
-		}
-		txs, err := bot.Transactions(h.ctx, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(txs) != 1 || txs[0].ID != tx.ID || txs[0].Type != "fund" || txs[0].AmountUSD != 2500 || txs[0].BalanceAfterUSD == nil || *txs[0].BalanceAfterUSD != 2500 ||
-			txs[0].Description == "" || !txs[0].CreatedAt.Equal(tx.CreatedAt) {
-			t.Errorf("transactions = %+v, want the one funding %+v", txs, tx)
-		}
-
-		// The bot sees the rules its owner sees.
-		spending, err := bot.Spending(h.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rules, err := owner.Guardrails(h.ctx, reg.BotID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !sameGuardrails(*spending, *rules) {
-			t.Errorf("bot spending %+v differs from the owner's view %+v", spending, rules)
-		}
-
-		// A top-up request e-mails the owner's account address.
-		tr, err := bot.TopupRequest(h.ctx, 4000, "more API credits", client.WithIdempotencyKey("topup-1"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tr.TopupRequestID <= 0 || tr.Status != "sent" || tr.AmountUSD != 4000 || !tr.OwnerNotified || tr.Message == "" {
-			t.Errorf("topup-request = %+v, want sent 40.00, owner notified", tr)
-		}
-		asked := h.mailTo(accountEmail)
-		if len(asked) != 1 || !strings.Contains(asked[0].Text, "40.00") || !strings.Contains(asked[0].Text, "more API credits") ||
-			!strings.Contains(asked[0].Subject+asked[0].Text, "shopper") {
-			t.Errorf("top-up e-mails to %s: %+v; want one naming the bot, $40.00 and the reason", accountEmail, asked)
-		}
-		if n := len(h.mailTo(botEmail)); n != 1 {
-			t.Errorf("%d e-mails to the bot's owner_email, want only the verification", n)
-		}
-		if w := walletCheck(t, h, bot); w.PendingTopups != 1 {
-			t.Errorf("pending_topups = %d after the request, want 1", w.PendingTopups)
-		}
-
-		// Funding less than asked leaves the request open; enough closes it.
-		h.fund(c, 1000)
-		if w := walletCheck(t, h, bot); w.PendingTopups != 1 || w.BalanceUSD != 3500 {
-			t.Errorf("after $10: pending_topups %d balance %s, want 1 and 35.00", w.PendingTopups, w.BalanceUSD)
-		}
-		h.fund(c, 4000)
-		if w := walletCheck(t, h, bot); w.PendingTopups != 0 || w.BalanceUSD != 7500 || w.WalletStatus != client.WalletActive {
-			t.Errorf("after $40: %+v, want no pending top-ups and 75.00", w)
-		}
-
-		txs, err = bot.Transactions(h.ctx, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []struct{ amount, after client.USD }{{4000, 7500}, {1000, 3500}, {2500, 2500}} // newest first
-		if len(txs) != len(want) {
-			t.Fatalf("%d transactions, want %d: %+v", len(txs), len(want), txs)
-		}
-		for i, w := range want {
-			if txs[i].Type != "fund" || txs[i].AmountUSD != w.amount || txs[i].BalanceAfterUSD == nil || *txs[i].BalanceAfterUSD != w.after {
-				t.Errorf("transactions[%d] = %+v, want fund %s → %s", i, txs[i], w.amount, w.after)
-			}
-			if i > 0 && txs[i].ID >= txs[i-1].ID {
-				t.Errorf("transactions not newest first: ids %d then %d", txs[i-1].ID, txs[i].ID)
-			}
-		}
-		mine, err := owner.BotsMine(h.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(mine) != 1 || mine[0].BotID != reg.BotID || mine[0].Status != client.BotActive || mine[0].WalletStatus != client.WalletActive ||
-			mine[0].ClaimedAt == nil {
-			t.Errorf("bots/mine = %+v", mine)
-		}
+		c := registerAndClaim(t, h, botEmail, accountEmail)
+		checkClaimedAndEmpty(t, h, c)
+		checkFirstFunding(t, h, c)
+		checkBotSeesOwnersRules(t, h, c)
+		checkTopupRequestMailsTheAccount(t, h, c, botEmail, accountEmail)
+		checkFundingClosesTheTopup(t, h, c)
 	})
+}
+
+// registerAndClaim registers a bot naming botEmail and has an owner signed
+// up as accountEmail claim it.
+func registerAndClaim(t *testing.T, h *harness, botEmail, accountEmail string) claimed {
+	bot, reg := h.register(client.RegisterRequest{BotName: "shopper", OwnerEmail: botEmail})
+	verify := h.mailTo(botEmail)
+	if len(verify) != 1 || !strings.Contains(verify[0].Text, reg.OwnerVerificationURL) {
+		t.Fatalf("verification e-mails to %s: %+v; want one carrying %s", botEmail, verify, reg.OwnerVerificationURL)
+	}
+
+	owner, sess := h.signup(accountEmail)
+	if got := h.wire.answer("POST /api/v1/owner/signup").status; got != http.StatusCreated || sess.Email != accountEmail {
+		t.Errorf("signup HTTP %d email %q, want 201 %s", got, sess.Email, accountEmail)
+	}
+	c := claimed{bot: bot, reg: reg, owner: owner, sess: sess}
+	cl, err := owner.Claim(h.ctx, *reg.ClaimToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *cl != (client.ClaimResult{BotID: reg.BotID, BotName: "shopper", Status: client.BotActive, WalletStatus: client.WalletEmpty}) {
+		t.Errorf("claim = %+v", cl)
+	}
+
+	return c
+}
+
+// checkClaimedAndEmpty: claimed, nothing funded yet.
+func checkClaimedAndEmpty(t *testing.T, h *harness, c claimed) {
+	bot := c.bot
+	w := walletCheck(t, h, bot)
+	if w.WalletStatus != client.WalletEmpty || w.BalanceUSD != 0 || w.CardStatus != "active" || w.PendingTopups != 0 || w.SpendingLimits == nil {
+		t.Errorf("wallet/check after claim = %+v, want empty, 0, active card, no top-ups, limits", w)
+	}
+	st := status(t, h, bot)
+	if st.Status != client.BotActive || st.DefaultRail == nil || *st.DefaultRail != client.RailCardWallet ||
+		!slices.Equal(st.ActiveRails, []string{client.RailCardWallet}) || st.Rails.CardWallet == nil ||
+		st.Rails.CardWallet.Status != "active" || st.Rails.CardWallet.BalanceUSD != 0 || st.WalletStatus != client.WalletEmpty {
+		t.Errorf("status after claim = %+v (card_wallet %+v)", st, st.Rails.CardWallet)
+	}
+
+}
+
+func checkFirstFunding(t *testing.T, h *harness, c claimed) {
+	bot := c.bot
+	f := h.fund(c, 2500, client.WithIdempotencyKey("fund-1"))
+	tx := f.Transaction
+	if tx.ID <= 0 || tx.Type != "fund" || tx.AmountUSD != 2500 || tx.BalanceAfterUSD == nil || *tx.BalanceAfterUSD != 2500 ||
+		f.BalanceUSD != 2500 {
+		t.Errorf("funding = %+v (transaction %+v), want fund 25.00 → 25.00", f, tx)
+	}
+	if age := time.Since(tx.CreatedAt); age < -time.Minute || age > time.Minute {
+		t.Errorf("created_at = %v, want about now", tx.CreatedAt)
+	}
+	if w := walletCheck(t, h, bot); w.WalletStatus != client.WalletActive || w.BalanceUSD != 2500 || w.CardStatus != "active" {
+		t.Errorf("wallet/check after funding = %+v, want active 25.00", w)
+	}
+	if st := status(t, h, bot); st.Status != client.BotActive || st.Rails.CardWallet == nil || st.Rails.CardWallet.BalanceUSD != 2500 || st.WalletStatus != client.WalletActive {
+		t.Errorf("status after funding = %+v (card_wallet %+v)", st, st.Rails.CardWallet)
+	}
+	txs, err := bot.Transactions(h.ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(txs) != 1 || txs[0].ID != tx.ID || txs[0].Type != "fund" || txs[0].AmountUSD != 2500 || txs[0].BalanceAfterUSD == nil || *txs[0].BalanceAfterUSD != 2500 ||
+		txs[0].Description == "" || !txs[0].CreatedAt.Equal(tx.CreatedAt) {
+		t.Errorf("transactions = %+v, want the one funding %+v", txs, tx)
+	}
+
+}
+
+// checkBotSeesOwnersRules: the bot sees the rules its owner sees.
+func checkBotSeesOwnersRules(t *testing.T, h *harness, c claimed) {
+	bot, owner, reg := c.bot, c.owner, c.reg
+	spending, err := bot.Spending(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := owner.Guardrails(h.ctx, reg.BotID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameGuardrails(*spending, *rules) {
+		t.Errorf("bot spending %+v differs from the owner's view %+v", spending, rules)
+	}
+
+}
+
+// checkTopupRequestMailsTheAccount: a top-up request e-mails the owner's
+// account address, not the bot's owner_email.
+func checkTopupRequestMailsTheAccount(t *testing.T, h *harness, c claimed, botEmail, accountEmail string) {
+	bot := c.bot
+	tr, err := bot.TopupRequest(h.ctx, 4000, "more API credits", client.WithIdempotencyKey("topup-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.TopupRequestID <= 0 || tr.Status != "sent" || tr.AmountUSD != 4000 || !tr.OwnerNotified || tr.Message == "" {
+		t.Errorf("topup-request = %+v, want sent 40.00, owner notified", tr)
+	}
+	asked := h.mailTo(accountEmail)
+	if len(asked) != 1 || !strings.Contains(asked[0].Text, "40.00") || !strings.Contains(asked[0].Text, "more API credits") ||
+		!strings.Contains(asked[0].Subject+asked[0].Text, "shopper") {
+		t.Errorf("top-up e-mails to %s: %+v; want one naming the bot, $40.00 and the reason", accountEmail, asked)
+	}
+	if n := len(h.mailTo(botEmail)); n != 1 {
+		t.Errorf("%d e-mails to the bot's owner_email, want only the verification", n)
+	}
+	if w := walletCheck(t, h, bot); w.PendingTopups != 1 {
+		t.Errorf("pending_topups = %d after the request, want 1", w.PendingTopups)
+	}
+
+}
+
+// checkFundingClosesTheTopup: funding less than asked leaves the request
+// open; enough closes it; the history lists every funding, newest first.
+func checkFundingClosesTheTopup(t *testing.T, h *harness, c claimed) {
+	bot, owner, reg := c.bot, c.owner, c.reg
+	h.fund(c, 1000)
+	if w := walletCheck(t, h, bot); w.PendingTopups != 1 || w.BalanceUSD != 3500 {
+		t.Errorf("after $10: pending_topups %d balance %s, want 1 and 35.00", w.PendingTopups, w.BalanceUSD)
+	}
+	h.fund(c, 4000)
+	if w := walletCheck(t, h, bot); w.PendingTopups != 0 || w.BalanceUSD != 7500 || w.WalletStatus != client.WalletActive {
+		t.Errorf("after $40: %+v, want no pending top-ups and 75.00", w)
+	}
+
+	txs, err := bot.Transactions(h.ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ amount, after client.USD }{{4000, 7500}, {1000, 3500}, {2500, 2500}} // newest first
+	if len(txs) != len(want) {
+		t.Fatalf("%d transactions, want %d: %+v", len(txs), len(want), txs)
+	}
+	for i, w := range want {
+		if txs[i].Type != "fund" || txs[i].AmountUSD != w.amount || txs[i].BalanceAfterUSD == nil || *txs[i].BalanceAfterUSD != w.after {
+			t.Errorf("transactions[%d] = %+v, want fund %s → %s", i, txs[i], w.amount, w.after)
+		}
+		if i > 0 && txs[i].ID >= txs[i-1].ID {
+			t.Errorf("transactions not newest first: ids %d then %d", txs[i-1].ID, txs[i].ID)
+		}
+	}
+	mine, err := owner.BotsMine(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mine) != 1 || mine[0].BotID != reg.BotID || mine[0].Status != client.BotActive || mine[0].WalletStatus != client.WalletActive ||
+		mine[0].ClaimedAt == nil {
+		t.Errorf("bots/mine = %+v", mine)
+	}
 }
 
 func walletCheck(t *testing.T, h *harness, bot *client.Client) *client.WalletCheck {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
@@ -101,23 +102,20 @@ func (r raw) sign2(b x402Bot, amount int64) answer {
 
 func TestHeldSigningRequestExpiresAfterFifteenMinutes(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Now())
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
-			b := r.walletBot("late", 5)
-			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
-			a := r.sign(b, signBody(5_000_000))
-			id := fmt.Sprint(int64(a.json(t)["approval_id"].(float64)))
-			clock.Advance(15 * time.Minute)
-			if a := r.do("POST", "/api/v1/owner/signing-requests/"+id+"/approve", b.OwnerToken, nil); a.Status != 410 || a.json(t)["error"] != "expired" {
-				t.Fatalf("late approve: %d %s", a.Status, a.Body)
-			}
-			// Its reservation ended with the window: the full balance signs.
-			checkSigned(t, r.sign2(b, 5_000_000), b.Address, 5_000_000)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Now())
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+		b := r.walletBot("late", 5)
+		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
+		a := r.sign(b, signBody(5_000_000))
+		id := fmt.Sprint(int64(a.json(t)["approval_id"].(float64)))
+		clock.Advance(15 * time.Minute)
+		if a := r.do("POST", "/api/v1/owner/signing-requests/"+id+"/approve", b.OwnerToken, nil); a.Status != 410 || a.json(t)["error"] != "expired" {
+			t.Fatalf("late approve: %d %s", a.Status, a.Body)
+		}
+		// Its reservation ended with the window: the full balance signs.
+		checkSigned(t, r.sign2(b, 5_000_000), b.Address, 5_000_000)
+	})
 }
 
 // TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit: a held
@@ -125,25 +123,22 @@ func TestHeldSigningRequestExpiresAfterFifteenMinutes(t *testing.T) {
 // even before anything marks it expired.
 func TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
-			b := r.walletBot("budget", 20)
-			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything", "limits": map[string]any{"daily_usd": 6}})
-			if a := r.sign(b, signBody(5_000_000)); a.Status != 202 {
-				t.Fatalf("held request: %d %s", a.Status, a.Body)
-			}
-			// Inside the window the held $5 counts: another $5 passes the $6 day.
-			r.guardrails(b, map[string]any{"approval_mode": "auto_approve_under_threshold", "limits": map[string]any{"ask_approval_above_usd": nil}})
-			if a := r.sign(b, signBody(5_000_000)); a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" {
-				t.Fatalf("inside the window: %d %s", a.Status, a.Body)
-			}
-			clock.Advance(15*time.Minute + time.Second)
-			checkSigned(t, r.sign(b, signBody(5_000_000)), b.Address, 5_000_000)
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+		b := r.walletBot("budget", 20)
+		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything", "limits": map[string]any{"daily_usd": 6}})
+		if a := r.sign(b, signBody(5_000_000)); a.Status != 202 {
+			t.Fatalf("held request: %d %s", a.Status, a.Body)
+		}
+		// Inside the window the held $5 counts: another $5 passes the $6 day.
+		r.guardrails(b, map[string]any{"approval_mode": "auto_approve_under_threshold", "limits": map[string]any{"ask_approval_above_usd": nil}})
+		if a := r.sign(b, signBody(5_000_000)); a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" {
+			t.Fatalf("inside the window: %d %s", a.Status, a.Body)
+		}
+		clock.Advance(15*time.Minute + time.Second)
+		checkSigned(t, r.sign(b, signBody(5_000_000)), b.Address, 5_000_000)
+	})
 }
 
 // The expiry worker, run by two replicas on one database, expires a held
@@ -151,66 +146,63 @@ func TestExpiredHeldSigningRequestStopsCountingAgainstTheDailyLimit(t *testing.T
 // with its approval_id, its reservation is released and a late approval is
 // 410 expired. Time is synctest's fake clock: nothing sleeps for real.
 func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
-	for _, dialect := range storetest.Dialects {
-		t.Run(string(dialect), func(t *testing.T) {
-			t.Parallel()
-			h := start(t, dialect, manyBots)
-			replica := h.srv.Replica(t, manyBots)
-			r := raw{t: t, srv: h.srv}
-			b := r.walletBot("patient", 5)
-			r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
-			bot, err := h.srv.Store.Bot(h.ctx, b.ID)
-			if err != nil {
-				t.Fatal(err)
+	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
+		h := start(t, dialect, manyBots)
+		replica := h.srv.Replica(t, manyBots)
+		r := raw{t: t, srv: h.srv}
+		b := r.walletBot("patient", 5)
+		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
+		bot, err := h.srv.Store.Bot(h.ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warm(h.srv.Store, replica.Store)
+		synctest.Test(t, func(t *testing.T) {
+			ctx := context.Background()
+			held, err := h.srv.App.Sign(ctx, bot, app.SignRequest{ResourceURL: "https://vendor.example/data", Amount: 5_000_000,
+				Recipient: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"})
+			if err != nil || !held.Pending {
+				t.Fatalf("sign = %+v, %v; want held", held, err)
 			}
-			warm(h.srv.Store, replica.Store)
-			synctest.Test(t, func(t *testing.T) {
-				ctx := context.Background()
-				held, err := h.srv.App.Sign(ctx, bot, app.SignRequest{ResourceURL: "https://vendor.example/data", Amount: 5_000_000,
-					Recipient: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"})
-				if err != nil || !held.Pending {
-					t.Fatalf("sign = %+v, %v; want held", held, err)
-				}
-				workers, stop := context.WithCancel(ctx)
-				var wg sync.WaitGroup
-				for _, svc := range []*app.Service{h.srv.App, replica.App} {
-					wg.Go(func() { svc.ExpireHeldPurchases(workers, time.Second) })
-				}
-				reserved := func() botpay.Micro {
-					w, _, err := h.srv.Store.ProcessorWallet(ctx, bot.ID)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return w.Reserved
-				}
-
-				time.Sleep(botpay.SigningApprovalWindow - 2*time.Second)
-				synctest.Wait()
-				if n := len(h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)); n != 0 || reserved() != 5_000_000 {
-					t.Fatalf("before 15 minutes: %d purchase.expired, %d reserved; want 0 and 5000000", n, reserved())
-				}
-				time.Sleep(3 * time.Second)
-				synctest.Wait()
-				time.Sleep(time.Minute) // more passes change nothing
-				synctest.Wait()
-				expired := h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)
-				if len(expired) != 1 || fmt.Sprint(expired[0].Data["approval_id"]) != fmt.Sprint(held.Request.ID) {
-					t.Fatalf("purchase.expired events = %+v, want exactly one for approval %d", expired, held.Request.ID)
-				}
-				if got := reserved(); got != 0 {
-					t.Errorf("reserved = %d after expiry, want 0", got)
-				}
-				owner, err := h.srv.Store.OwnerByID(ctx, bot.OwnerID)
+			workers, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			for _, svc := range []*app.Service{h.srv.App, replica.App} {
+				wg.Go(func() { svc.ExpireHeldPurchases(workers, time.Second) })
+			}
+			reserved := func() botpay.Micro {
+				w, _, err := h.srv.Store.ProcessorWallet(ctx, bot.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = h.srv.App.DecideSigning(ctx, owner, held.Request.ID, true)
-				if e := botpay.AsError(err); e == nil || e.Code != "expired" {
-					t.Errorf("late approval: %v, want expired", err)
-				}
-				stop()
-				wg.Wait()
-			})
+				return w.Reserved
+			}
+
+			time.Sleep(botpay.SigningApprovalWindow - 2*time.Second)
+			synctest.Wait()
+			if n := len(h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)); n != 0 || reserved() != 5_000_000 {
+				t.Fatalf("before 15 minutes: %d purchase.expired, %d reserved; want 0 and 5000000", n, reserved())
+			}
+			time.Sleep(3 * time.Second)
+			synctest.Wait()
+			time.Sleep(time.Minute) // more passes change nothing
+			synctest.Wait()
+			expired := h.eventsOf(t, bot.ID, botpay.EventPurchaseExpired)
+			if len(expired) != 1 || fmt.Sprint(expired[0].Data["approval_id"]) != fmt.Sprint(held.Request.ID) {
+				t.Fatalf("purchase.expired events = %+v, want exactly one for approval %d", expired, held.Request.ID)
+			}
+			if got := reserved(); got != 0 {
+				t.Errorf("reserved = %d after expiry, want 0", got)
+			}
+			owner, err := h.srv.Store.OwnerByID(ctx, bot.OwnerID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = h.srv.App.DecideSigning(ctx, owner, held.Request.ID, true)
+			if e := botpay.AsError(err); e == nil || e.Code != "expired" {
+				t.Errorf("late approval: %v, want expired", err)
+			}
+			stop()
+			wg.Wait()
 		})
-	}
+	})
 }

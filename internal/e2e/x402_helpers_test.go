@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -86,11 +88,13 @@ type x402Bot struct {
 
 func (r raw) claimedBot(name string) x402Bot {
 	r.t.Helper()
-	reg := r.must(201, "POST", "/api/v1/bots/register", "", map[string]any{"bot_name": name, "owner_email": uniqueEmail(name)})
-	owner := r.must(201, "POST", "/api/v1/owner/signup", "", map[string]any{"email": uniqueEmail(name + "-owner"), "password": "correct horse battery staple"})
-	b := x402Bot{ID: reg["bot_id"].(string), APIKey: reg["api_key"].(string), OwnerToken: owner["token"].(string)}
-	r.must(200, "POST", "/api/v1/owner/bots/claim", b.OwnerToken, map[string]any{"claim_token": reg["claim_token"]})
-	return b
+	hc := r.hc
+	if hc == nil {
+		hc = r.srv.HTTP.Client()
+	}
+	c := claimBot(r.t, context.Background(), client.New(r.srv.URL, "", client.WithHTTPClient(hc)),
+		client.NewOwner(r.srv.URL, "", client.WithHTTPClient(hc)), name)
+	return x402Bot{ID: c.reg.BotID, APIKey: c.reg.APIKey, OwnerToken: c.sess.Token}
 }
 
 // walletBot is a claimed bot with a processor wallet funded with usd and

@@ -3,6 +3,7 @@ package e2e
 import (
 	"testing"
 
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
@@ -11,25 +12,22 @@ import (
 // and the recipient are checked against the controls, after the limits.
 func TestSignRefusesWhatProcurementControlsForbid(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			r := raw{t: t, srv: testserver.Start(t, d, x402Opts)}
-			b := r.walletBot("proc", 1)
-			r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, map[string]any{
-				"blocked_domains": []string{"blocked.example"}, "blocked_merchants": []string{"0x0000000000000000000000000000000000000bad"}})
-			for name, c := range map[string]struct {
-				url, to, reason string
-			}{
-				"blocked subdomain": {"https://api.blocked.example/x", vendor, "domain api.blocked.example is blocked by procurement controls"},
-				"blocked recipient": {"https://fine.example/x", "0x0000000000000000000000000000000000000BAD", "merchant is blocked by procurement controls"},
-			} {
-				a := r.sign(b, map[string]any{"resource_url": c.url, "amount_usdc": 1000, "recipient_address": c.to})
-				if a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" || a.json(t)["reason"] != c.reason {
-					t.Errorf("%s: %d %s", name, a.Status, a.Body)
-				}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		r := raw{t: t, srv: testserver.Start(t, d, x402Opts)}
+		b := r.walletBot("proc", 1)
+		r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, map[string]any{
+			"blocked_domains": []string{"blocked.example"}, "blocked_merchants": []string{"0x0000000000000000000000000000000000000bad"}})
+		for name, c := range map[string]struct {
+			url, to, reason string
+		}{
+			"blocked subdomain": {"https://api.blocked.example/x", vendor, "domain api.blocked.example is blocked by procurement controls"},
+			"blocked recipient": {"https://fine.example/x", "0x0000000000000000000000000000000000000BAD", "merchant is blocked by procurement controls"},
+		} {
+			a := r.sign(b, map[string]any{"resource_url": c.url, "amount_usdc": 1000, "recipient_address": c.to})
+			if a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" || a.json(t)["reason"] != c.reason {
+				t.Errorf("%s: %d %s", name, a.Status, a.Body)
 			}
-			checkSigned(t, r.sign(b, map[string]any{"resource_url": "https://fine.example/x", "amount_usdc": 1000, "recipient_address": vendor}), b.Address, 1000)
-		})
-	}
+		}
+		checkSigned(t, r.sign(b, map[string]any{"resource_url": "https://fine.example/x", "amount_usdc": 1000, "recipient_address": vendor}), b.Address, 1000)
+	})
 }

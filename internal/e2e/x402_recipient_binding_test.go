@@ -14,6 +14,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
@@ -92,33 +93,30 @@ func TestSigningIsBoundToTheRecipientTheResourceAsksFor(t *testing.T) {
 		{"without allow-lists nothing is fetched", map[string]any{"blocked_domains": []string{"evil.example"}},
 			"http://vendor-ok.example/item", accomplice, 50_000, 200, "", false},
 	}
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			vendor, hits := vendorServer(t)
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100},
-				ResourceHTTP: resolvingTo(vendor)})}
-			for _, tc := range cases {
-				b := r.walletBot("binding", 5)
-				r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, tc.procurement)
-				before := hits.Load()
-				a := r.sign(b, map[string]any{"resource_url": tc.url, "amount_usdc": tc.amount, "recipient_address": tc.recipient})
-				if a.Status != tc.wantStatus {
-					t.Errorf("%s: %d %s, want %d", tc.name, a.Status, a.Body, tc.wantStatus)
-					continue
-				}
-				if fetched := hits.Load() > before; fetched != tc.wantFetch {
-					t.Errorf("%s: resource fetched %v, want %v", tc.name, fetched, tc.wantFetch)
-				}
-				if tc.wantStatus == 403 {
-					body := a.json(t)
-					if body["error"] != "guardrail_blocked" || !strings.Contains(body["reason"].(string), tc.wantReason) {
-						t.Errorf("%s: %s, want guardrail_blocked naming %q", tc.name, a.Body, tc.wantReason)
-					}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		vendor, hits := vendorServer(t)
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100},
+			ResourceHTTP: resolvingTo(vendor)})}
+		for _, tc := range cases {
+			b := r.walletBot("binding", 5)
+			r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, tc.procurement)
+			before := hits.Load()
+			a := r.sign(b, map[string]any{"resource_url": tc.url, "amount_usdc": tc.amount, "recipient_address": tc.recipient})
+			if a.Status != tc.wantStatus {
+				t.Errorf("%s: %d %s, want %d", tc.name, a.Status, a.Body, tc.wantStatus)
+				continue
+			}
+			if fetched := hits.Load() > before; fetched != tc.wantFetch {
+				t.Errorf("%s: resource fetched %v, want %v", tc.name, fetched, tc.wantFetch)
+			}
+			if tc.wantStatus == 403 {
+				body := a.json(t)
+				if body["error"] != "guardrail_blocked" || !strings.Contains(body["reason"].(string), tc.wantReason) {
+					t.Errorf("%s: %s, want guardrail_blocked naming %q", tc.name, a.Body, tc.wantReason)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 func TestAllowedRecipientsAreStoredChecksummed(t *testing.T) {
@@ -164,22 +162,19 @@ func TestAllowedRecipientsAreStoredChecksummed(t *testing.T) {
 // never fetched, and nothing is signed.
 func TestRecipientBindingGoesThroughTheOutboundGuard(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			vendor, hits := vendorServer(t)
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, WebhookGuard: true})}
-			b := r.walletBot("guarded", 5)
-			r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, map[string]any{"allowed_domains": []string{"localhost"}})
-			port := vendor.Listener.Addr().(*net.TCPAddr).Port
-			a := r.sign(b, map[string]any{"resource_url": "http://localhost:" + strconv.Itoa(port) + "/item", "amount_usdc": 50_000,
-				"recipient_address": vendorPayTo})
-			if a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" || !strings.Contains(a.json(t)["reason"].(string), "could not be reached") {
-				t.Fatalf("loopback resource with the guard on: %d %s", a.Status, a.Body)
-			}
-			if hits.Load() != 0 {
-				t.Fatalf("the guard let %d requests through to a loopback resource", hits.Load())
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		vendor, hits := vendorServer(t)
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, WebhookGuard: true})}
+		b := r.walletBot("guarded", 5)
+		r.must(200, "PUT", "/api/v1/owner/bots/"+b.ID+"/procurement", b.OwnerToken, map[string]any{"allowed_domains": []string{"localhost"}})
+		port := vendor.Listener.Addr().(*net.TCPAddr).Port
+		a := r.sign(b, map[string]any{"resource_url": "http://localhost:" + strconv.Itoa(port) + "/item", "amount_usdc": 50_000,
+			"recipient_address": vendorPayTo})
+		if a.Status != 403 || a.json(t)["error"] != "guardrail_blocked" || !strings.Contains(a.json(t)["reason"].(string), "could not be reached") {
+			t.Fatalf("loopback resource with the guard on: %d %s", a.Status, a.Body)
+		}
+		if hits.Load() != 0 {
+			t.Fatalf("the guard let %d requests through to a loopback resource", hits.Load())
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
@@ -17,34 +18,31 @@ import (
 // settles.
 func TestALapsedSignatureStaysReservedWhileSettlementAcceptsIt(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Now())
-			r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
-			seller := r.walletBot("tolerance-seller", 0)
-			buyer := r.walletBot("tolerance-buyer", 10)
-			pageID := r.page(seller, map[string]any{"amount_usd": 10})["checkout_page_id"].(string)
-			path := "/api/v1/checkout/" + pageID + "/x402"
-			body := map[string]any{"resource_url": r.srv.URL + path, "amount_usdc": 10_000_000,
-				"recipient_address": strings.ToLower(seller.Address), "valid_before": clock.Now().Unix() + 11}
-			first := r.sign(buyer, body)
-			if first.Status != 200 {
-				t.Fatalf("first signature: %d %s", first.Status, first.Body)
-			}
-			clock.Advance(11*time.Second + 300*time.Millisecond)
-			body["valid_before"] = clock.Now().Unix() + 60
-			if a := r.sign(buyer, body); a.Status != 403 || a.json(t)["error"] != "insufficient_token_balance" {
-				t.Fatalf("second $10 against a $10 wallet whose first signature still settles: %d %s", a.Status, a.Body)
-			}
-			if a := r.do("GET", path, "", nil, "X-PAYMENT", first.json(t)["x_payment_header"].(string)); a.Status != 200 {
-				t.Fatalf("the first signature, inside the tolerance, does not settle: %d %s", a.Status, a.Body)
-			}
-			status := r.must(200, "GET", "/api/v1/bot/status", buyer.APIKey, nil)
-			processor := status["rails"].(map[string]any)["processor_wallet"].(map[string]any)
-			if processor["balance_usd"] != 0.0 {
-				t.Fatalf("buyer's processor wallet after settling: %v", processor)
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Now())
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}, Clock: clock})}
+		seller := r.walletBot("tolerance-seller", 0)
+		buyer := r.walletBot("tolerance-buyer", 10)
+		pageID := r.page(seller, map[string]any{"amount_usd": 10})["checkout_page_id"].(string)
+		path := "/api/v1/checkout/" + pageID + "/x402"
+		body := map[string]any{"resource_url": r.srv.URL + path, "amount_usdc": 10_000_000,
+			"recipient_address": strings.ToLower(seller.Address), "valid_before": clock.Now().Unix() + 11}
+		first := r.sign(buyer, body)
+		if first.Status != 200 {
+			t.Fatalf("first signature: %d %s", first.Status, first.Body)
+		}
+		clock.Advance(11*time.Second + 300*time.Millisecond)
+		body["valid_before"] = clock.Now().Unix() + 60
+		if a := r.sign(buyer, body); a.Status != 403 || a.json(t)["error"] != "insufficient_token_balance" {
+			t.Fatalf("second $10 against a $10 wallet whose first signature still settles: %d %s", a.Status, a.Body)
+		}
+		if a := r.do("GET", path, "", nil, "X-PAYMENT", first.json(t)["x_payment_header"].(string)); a.Status != 200 {
+			t.Fatalf("the first signature, inside the tolerance, does not settle: %d %s", a.Status, a.Body)
+		}
+		status := r.must(200, "GET", "/api/v1/bot/status", buyer.APIKey, nil)
+		processor := status["rails"].(map[string]any)["processor_wallet"].(map[string]any)
+		if processor["balance_usd"] != 0.0 {
+			t.Fatalf("buyer's processor wallet after settling: %v", processor)
+		}
+	})
 }

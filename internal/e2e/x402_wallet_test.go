@@ -17,12 +17,9 @@ var x402Opts = testserver.Options{Limits: app.Limits{RegisterPerHour: 1000}}
 // forEachX402Engine runs test on a fresh service per engine, in parallel.
 func forEachX402Engine(t *testing.T, test func(t *testing.T, r raw)) {
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			test(t, raw{t: t, srv: testserver.Start(t, d, x402Opts)})
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		test(t, raw{t: t, srv: testserver.Start(t, d, x402Opts)})
+	})
 }
 
 func TestProcessorWalletIsCreatedOnceSealedAndShownInStatus(t *testing.T) {

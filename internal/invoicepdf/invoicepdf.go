@@ -33,7 +33,22 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 	pdf.AddUTF8FontFromBytes(font, "", goregular.TTF)
 	pdf.AddUTF8FontFromBytes(font, "B", gobold.TTF)
 	pdf.AddPage()
+	header(pdf, inv)
+	lineItems(pdf, inv.LineItems)
+	totals(pdf, inv)
+	footer(pdf, inv.Notes, payURL)
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		return nil, fmt.Errorf("render invoice %s: %w", inv.ReferenceNumber, err)
+	}
+	return buf.Bytes(), nil
+}
 
+// columns are the widths of description, quantity, unit price and amount.
+var columns = []float64{100, 20, 30, 30}
+
+// header writes the title and who issued the invoice to whom, and when.
+func header(pdf *fpdf.Fpdf, inv botpay.Invoice) {
 	pdf.SetFont(font, "B", 20)
 	pdf.CellFormat(0, 10, "Invoice "+inv.ReferenceNumber, "", 1, "L", false, 0, "")
 	pdf.SetFont(font, "", 10)
@@ -50,8 +65,11 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		pdf.MultiCell(0, 6, printable(m[1]), "", "L", false)
 	}
 	pdf.Ln(4)
+}
 
-	widths := []float64{100, 20, 30, 30}
+// lineItems writes the table of lines; a long description wraps within its
+// column and may run onto the next page.
+func lineItems(pdf *fpdf.Fpdf, lines []botpay.LineItem) {
 	pdf.SetFont(font, "B", 10)
 	pdf.SetFillColor(235, 238, 245)
 	for k, h := range []string{"Description", "Qty", "Unit price", "Amount"} {
@@ -59,54 +77,53 @@ func Render(inv botpay.Invoice, payURL string) ([]byte, error) {
 		if k == 0 {
 			align = "L"
 		}
-		pdf.CellFormat(widths[k], 8, h, "B", 0, align, true, 0, "")
+		pdf.CellFormat(columns[k], 8, h, "B", 0, align, true, 0, "")
 	}
 	pdf.Ln(-1)
 	pdf.SetFont(font, "", 10)
-	for _, l := range inv.LineItems {
+	for _, l := range lines {
 		x, y := pdf.GetXY()
-		pdf.MultiCell(widths[0], 6, printable(l.Description), "", "L", false)
+		pdf.MultiCell(columns[0], 6, printable(l.Description), "", "L", false)
 		bottom := pdf.GetY()
 		if bottom < y { // the description moved to a new page
 			_, y, _, _ = pdf.GetMargins()
 		}
-		pdf.SetXY(x+widths[0], y)
-		pdf.CellFormat(widths[1], 6, l.Quantity, "", 0, "R", false, 0, "")
-		pdf.CellFormat(widths[2], 6, usd(l.UnitPrice), "", 0, "R", false, 0, "")
-		pdf.CellFormat(widths[3], 6, usd(l.Amount), "", 0, "R", false, 0, "")
+		pdf.SetXY(x+columns[0], y)
+		pdf.CellFormat(columns[1], 6, l.Quantity, "", 0, "R", false, 0, "")
+		pdf.CellFormat(columns[2], 6, usd(l.UnitPrice), "", 0, "R", false, 0, "")
+		pdf.CellFormat(columns[3], 6, usd(l.Amount), "", 0, "R", false, 0, "")
 		pdf.SetXY(x, max(bottom, y+6))
 	}
 	pdf.Ln(2)
+}
+
+// totals writes subtotal, tax and the total (bold) under the amounts.
+func totals(pdf *fpdf.Fpdf, inv botpay.Invoice) {
 	for _, t := range []struct {
 		label string
 		m     botpay.Money
-		bold  bool
-	}{{"Subtotal", inv.Subtotal, false}, {"Tax", inv.Tax, false}, {"Total", inv.Total, true}} {
-		style := ""
-		if t.bold {
-			style = "B"
-		}
-		pdf.SetFont(font, style, 11)
-		pdf.CellFormat(widths[0]+widths[1]+widths[2], 7, t.label, "", 0, "R", false, 0, "")
-		pdf.CellFormat(widths[3], 7, usd(t.m), "", 1, "R", false, 0, "")
+		style string
+	}{{"Subtotal", inv.Subtotal, ""}, {"Tax", inv.Tax, ""}, {"Total", inv.Total, "B"}} {
+		pdf.SetFont(font, t.style, 11)
+		pdf.CellFormat(columns[0]+columns[1]+columns[2], 7, t.label, "", 0, "R", false, 0, "")
+		pdf.CellFormat(columns[3], 7, usd(t.m), "", 1, "R", false, 0, "")
 	}
 	pdf.Ln(4)
+}
+
+// footer writes the notes, if any, and where to pay online.
+func footer(pdf *fpdf.Fpdf, notes, payURL string) {
 	pdf.SetFont(font, "", 10)
-	if inv.Notes != "" {
+	if notes != "" {
 		pdf.SetFont(font, "B", 10)
 		pdf.CellFormat(0, 6, "Notes", "", 1, "L", false, 0, "")
 		pdf.SetFont(font, "", 10)
-		pdf.MultiCell(0, 5, printable(inv.Notes), "", "L", false)
+		pdf.MultiCell(0, 5, printable(notes), "", "L", false)
 		pdf.Ln(2)
 	}
 	if payURL != "" {
 		pdf.MultiCell(0, 5, printable("Pay online: "+payURL), "", "L", false)
 	}
-	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
-		return nil, fmt.Errorf("render invoice %s: %w", inv.ReferenceNumber, err)
-	}
-	return buf.Bytes(), nil
 }
 
 func usd(m botpay.Money) string { return "$" + m.USD() }

@@ -36,12 +36,9 @@ type live struct {
 func forEachEngine(t *testing.T, test func(t *testing.T, l *live)) {
 	chaintest.Require(t)
 	t.Parallel()
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			test(t, start(t, d))
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		test(t, start(t, d))
+	})
 }
 
 func start(t *testing.T, d store.Dialect) *live {

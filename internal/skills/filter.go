@@ -91,11 +91,8 @@ func (f Filter) matches(v Vendor) bool {
 		(len(f.Maturity) == 0 || slices.Contains(f.Maturity, v.Maturity))
 }
 
-// CodeVendorNotFound is the error of an unknown skill slug (docs/api.md).
-const CodeVendorNotFound = "vendor_not_found"
-
 // ErrVendorNotFound is the 404 for a slug the catalogue does not hold.
 func ErrVendorNotFound(slug string) *botpay.Error {
-	return botpay.Errorf(botpay.KindNotFound, CodeVendorNotFound,
+	return botpay.Errorf(botpay.KindNotFound, botpay.CodeVendorNotFound,
 		"no vendor skill %s; GET /api/v1/bot/skills lists the vendors", quote(slug))
 }

@@ -8,17 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// OwnerToken is one live owner credential as GET /api/v1/owner/sessions
-// lists it.
-type OwnerToken struct {
-	ID         string
-	Kind       string // botpay.OwnerTokenSession or botpay.OwnerTokenAPIToken
-	CreatedAt  time.Time
-	LastUsedAt time.Time
-	ExpiresAt  time.Time
-	Current    bool // the credential of the request that lists them
-}
-
 // tokenUseEvery bounds how often a token's use is written: last_used_at
 // (and an API token's sliding expiry) move at most once an hour, so an
 // owner's requests do not each cost a write.
@@ -26,16 +15,16 @@ const tokenUseEvery = time.Hour
 
 // OwnerTokens lists an owner's live tokens, newest first; currentHash
 // marks the caller's own.
-func (s *Store) OwnerTokens(ctx context.Context, ownerID, currentHash string) ([]OwnerToken, error) {
+func (s *Store) OwnerTokens(ctx context.Context, ownerID, currentHash string) ([]botpay.OwnerToken, error) {
 	rows, err := s.query(ctx, `SELECT id, kind, created_at, last_used_at, expires_at, token_hash FROM owner_tokens
 		WHERE owner_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id`, ownerID, ms(s.clock.Now()))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []OwnerToken
+	var out []botpay.OwnerToken
 	for rows.Next() {
-		var t OwnerToken
+		var t botpay.OwnerToken
 		var created, expires int64
 		var used sql.NullInt64
 		var hash string

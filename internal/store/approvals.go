@@ -11,8 +11,8 @@ import (
 // Approval is one entry of an owner's approvals list: a held purchase or a
 // held x402 signing request.
 type Approval struct {
-	Purchase *botpay.Purchase // set for a held purchase
-	Signing  *SigningRequest  // set for a held signing request
+	Purchase *botpay.Purchase       // set for a held purchase
+	Signing  *botpay.SigningRequest // set for a held signing request
 }
 
 // PendingApprovals pages through what awaits an owner's decision, held

@@ -105,11 +105,11 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			owner, b := autoShopper(t, db.Store)
 			signer := func() store.Signer {
 				var seen store.Signer
-				_, _, err := db.Store.ReserveSigning(ctx, store.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
+				_, _, err := db.Store.ReserveSigning(ctx, botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
 					ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
 					Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
 					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold},
-					func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+					func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 						seen = sg
 						return botpay.SigningVerdict{}, nil
 					})

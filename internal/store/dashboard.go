@@ -50,19 +50,12 @@ func (s *Store) RecentPurchases(ctx context.Context, botID string, limit int) ([
 	return out, rows.Err()
 }
 
-// DaySpending is one day of the spending chart.
-type DaySpending struct {
-	Day      time.Time // UTC midnight
-	Approved botpay.Money
-	Declined botpay.Money // refused by a guardrail or denied by the owner
-}
-
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days
 // (today included), oldest first, one entry per day.
-func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]DaySpending, error) {
+func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]botpay.DaySpending, error) {
 	today := botpay.DayStart(s.clock.Now())
 	first := today.AddDate(0, 0, -(days - 1))
-	out := make([]DaySpending, days)
+	out := make([]botpay.DaySpending, days)
 	for i := range out {
 		out[i].Day = first.AddDate(0, 0, i)
 	}
@@ -92,22 +85,9 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]Da
 	return out, rows.Err()
 }
 
-// DeliveryRecord is one recent webhook event of a bot and how its delivery
-// went.
-type DeliveryRecord struct {
-	EventID   string
-	EventType string
-	Attempts  int
-	Done      bool
-	Outcome   string // delivered, staged, failed… (empty while in flight)
-	CreatedAt time.Time
-	// AckedAt is when the bot acknowledged the pending message of a staged
-	// event (zero while it has not).
-	AckedAt time.Time
-}
-
-// RecentDeliveries lists a bot's most recent outbox events, newest first.
-func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) ([]DeliveryRecord, error) {
+// RecentDeliveries lists a bot's most recent outbox events, newest first,
+// with when the bot acknowledged the pending message of a staged one.
+func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) ([]botpay.DeliveryRecord, error) {
 	rows, err := s.query(ctx, `SELECT o.event_id, o.event_type, o.attempts, o.done_at, o.outcome, o.created_at, m.acked_at
 		FROM outbox o LEFT JOIN pending_messages m ON m.bot_id = o.bot_id AND m.event_id = o.event_id
 		WHERE o.bot_id = $1 ORDER BY o.id DESC LIMIT $2`, botID, limit)
@@ -115,9 +95,9 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 		return nil, err
 	}
 	defer rows.Close()
-	var out []DeliveryRecord
+	var out []botpay.DeliveryRecord
 	for rows.Next() {
-		var d DeliveryRecord
+		var d botpay.DeliveryRecord
 		var done, acked sql.NullInt64
 		var outcome sql.NullString
 		var created int64

@@ -89,14 +89,8 @@ func (s *Store) CreateInvoice(ctx context.Context, inv *botpay.Invoice) error {
 	})
 }
 
-// InvoiceFilter narrows Invoices; empty fields do not filter.
-type InvoiceFilter struct {
-	Status         string
-	CheckoutPageID string
-}
-
 // Invoices pages through a bot's invoices, newest first.
-func (s *Store) Invoices(ctx context.Context, botID string, f InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
+func (s *Store) Invoices(ctx context.Context, botID string, f botpay.InvoiceFilter, page botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
 	q := `SELECT ` + invoiceColumns + `, seq FROM invoices WHERE bot_id = $1`
 	args := []any{botID}
 	if f.Status != "" {

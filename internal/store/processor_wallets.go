@@ -8,20 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// ProcessorWallet is a bot's token wallet: its address (EIP-55), its key
-// sealed by the app, and its micro-USDC balance. Reserved is the part of
-// the balance promised to signatures that may still be settled.
-type ProcessorWallet struct {
-	BotID     string
-	Address   string
-	SealedKey []byte
-	Balance   botpay.Micro
-	Reserved  botpay.Micro
-}
-
-// Available is what new signatures may still promise.
-func (w ProcessorWallet) Available() botpay.Micro { return w.Balance - w.Reserved }
-
 // CreateProcessorWallet gives an owned bot its processor wallet and emits
 // rails.updated (wallet_created). A second wallet for the same bot is
 // ErrUnique.
@@ -53,14 +39,14 @@ var processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
 
 type scanner = interface{ Scan(...any) error }
 
-func scanProcessor(row scanner) (ProcessorWallet, error) {
-	var w ProcessorWallet
+func scanProcessor(row scanner) (botpay.ProcessorWallet, error) {
+	var w botpay.ProcessorWallet
 	err := row.Scan(&w.BotID, &w.Address, &w.SealedKey, &w.Balance, &w.Reserved)
 	return w, err
 }
 
 // ProcessorWallet reads a bot's processor wallet; ok is false without one.
-func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w ProcessorWallet, ok bool, err error) {
+func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w botpay.ProcessorWallet, ok bool, err error) {
 	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.bot_id = $1`,
 		botID, ms(s.clock.Now())))
 	if isNoRows(err) {
@@ -71,7 +57,7 @@ func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w ProcessorW
 
 // ProcessorWalletByAddress finds the processor wallet with a chain address
 // (any case); ok is false when the address is not one of ours.
-func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w ProcessorWallet, ok bool, err error) {
+func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w botpay.ProcessorWallet, ok bool, err error) {
 	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.address = $1`,
 		strings.ToLower(address), ms(s.clock.Now())))
 	if isNoRows(err) {
@@ -83,7 +69,7 @@ func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w
 // ProcessorFunding is the outcome of funding a processor wallet.
 type ProcessorFunding struct {
 	Transaction botpay.Transaction // amounts in cents, as every ledger answer shows them
-	Wallet      ProcessorWallet
+	Wallet      botpay.ProcessorWallet
 }
 
 // FundProcessorWallet credits an owned bot's processor wallet with amount
@@ -120,7 +106,7 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
 // the processor_wallet rail (docs/decisions.md).
-var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, "no_processor_wallet", "the bot has no processor wallet")
+var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, botpay.CodeNoProcessorWallet, "the bot has no processor wallet")
 
 func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amount, after botpay.Micro, description string, at int64) (int64, error) {
 	var id int64
@@ -142,7 +128,7 @@ func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Mi
 // Categories are not read: a signing request names none.
 type Signer struct {
 	Frozen      bool // the owner has frozen the bot, as of the signing transaction
-	Wallet      ProcessorWallet
+	Wallet      botpay.ProcessorWallet
 	Guardrails  botpay.Guardrails
 	Master      *botpay.MasterGuardrails
 	Procurement botpay.Procurement

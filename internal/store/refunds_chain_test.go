@@ -19,7 +19,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		st := db.Store
 		bot := claimedBot(t, st, newOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1000))
-		sale, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
 		if err != nil {
 			t.Fatal(err)

@@ -70,7 +70,7 @@ func (m *refundModel) buy(rt *rapid.T, st *store.Store, bot botpay.Bot) {
 
 func (m *refundModel) sell(rt *rapid.T, st *store.Store, page botpay.CheckoutPage) {
 	amount := botpay.Money(rapid.Int64Range(100, 5000).Draw(rt, "sell"))
-	res, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Amount: &amount, Method: botpay.MethodProcessorOnramp,
+	res, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Amount: &amount, Method: botpay.MethodProcessorOnramp,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 	if err != nil {
 		rt.Fatalf("sale: %v", err)
@@ -170,7 +170,7 @@ func (m *refundModel) check(rt *rapid.T, st *store.Store, botID string) {
 			rt.Fatalf("purchase %s refunded %d of %d (%v), model %d", id, p.Refunded, p.Amount, err, o.refunded)
 		}
 	}
-	salesPage, err := st.Sales(ctx, botID, store.SaleFilter{}, botpay.PageRequest{Limit: 100})
+	salesPage, err := st.Sales(ctx, botID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 100})
 	if err != nil {
 		rt.Fatal(err)
 	}

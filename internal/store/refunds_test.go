@@ -22,10 +22,10 @@ func approvedPurchase(t *testing.T, st *store.Store, b botpay.Bot, amount botpay
 }
 
 // soldByCard records a card (onramp) sale of amount on a new page of the bot.
-func soldByCard(t *testing.T, st *store.Store, botID string, amount botpay.Money) store.SaleResult {
+func soldByCard(t *testing.T, st *store.Store, botID string, amount botpay.Money) botpay.SaleResult {
 	t.Helper()
 	page := newPage(t, st, botID, cents(amount))
-	sale, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodProcessorOnramp,
+	sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodProcessorOnramp,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestSaleRefundsDebitTheWalletNeverBelowZero(t *testing.T) {
 		if _, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatal(err)
 		}
-		sales, err := st.Sales(ctx, bot.ID, store.SaleFilter{}, botpay.PageRequest{Limit: 10})
+		sales, err := st.Sales(ctx, bot.ID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
 		got := sales.Items
 		if err != nil || len(got) != 1 || got[0].Refunded != 1999 {
 			t.Errorf("sales = %+v, %v; want refunded 1999", got, err)

@@ -13,42 +13,39 @@ import (
 // tolerance, so its reservation must last as long: a second signature made
 // just after validBefore must not promise the same funds again.
 func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			st, clock := openWithClock(t, d)
-			owner := newOwner(t, st)
-			b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
-			if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
-				t.Fatal(err)
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		st, clock := openWithClock(t, d)
+		owner := newOwner(t, st)
+		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
+		if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
+			t.Fatal(err)
+		}
+		first := signAvailable(t, st, owner, b, 10_000_000, 11)
+		if first.available != 10_000_000 || first.ReservedUntil != time.Unix(first.ValidBefore, 0).Add(botpay.SettlementTolerance) {
+			t.Fatalf("first signature saw %d available, reserved until %v (valid before %d)", first.available, first.ReservedUntil, first.ValidBefore)
+		}
+		for _, step := range []struct {
+			after time.Duration
+			want  botpay.Micro
+		}{
+			{11*time.Second + 300*time.Millisecond, 0},             // lapsed, yet still settleable
+			{botpay.SettlementTolerance - 301*time.Millisecond, 0}, // the last moment settlement accepts it
+			{time.Millisecond, 10_000_000},                         // no longer settleable: free again
+		} {
+			clock.Advance(step.after)
+			if got := signAvailable(t, st, owner, b, 1, 60).available; got != step.want {
+				t.Fatalf("at %v after the first signature a signing request saw %d available, want %d",
+					clock.Now().Sub(first.CreatedAt), got, step.want)
 			}
-			if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
-				t.Fatal(err)
-			}
-			first := signAvailable(t, st, owner, b, 10_000_000, 11)
-			if first.available != 10_000_000 || first.ReservedUntil != time.Unix(first.ValidBefore, 0).Add(botpay.SettlementTolerance) {
-				t.Fatalf("first signature saw %d available, reserved until %v (valid before %d)", first.available, first.ReservedUntil, first.ValidBefore)
-			}
-			for _, step := range []struct {
-				after time.Duration
-				want  botpay.Micro
-			}{
-				{11*time.Second + 300*time.Millisecond, 0},             // lapsed, yet still settleable
-				{botpay.SettlementTolerance - 301*time.Millisecond, 0}, // the last moment settlement accepts it
-				{time.Millisecond, 10_000_000},                         // no longer settleable: free again
-			} {
-				clock.Advance(step.after)
-				if got := signAvailable(t, st, owner, b, 1, 60).available; got != step.want {
-					t.Fatalf("at %v after the first signature a signing request saw %d available, want %d",
-						clock.Now().Sub(first.CreatedAt), got, step.want)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 type judged struct {
-	store.SigningRequest
+	botpay.SigningRequest
 	available botpay.Micro
 }
 
@@ -59,7 +56,7 @@ func signAvailable(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.B
 	t.Helper()
 	var out judged
 	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			out.available = available
 			return botpay.SigningVerdict{Blocked: micro == 1}, nil
 		})

@@ -35,7 +35,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 				}
 				seller := claimedBot(t, st, newOwner(t, st))
 				page := newPage(t, st, seller.ID, cents(1))
-				var held, signed []store.SigningRequest
+				var held, signed []botpay.SigningRequest
 				for range rapid.IntRange(1, maxSteps).Draw(rt, "steps") {
 					switch rapid.IntRange(0, 6).Draw(rt, "op") {
 					case 0, 1:
@@ -89,7 +89,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 // reserveChecked reserves a signature of micro USDC valid for validFor
 // seconds, judged v, and checks that the decider saw the balance less the
 // live reservations.
-func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) store.SigningRequest {
+func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) botpay.SigningRequest {
 	w, _, err := st.ProcessorWallet(ctx, b.ID)
 	if err != nil {
 		rt.Fatal(err)
@@ -100,7 +100,7 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 	}
 	var seen botpay.Micro
 	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = available
 			return v, nil
 		})
@@ -114,12 +114,12 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 }
 
 // settle pays a checkout page with a signed request, through the wallet.
-func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string, r store.SigningRequest) {
+func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string, r botpay.SigningRequest) {
 	id, err := st.ClaimX402Payment(ctx, store.X402Payment{Payer: payer, Nonce: r.Nonce, PageID: page.ID, Amount: r.Amount})
 	if err != nil {
 		rt.Fatal(err)
 	}
-	if _, err := st.CompleteX402Payment(ctx, id, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+	if _, err := st.CompleteX402Payment(ctx, id, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: payer, TxHash: botpay.NewID("0x")}, &store.InternalDebit{Payer: payer, Nonce: r.Nonce, Amount: r.Amount}); err != nil {
 		rt.Fatalf("settle: %v", err)
 	}
@@ -149,33 +149,30 @@ func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
 // and held requests as of time 0; the next read and the next signature
 // sweep the expired ones, so both see exactly the live reservations.
 func TestMigration0010CountsExistingReservations(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			st, clock := openWithClock(t, d)
-			owner, b := autoShopper(t, st)
-			signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{})                    // runs out after 300 s
-			signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window
-			clock.Advance(400 * time.Second)
-			signAs(t, st, owner, b, 4_000_000, botpay.SigningVerdict{})
-			if err := st.RerunReservedBackfill(ctx); err != nil {
-				t.Fatal(err)
-			}
-			w, _, err := st.ProcessorWallet(ctx, b.ID)
-			if err != nil || w.Reserved != 6_000_000 {
-				t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
-			}
-			var seen botpay.Micro
-			if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
-				func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
-					seen = available
-					return botpay.SigningVerdict{Blocked: true}, nil
-				}); err != nil {
-				t.Fatal(err)
-			}
-			if want := w.Balance - 6_000_000; seen != want {
-				t.Fatalf("the next signature saw %d available, want %d", seen, want)
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		st, clock := openWithClock(t, d)
+		owner, b := autoShopper(t, st)
+		signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{})                    // runs out after 300 s
+		signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window
+		clock.Advance(400 * time.Second)
+		signAs(t, st, owner, b, 4_000_000, botpay.SigningVerdict{})
+		if err := st.RerunReservedBackfill(ctx); err != nil {
+			t.Fatal(err)
+		}
+		w, _, err := st.ProcessorWallet(ctx, b.ID)
+		if err != nil || w.Reserved != 6_000_000 {
+			t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
+		}
+		var seen botpay.Micro
+		if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
+			func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
+				seen = available
+				return botpay.SigningVerdict{Blocked: true}, nil
+			}); err != nil {
+			t.Fatal(err)
+		}
+		if want := w.Balance - 6_000_000; seen != want {
+			t.Fatalf("the next signature saw %d available, want %d", seen, want)
+		}
+	})
 }

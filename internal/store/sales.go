@@ -9,38 +9,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// SaleInput is one payment to record. Exactly one of PageID and LinkID is
-// set; InvoiceRef (with PageID) pays that invoice. Amount is what the buyer
-// asked to pay (nil: the page's or invoice's own amount); the domain rules
-// of botpay.SaleAmount decide, inside the transaction.
-type SaleInput struct {
-	PageID          string
-	LinkID          string
-	InvoiceRef      string
-	Amount          *botpay.Money
-	Method          string
-	BuyerType       string // botpay.BuyerEmail or botpay.BuyerWallet
-	BuyerIdentifier string // e-mail address or chain address
-	BuyerEmail      string
-	BuyerName       string
-	TxHash          string // on-chain payments; unique across the service
-	ExternalRef     string // the processor's own reference, if any
-	// OnChain marks a payment whose money moved on a real chain to the
-	// seller's address (live-mode x402): the sale is recorded and announced
-	// but no ledger balance changes, since the chain holds that money.
-	OnChain bool
-}
-
-// SaleResult is the recorded sale with the records it changed.
-type SaleResult struct {
-	Sale    botpay.Sale
-	Page    *botpay.CheckoutPage
-	Link    *botpay.PaymentLink
-	Invoice *botpay.Invoice
-	Wallet  botpay.Wallet
-	Ledger  botpay.Transaction
-}
-
 // RecordSale is the one path by which money comes in, for every payment
 // method: in one transaction it checks the page, link or invoice can be
 // paid, records the sale, updates the page's counters, marks the invoice
@@ -48,8 +16,8 @@ type SaleResult struct {
 // row, and emits wallet.sale.completed (pages and invoices) or
 // wallet.payment.received (payment links). A TxHash already recorded is
 // ErrUnique, so a replayed on-chain payment never credits twice.
-func (s *Store) RecordSale(ctx context.Context, in SaleInput) (SaleResult, error) {
-	var res SaleResult
+func (s *Store) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
+	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var err error
 		res, err = tx.recordSale(ctx, in)
@@ -60,9 +28,9 @@ func (s *Store) RecordSale(ctx context.Context, in SaleInput) (SaleResult, error
 
 // recordSale is RecordSale inside a caller's transaction (x402 settlement
 // records the sale together with its claim on the authorization).
-func (tx *Tx) recordSale(ctx context.Context, in SaleInput) (SaleResult, error) {
+func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
 	now := tx.s.clock.Now()
-	var res SaleResult
+	var res botpay.SaleResult
 	err := func() error {
 		sale := botpay.Sale{ID: botpay.NewID("sale_"), Method: in.Method, Status: botpay.SaleConfirmed,
 			BuyerType: in.BuyerType, BuyerIdentifier: in.BuyerIdentifier, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName,
@@ -109,7 +77,7 @@ func (tx *Tx) recordSale(ctx context.Context, in SaleInput) (SaleResult, error) 
 	return res, err
 }
 
-func (t *Tx) saleOfPage(ctx context.Context, in SaleInput, sale *botpay.Sale, res *SaleResult) error {
+func (t *Tx) saleOfPage(ctx context.Context, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
 	page, err := t.lockPage(ctx, in.PageID)
 	if err != nil {
 		return err
@@ -141,7 +109,7 @@ func (t *Tx) saleOfPage(ctx context.Context, in SaleInput, sale *botpay.Sale, re
 	return nil
 }
 
-func (t *Tx) saleOfLink(ctx context.Context, in SaleInput, sale *botpay.Sale, res *SaleResult) error {
+func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
 	link, err := t.lockLink(ctx, in.LinkID)
 	if err != nil {
 		return err
@@ -214,15 +182,8 @@ func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
 	return s, err
 }
 
-// SaleFilter narrows Sales; empty fields do not filter.
-type SaleFilter struct {
-	CheckoutPageID string
-	Status         string
-	PaymentMethod  string
-}
-
 // Sales pages through a bot's sales, newest first.
-func (s *Store) Sales(ctx context.Context, botID string, f SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
+func (s *Store) Sales(ctx context.Context, botID string, f botpay.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
 	q := `SELECT ` + saleColumns + `, seq FROM sales WHERE bot_id = $1`
 	args := []any{botID}
 	for _, c := range []struct{ col, val string }{

@@ -28,7 +28,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		st := db.Store
 		bot := claimedBot(t, st, newOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1999))
-		res, err := st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		res, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +42,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		}
 		// The same on-chain payment cannot be recorded twice, and the
 		// refused attempt leaves no trace.
-		_, err = st.RecordSale(ctx, store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		_, err = st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
 		if !errors.Is(err, store.ErrUnique) {
 			t.Fatalf("replayed tx hash: %v, want ErrUnique", err)
@@ -64,20 +64,20 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 		bot := claimedBot(t, st, newOwner(t, st))
 		fixed := newPage(t, st, bot.ID, cents(500))
 		open := newPage(t, st, bot.ID, nil)
-		in := func(page string, amount *botpay.Money, method string) store.SaleInput {
-			return store.SaleInput{PageID: page, Amount: amount, Method: method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}
+		in := func(page string, amount *botpay.Money, method string) botpay.SaleInput {
+			return botpay.SaleInput{PageID: page, Amount: amount, Method: method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}
 		}
 		for name, tc := range map[string]struct {
-			in   store.SaleInput
+			in   botpay.SaleInput
 			code string
 		}{
 			"other amount on a locked page": {in(fixed.ID, cents(400), botpay.MethodL2Pay), botpay.CodeValidation},
 			"no amount on an open page":     {in(open.ID, nil, botpay.MethodL2Pay), botpay.CodeValidation},
 			"zero on an open page":          {in(open.ID, cents(0), botpay.MethodL2Pay), botpay.CodeValidation},
 			"unknown page":                  {in("cp_missing", nil, botpay.MethodL2Pay), botpay.CodeCheckoutPageNotFound},
-			"unknown invoice": {store.SaleInput{PageID: fixed.ID, InvoiceRef: "INV-2026-999999", Method: botpay.MethodL2Pay,
+			"unknown invoice": {botpay.SaleInput{PageID: fixed.ID, InvoiceRef: "INV-2026-999999", Method: botpay.MethodL2Pay,
 				BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},
-			"unknown link": {store.SaleInput{LinkID: "pl_missing", Method: botpay.MethodL2Pay, BuyerType: botpay.BuyerEmail,
+			"unknown link": {botpay.SaleInput{LinkID: "pl_missing", Method: botpay.MethodL2Pay, BuyerType: botpay.BuyerEmail,
 				BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},
 		} {
 			_, err := st.RecordSale(ctx, tc.in)
@@ -113,7 +113,7 @@ func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 				if i%2 == 1 {
 					s = replica
 				}
-				_, errs[i] = s.RecordSale(ctx, store.SaleInput{LinkID: link.ID, Method: botpay.MethodProcessorOnramp,
+				_, errs[i] = s.RecordSale(ctx, botpay.SaleInput{LinkID: link.ID, Method: botpay.MethodProcessorOnramp,
 					BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 			}()
 		}

@@ -9,27 +9,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// SigningRequest is one request of the signing endpoint (docs/api.md).
-type SigningRequest struct {
-	ID            int64
-	BotID         string
-	OwnerID       string
-	Status        string // botpay.Signing*
-	ResourceURL   string
-	ResourceHost  string
-	Recipient     string
-	Amount        botpay.Micro
-	Nonce         string
-	ValidBefore   int64 // Unix seconds
-	ReservedUntil time.Time
-	Signature     string
-	Header        string
-	ApprovalMode  string
-	ExpiresAt     *time.Time
-	DecidedAt     *time.Time
-	CreatedAt     time.Time
-}
-
 // SpentTotals is what is committed in the current UTC day and month, in
 // cents: card spends and holds, plus signed, held and settled signing
 // requests, for the bot and across its owner's bots.
@@ -41,7 +20,7 @@ type SpentTotals struct {
 // bot's signer (key and rules) and the money numbers as of that moment,
 // which nothing can change until the transaction ends, and signs r when it
 // lets it be signed at once.
-type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r *SigningRequest) (botpay.SigningVerdict, error)
+type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r *botpay.SigningRequest) (botpay.SigningVerdict, error)
 
 // ReserveSigning is the money side of a signing request, in one
 // transaction: read the bot's signer and lock its processor wallet and
@@ -50,18 +29,18 @@ type SigningDecider func(sg Signer, spent SpentTotals, available botpay.Micro, r
 // until the authorization expires) or pending (reserved until the approval
 // window closes). Concurrent requests queue on the wallet's row, so
 // signatures can never promise more than the balance.
-func (s *Store) ReserveSigning(ctx context.Context, r SigningRequest, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) ReserveSigning(ctx context.Context, r botpay.SigningRequest, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	return s.reserveSigning(ctx, r, nil, decide)
 }
 
 // ReserveSigningAgainst is ReserveSigning for a wallet whose balance is
 // held elsewhere (on chain, in live mode): balance replaces the stored
 // one, and the live reservations are still subtracted under the lock.
-func (s *Store) ReserveSigningAgainst(ctx context.Context, r SigningRequest, balance botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	return s.reserveSigning(ctx, r, &balance, decide)
 }
 
-func (s *Store) reserveSigning(ctx context.Context, r SigningRequest, balance *botpay.Micro, decide SigningDecider) (SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
@@ -114,7 +93,7 @@ func signatureReservedUntil(validBefore int64) time.Time {
 // lockSigner reads the bot's Signer and locks its processor wallet
 // (lockProcessorWallet), in one round trip when the bot's rules in memory
 // are still its own, else reading them again.
-func (tx *Tx) lockSigner(ctx context.Context, r SigningRequest, now time.Time) (sg Signer, w lockedProcessor, spent SpentTotals, err error) {
+func (tx *Tx) lockSigner(ctx context.Context, r botpay.SigningRequest, now time.Time) (sg Signer, w lockedProcessor, spent SpentTotals, err error) {
 	cfg := tx.s.signers.get(r.BotID)
 	var row signerRow
 	first := signerStep(r.BotID, r.OwnerID, &row)
@@ -189,8 +168,8 @@ func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (da
 const signingColumns = `id, bot_id, owner_id, status, resource_url, resource_host, recipient, amount_micro, nonce, valid_before,
 	reserved_until, COALESCE(signature, ''), COALESCE(header, ''), approval_mode, expires_at, decided_at, created_at`
 
-func scanSigning(row scanner) (SigningRequest, error) {
-	var r SigningRequest
+func scanSigning(row scanner) (botpay.SigningRequest, error) {
+	var r botpay.SigningRequest
 	var reserved, created int64
 	var expires, decided sql.NullInt64
 	err := row.Scan(&r.ID, &r.BotID, &r.OwnerID, &r.Status, &r.ResourceURL, &r.ResourceHost, &r.Recipient, &r.Amount, &r.Nonce,
@@ -209,7 +188,7 @@ func scanSigning(row scanner) (SigningRequest, error) {
 
 // OwnedSigningRequest reads one of the owner's signing requests; another
 // owner's is not found, exactly like a missing one.
-func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int64) (SigningRequest, error) {
+func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int64) (botpay.SigningRequest, error) {
 	r, err := scanSigning(s.queryRow(ctx, `SELECT `+signingColumns+` FROM signing_requests WHERE id = $1 AND owner_id = $2`, id, ownerID))
 	if isNoRows(err) {
 		return r, botpay.ErrNotFound("signing request")
@@ -219,15 +198,15 @@ func (s *Store) OwnedSigningRequest(ctx context.Context, ownerID string, id int6
 
 // PendingSigningRequests pages through an owner's undecided, unexpired
 // requests, oldest first.
-func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[SigningRequest], error) {
+func (s *Store) PendingSigningRequests(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.SigningRequest], error) {
 	items, err := s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[SigningRequest]{Items: []SigningRequest{}}, err
+		return botpay.Page[botpay.SigningRequest]{Items: []botpay.SigningRequest{}}, err
 	}
 	return cutPage(items, page.Limit), nil
 }
 
-func (s *Store) pendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]placed[SigningRequest], error) {
+func (s *Store) pendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]placed[botpay.SigningRequest], error) {
 	q, args := keyset(`SELECT `+signingColumns+`, seq FROM signing_requests
 		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", oldestFirst, page)
 	return readPlaced(ctx, s, q, args, scanSigning)
@@ -247,17 +226,17 @@ type SigningDecision struct {
 // Errors of deciding a signing request (docs/decisions.md, as for held
 // purchases).
 var (
-	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, "already_decided", "the request has already been decided")
-	ErrApprovalExpired = botpay.Errorf(botpay.KindGone, "expired", "the approval window of the request has closed")
+	ErrAlreadyDecided  = botpay.Errorf(botpay.KindConflict, botpay.CodeAlreadyDecided, "the request has already been decided")
+	ErrApprovalExpired = botpay.Errorf(botpay.KindGone, botpay.CodeExpired, "the approval window of the request has closed")
 )
 
 // DecideSigning applies the owner's decision to a pending request and
 // emits purchase.approved (with the signed header) or purchase.rejected,
 // in one transaction. Only a pending, unexpired request changes; a second
 // decision is already_decided, a late one expired.
-func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d SigningDecision) (SigningRequest, error) {
+func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d SigningDecision) (botpay.SigningRequest, error) {
 	now := s.clock.Now()
-	var r SigningRequest
+	var r botpay.SigningRequest
 	err := s.inTx(ctx, func(tx *Tx) error {
 		// The processor wallet first (reservations.go): taking the
 		// request's row first deadlocked with the expiry sweep.

@@ -16,91 +16,85 @@ import (
 // announces purchase.expired once, stops counting against the wallet's
 // reservations and the bot's budgets, and a late decision is 410 expired.
 func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-			db := storetest.Open(t, d, clock)
-			st := db.Store
-			replicas := []*store.Store{st, db.OpenAnother(t)}
-			type signer struct {
-				owner botpay.Owner
-				bot   botpay.Bot
-				held  []store.SigningRequest
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+		db := storetest.Open(t, d, clock)
+		st := db.Store
+		replicas := []*store.Store{st, db.OpenAnother(t)}
+		type signer struct {
+			owner botpay.Owner
+			bot   botpay.Bot
+			held  []botpay.SigningRequest
+		}
+		var signers []signer
+		for range 3 {
+			owner, b := autoShopperAt(t, st, fmt.Sprintf("0x%040x", rand.Uint64()))
+			s := signer{owner: owner, bot: b}
+			for range 5 {
+				_, r := signAs(t, st, owner, b, 100_000, botpay.SigningVerdict{NeedsApproval: true})
+				s.held = append(s.held, r)
 			}
-			var signers []signer
-			for range 3 {
-				owner, b := autoShopperAt(t, st, fmt.Sprintf("0x%040x", rand.Uint64()))
-				s := signer{owner: owner, bot: b}
-				for range 5 {
-					_, r := signAs(t, st, owner, b, 100_000, botpay.SigningVerdict{NeedsApproval: true})
-					s.held = append(s.held, r)
-				}
-				signers = append(signers, s)
-			}
-			clock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
-			if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
-				t.Fatalf("before the window closed: expired %d, %v", n, err)
-			}
-			clock.Advance(time.Millisecond)
+			signers = append(signers, s)
+		}
+		clock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
+		if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
+			t.Fatalf("before the window closed: expired %d, %v", n, err)
+		}
+		clock.Advance(time.Millisecond)
 
-			if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdueSigning); total != 15 {
-				t.Errorf("expired %d signing requests in all, want 15", total)
-			}
-			for _, s := range signers {
-				n := 0
-				for _, ty := range eventTypes(t, st, s.bot.ID) {
-					if ty == botpay.EventPurchaseExpired {
-						n++
-					}
-				}
-				if n != 5 {
-					t.Errorf("bot %s: %d purchase.expired events, want 5", s.bot.ID, n)
-				}
-				_, err := st.DecideSigning(ctx, s.owner.ID, s.held[0].ID, store.SigningDecision{Approve: true, Event: map[string]any{}})
-				wantCode(t, err, "expired")
-				if w, _, err := st.ProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
-					t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
-				}
-				if seen := sign(t, st, s.owner, s.bot, 1); seen.BotDay != 0 || seen.BotMonth != 0 {
-					t.Errorf("the next signature saw %+v spent, want nothing: expired requests do not count", seen)
+		if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdueSigning); total != 15 {
+			t.Errorf("expired %d signing requests in all, want 15", total)
+		}
+		for _, s := range signers {
+			n := 0
+			for _, ty := range eventTypes(t, st, s.bot.ID) {
+				if ty == botpay.EventPurchaseExpired {
+					n++
 				}
 			}
-			if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
-				t.Errorf("a second sweep expired %d, %v; want 0", n, err)
+			if n != 5 {
+				t.Errorf("bot %s: %d purchase.expired events, want 5", s.bot.ID, n)
 			}
-		})
-	}
+			_, err := st.DecideSigning(ctx, s.owner.ID, s.held[0].ID, store.SigningDecision{Approve: true, Event: map[string]any{}})
+			wantCode(t, err, "expired")
+			if w, _, err := st.ProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
+				t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
+			}
+			if seen := sign(t, st, s.owner, s.bot, 1); seen.BotDay != 0 || seen.BotMonth != 0 {
+				t.Errorf("the next signature saw %+v spent, want nothing: expired requests do not count", seen)
+			}
+		}
+		if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
+			t.Errorf("a second sweep expired %d, %v; want 0", n, err)
+		}
+	})
 }
 
 // A held request denied by its owner is never expired by the sweep, and an
 // expired one can no longer be denied.
 func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			st, clock := openWithClock(t, d)
-			owner, b := autoShopper(t, st)
-			held := botpay.SigningVerdict{NeedsApproval: true}
-			_, denied := signAs(t, st, owner, b, 1_000_000, held)
-			if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}}); err != nil {
-				t.Fatal(err)
-			}
-			_, lapsed := signAs(t, st, owner, b, 2_000_000, held)
-			clock.Advance(botpay.SigningApprovalWindow)
-			if n, err := st.ExpireOverdueSigning(ctx, 10); err != nil || n != 1 {
-				t.Fatalf("expired %d, %v; want only the undecided request", n, err)
-			}
-			_, err := st.DecideSigning(ctx, owner.ID, lapsed.ID, store.SigningDecision{Event: map[string]any{}})
-			wantCode(t, err, "expired")
-			_, err = st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}})
-			wantCode(t, err, "already_decided")
-			types := eventTypes(t, st, b.ID)
-			if got := types[len(types)-2:]; got[0] != botpay.EventPurchaseRejected || got[1] != botpay.EventPurchaseExpired {
-				t.Errorf("last events = %v, want purchase.rejected then purchase.expired", got)
-			}
-		})
-	}
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		st, clock := openWithClock(t, d)
+		owner, b := autoShopper(t, st)
+		held := botpay.SigningVerdict{NeedsApproval: true}
+		_, denied := signAs(t, st, owner, b, 1_000_000, held)
+		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+		_, lapsed := signAs(t, st, owner, b, 2_000_000, held)
+		clock.Advance(botpay.SigningApprovalWindow)
+		if n, err := st.ExpireOverdueSigning(ctx, 10); err != nil || n != 1 {
+			t.Fatalf("expired %d, %v; want only the undecided request", n, err)
+		}
+		_, err := st.DecideSigning(ctx, owner.ID, lapsed.ID, store.SigningDecision{Event: map[string]any{}})
+		wantCode(t, err, "expired")
+		_, err = st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}})
+		wantCode(t, err, "already_decided")
+		types := eventTypes(t, st, b.ID)
+		if got := types[len(types)-2:]; got[0] != botpay.EventPurchaseRejected || got[1] != botpay.EventPurchaseExpired {
+			t.Errorf("last events = %v, want purchase.rejected then purchase.expired", got)
+		}
+	})
 }
 
 // An owner's decision racing the expiry sweep of another replica whose
@@ -109,46 +103,43 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 // changes a reservation takes the processor wallet first, so the two
 // cannot deadlock.
 func TestSigningDecisionRacingExpiryOnAnotherReplicaEndsOnce(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			start := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
-			deciderClock := botpay.NewManualClock(start)
-			db := storetest.Open(t, d, deciderClock)
-			st := db.Store
-			sweeperClock := botpay.NewManualClock(start)
-			opts := db.Options
-			opts.Clock = sweeperClock
-			sweeper, err := store.Open(ctx, opts)
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		start := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+		deciderClock := botpay.NewManualClock(start)
+		db := storetest.Open(t, d, deciderClock)
+		st := db.Store
+		sweeperClock := botpay.NewManualClock(start)
+		opts := db.Options
+		opts.Clock = sweeperClock
+		sweeper, err := store.Open(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sweeper.Close() })
+		owner, b := autoShopper(t, st)
+		for i := range 10 {
+			_, r := signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{NeedsApproval: true})
+			deciderClock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
+			sweeperClock.Advance(botpay.SigningApprovalWindow)
+			done := make(chan error, 1)
+			go func() {
+				_, err := st.DecideSigning(ctx, owner.ID, r.ID, store.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
+					ValidBefore: deciderClock.Now().Unix() + 300, Event: map[string]any{}})
+				done <- err
+			}()
+			expired, err := sweeper.ExpireOverdueSigning(ctx, 10)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("round %d: sweep: %v", i, err)
 			}
-			t.Cleanup(func() { sweeper.Close() })
-			owner, b := autoShopper(t, st)
-			for i := range 10 {
-				_, r := signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{NeedsApproval: true})
-				deciderClock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
-				sweeperClock.Advance(botpay.SigningApprovalWindow)
-				done := make(chan error, 1)
-				go func() {
-					_, err := st.DecideSigning(ctx, owner.ID, r.ID, store.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
-						ValidBefore: deciderClock.Now().Unix() + 300, Event: map[string]any{}})
-					done <- err
-				}()
-				expired, err := sweeper.ExpireOverdueSigning(ctx, 10)
-				if err != nil {
-					t.Fatalf("round %d: sweep: %v", i, err)
-				}
-				decideErr := <-done
-				if e := botpay.AsError(decideErr); decideErr != nil && (e == nil || e.Code != "expired") {
-					t.Fatalf("round %d: decision: %v", i, decideErr)
-				}
-				if (decideErr == nil) == (expired == 1) {
-					t.Fatalf("round %d: approved %v and expired %d; want exactly one", i, decideErr == nil, expired)
-				}
-				deciderClock.Advance(time.Millisecond)
-				checkReserved(t, st, b.ID, deciderClock.Now())
+			decideErr := <-done
+			if e := botpay.AsError(decideErr); decideErr != nil && (e == nil || e.Code != "expired") {
+				t.Fatalf("round %d: decision: %v", i, decideErr)
 			}
-		})
-	}
+			if (decideErr == nil) == (expired == 1) {
+				t.Fatalf("round %d: approved %v and expired %d; want exactly one", i, decideErr == nil, expired)
+			}
+			deciderClock.Advance(time.Millisecond)
+			checkReserved(t, st, b.ID, deciderClock.Now())
+		}
+	})
 }

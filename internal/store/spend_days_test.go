@@ -39,11 +39,11 @@ func sign(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro
 }
 
 // signAs reserves a signature judged v (signed, or held for the owner).
-func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, v botpay.SigningVerdict) (store.SpentTotals, store.SigningRequest) {
+func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, v botpay.SigningVerdict) (store.SpentTotals, botpay.SigningRequest) {
 	t.Helper()
 	var seen store.SpentTotals
 	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, 300),
-		func(_ store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *store.SigningRequest) (botpay.SigningVerdict, error) {
+		func(_ store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			seen = spent
 			return v, nil
 		})
@@ -54,8 +54,8 @@ func signAs(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, mic
 }
 
 // signingRequest is a request of micro USDC valid for validFor seconds.
-func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64) store.SigningRequest {
-	return store.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
+func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64) botpay.SigningRequest {
+	return botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID, ResourceURL: "https://v.example/x",
 		ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c", Amount: micro,
 		Nonce: botpay.NewID("0x"), ValidBefore: st.Clock().Now().Unix() + validFor, Signature: "0xsig", Header: "h",
 		ApprovalMode: botpay.ApprovalUnderThreshold}

@@ -13,7 +13,7 @@ import (
 // guardrails (both nil before the claim).
 type BotWallet struct {
 	Bot        botpay.Bot
-	Wallet     *WalletView
+	Wallet     *botpay.WalletView
 	Guardrails *botpay.Guardrails
 }
 
@@ -64,7 +64,7 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 	if !walletID.Valid || !g.present() {
 		return out, nil
 	}
-	w := WalletView{WalletID: walletID.String, PendingTopups: topups,
+	w := botpay.WalletView{WalletID: walletID.String, PendingTopups: topups,
 		Wallet: botpay.Wallet{BotID: b.ID, Balance: botpay.Money(balance.Int64), Held: botpay.Money(held.Int64)}}
 	w.MonthlySpent = botpay.Money(monthlySpent.Int64) + w.Wallet.Held
 	guardrails, err := g.guardrails()

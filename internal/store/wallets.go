@@ -8,17 +8,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// WalletView is what the wallet and status endpoints show about a claimed
-// bot, read in one statement.
-type WalletView struct {
-	WalletID      string
-	Wallet        botpay.Wallet
-	PendingTopups int
-	MonthlySpent  botpay.Money // spends this UTC month plus current holds
-}
-
 // WalletView reads the bot's card wallet; ok is false before the claim.
-func (s *Store) WalletView(ctx context.Context, botID string) (v WalletView, ok bool, err error) {
+func (s *Store) WalletView(ctx context.Context, botID string) (v botpay.WalletView, ok bool, err error) {
 	monthStart := ms(botpay.MonthStart(s.clock.Now()))
 	err = s.queryRow(ctx, `SELECT w.id, w.balance_cents, w.held_cents,
 			(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = w.bot_id AND t.status = 'sent'),
@@ -33,21 +24,13 @@ func (s *Store) WalletView(ctx context.Context, botID string) (v WalletView, ok 
 	return v, err == nil, err
 }
 
-// Funding is the outcome of an owner funding.
-type Funding struct {
-	Transaction botpay.Transaction
-	Wallet      botpay.Wallet
-	Fulfilled   []botpay.TopupRequest
-	Processor   *ProcessorWallet // set when the processor_wallet rail was funded
-}
-
 // Fund credits an owned, claimed bot's card wallet. The balance change, its
 // ledger row, the wallet.funded event and the fulfilment of every pending
 // top-up request the amount covers (oldest first, each with its
 // wallet.topup.completed) are one transaction.
-func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.Money, description string) (Funding, error) {
+func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.Money, description string) (botpay.Funding, error) {
 	now := s.clock.Now()
-	var f Funding
+	var f botpay.Funding
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var walletID string
 		err := tx.queryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents + $1, updated_at = $2

@@ -90,8 +90,8 @@ var ErrSettledElsewhere = errors.New("store: the x402 payment was already confir
 // ConfirmX402Payment records the sale of a submitted payment whose
 // transaction the chain confirmed, in one transaction with the state
 // change; only the first of concurrent confirmations records it.
-func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in SaleInput) (SaleResult, error) {
-	var res SaleResult
+func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput) (botpay.SaleResult, error) {
+	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var nonce string
 		err := tx.queryRow(ctx, `UPDATE x402_payments SET status = 'confirmed' WHERE id = $1 AND status = 'submitted' RETURNING nonce`, id).Scan(&nonce)

@@ -120,7 +120,7 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 		if err != nil || len(queue) != 1 || queue[0].ID != id || queue[0].RawTx != sub.RawTx {
 			t.Fatalf("queue %+v %v", queue, err)
 		}
-		in := store.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		in := botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: sub.TxHash, OnChain: true}
 		var wins, elsewhere int
 		var mu sync.Mutex

@@ -80,14 +80,14 @@ type InternalDebit struct {
 }
 
 // ErrPayerBalance refuses an internal payment the payer cannot cover.
-var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, "insufficient_token_balance", "the paying wallet's balance does not cover the payment")
+var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, botpay.CodeInsufficientTokens, "the paying wallet's balance does not cover the payment")
 
 // CompleteX402Payment turns a claim into a sale in one transaction: debit
 // the payer's processor wallet when the money moves inside the ledger
 // (releasing the signature's reservation), record the sale along the one
 // sale path, and confirm the claim with its sale and transaction hash.
-func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in SaleInput, debit *InternalDebit) (SaleResult, error) {
-	var res SaleResult
+func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.SaleInput, debit *InternalDebit) (botpay.SaleResult, error) {
+	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		if debit != nil {
 			if err := tx.debitProcessor(ctx, *debit); err != nil {

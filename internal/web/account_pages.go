@@ -25,16 +25,12 @@ func (a accountPage) PageTitle() string {
 	return "Reset password"
 }
 
-func (p *Pages) mountAccountPages(mux Mux, post func(string, http.HandlerFunc)) {
-	mux.HandleFunc("GET /forgot", func(w http.ResponseWriter, r *http.Request) {
-		p.renderDash(w, r, http.StatusOK, "account", accountPage{Mode: "forgot"})
-	})
-	post("/forgot", p.forgotSubmit)
-	mux.HandleFunc("GET /reset", func(w http.ResponseWriter, r *http.Request) {
-		p.renderDash(w, r, http.StatusOK, "account", accountPage{Mode: "reset", Token: r.URL.Query().Get("token")})
-	})
-	post("/reset", p.resetSubmit)
-	mux.HandleFunc("GET /verify-email", p.verifyEmail)
+func (p *Pages) forgotForm(w http.ResponseWriter, r *http.Request) {
+	p.renderDash(w, r, http.StatusOK, "account", accountPage{Mode: "forgot"})
+}
+
+func (p *Pages) resetForm(w http.ResponseWriter, r *http.Request) {
+	p.renderDash(w, r, http.StatusOK, "account", accountPage{Mode: "reset", Token: r.URL.Query().Get("token")})
 }
 
 func (p *Pages) forgotSubmit(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"embed"
-	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -152,7 +151,7 @@ func errorText(e *botpay.Error) string {
 }
 
 // errorStatus answers a domain error with the API's status for its kind.
-func errorStatus(e *botpay.Error) int { return api.StatusOf(e.Kind) }
+func errorStatus(e *botpay.Error) int { return e.Kind.HTTPStatus() }
 
 // backLink points back into the dashboard: the bot page for a bot action.
 func backLink(r *http.Request) string {
@@ -167,29 +166,4 @@ func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 // done redirects after a successful POST, naming the notice to show.
 func done(w http.ResponseWriter, r *http.Request, to, notice string) {
 	http.Redirect(w, r, to+"?done="+notice, http.StatusSeeOther)
-}
-
-// mountDashboard registers the dashboard. Every POST passes the
-// cross-origin check.
-func (p *Pages) mountDashboard(mux Mux, protect *http.CrossOriginProtection) {
-	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, protect.Handler(h)) }
-	mux.HandleFunc("GET /favicon.ico", favicon)
-	mux.HandleFunc("GET /signup", p.authForm("signup"))
-	mux.HandleFunc("GET /login", p.authForm("login"))
-	post("/signup", p.authSubmit("signup"))
-	post("/login", p.authSubmit("login"))
-	post("/logout", p.logout)
-	mux.HandleFunc("GET /dashboard", p.signedIn(p.botsPage))
-	mux.HandleFunc("GET /dashboard/{$}", p.signedIn(p.botsPage))
-	post("/dashboard/claim", p.signedIn(p.claimBot))
-	post("/dashboard/pairing-codes", p.signedIn(p.pairingCode))
-	mux.HandleFunc("GET /dashboard/master-guardrails", p.signedIn(p.masterPage))
-	post("/dashboard/master-guardrails", p.signedIn(p.saveMaster))
-	mux.HandleFunc("GET /dashboard/approvals", p.signedIn(p.approvalsPage))
-	post("/dashboard/approvals/{kind}/{id}/{action}", p.signedIn(p.decide))
-	mux.HandleFunc("GET /dashboard/decide", p.linkPage)
-	post("/dashboard/decide", p.linkDecide)
-	p.mountBotPages(mux, post)
-	p.mountAccountPages(mux, post)
-	p.mountAccountDashboard(mux, post)
 }

@@ -6,19 +6,11 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Dashboard pages for the owner's keys and credentials: rotating a bot's
 // API key, listing and revoking sessions and tokens, asking for a new
 // verification link.
-
-func (p *Pages) mountAccountDashboard(mux Mux, post func(string, http.HandlerFunc)) {
-	post("/dashboard/bots/{bot_id}/api-key/rotate", p.signedIn(p.rotateKey))
-	mux.HandleFunc("GET /dashboard/sessions", p.signedIn(p.sessionsPage))
-	post("/dashboard/sessions/{id}/revoke", p.signedIn(p.revokeSession))
-	post("/dashboard/email-verification", p.signedIn(p.resendVerification))
-}
 
 type newKeyPage struct {
 	Bot      botpay.Bot
@@ -48,7 +40,7 @@ func (p *Pages) rotateKey(w http.ResponseWriter, r *http.Request, owner botpay.O
 }
 
 type sessionsPage struct {
-	Sessions []store.OwnerToken
+	Sessions []botpay.OwnerToken
 	Verified bool
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // A bot's page comes in four sections, each at its own URL and each short
@@ -32,27 +31,9 @@ type BotHead struct {
 // Tabs lists the sections for the tab navigation.
 func (h BotHead) Tabs() []struct{ Path, Label string } { return botSections }
 
-func (p *Pages) mountBotPages(mux Mux, post func(string, http.HandlerFunc)) {
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botOverviewPage))
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}/spending", p.signedIn(p.botSpendingPage))
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}/settings", p.signedIn(p.botSettingsPage))
-	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
-	post("/dashboard/bots/{bot_id}/freeze", p.signedIn(p.freeze))
-	post("/dashboard/bots/{bot_id}/guardrails", p.signedIn(p.saveGuardrails))
-	post("/dashboard/bots/{bot_id}/procurement", p.signedIn(p.saveProcurement))
-	post("/dashboard/bots/{bot_id}/callback-url", p.signedIn(p.saveCallback))
-	post("/dashboard/bots/{bot_id}/tasks", p.signedIn(p.createTask))
-	post("/dashboard/bots/{bot_id}/cards", p.signedIn(p.createCard))
-	post("/dashboard/bots/{bot_id}/rail5-cards", p.signedIn(p.createRail5Card))
-	post("/dashboard/bots/{bot_id}/cards/{card_id}", p.signedIn(p.setCardStatus))
-	post("/dashboard/bots/{bot_id}/invoices/{invoice_id}/cancel", p.signedIn(p.cancelInvoice))
-	post("/dashboard/bots/{bot_id}/purchases/{confirmation_id}/refund", p.signedIn(p.refundPurchase))
-}
-
 // ownedBot loads the bot named in the path if the owner owns it.
 func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
-	return p.svc.BotOfOwner(r.Context(), owner, r.PathValue("bot_id"))
+	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
 }
 
 // headOf loads the bot named in the path and what every section shows
@@ -237,13 +218,13 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		},
 		func() (err error) {
 			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
-				return p.svc.Invoices(ctx, b, store.InvoiceFilter{}, pr)
+				return p.svc.Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
 			})
 			return
 		},
 		func() (err error) {
 			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-				return p.svc.Sales(ctx, b, store.SaleFilter{}, pr)
+				return p.svc.Sales(ctx, b, botpay.SaleFilter{}, pr)
 			})
 			return
 		},

@@ -226,7 +226,7 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	}
 	names := map[string]string{}
 	if bots, err := everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
-		return p.svc.Store().OwnerBots(ctx, owner.ID, pr)
+		return p.svc.OwnerBots(ctx, owner, pr)
 	}); err == nil {
 		for _, b := range bots {
 			names[b.ID] = b.Name

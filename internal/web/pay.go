@@ -8,22 +8,12 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // payCSP lets buyer pages show the product image a bot linked, and
 // nothing else from elsewhere: no scripts at all, forms post only here.
 const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; form-action 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'"
-
-// mountPay registers the buyer pages (docs/decisions.md).
-func (p *Pages) mountPay(mux Mux, protect *http.CrossOriginProtection) {
-	mux.HandleFunc("GET /pay/{id}", p.payView)
-	if !p.live { // the form pays through the sandbox; live mode has no such route
-		mux.Handle("POST /pay/{id}", protect.Handler(http.HandlerFunc(p.paySubmit)))
-	}
-	mux.HandleFunc("GET /pay/{id}/invoice.pdf", p.invoicePDF)
-}
 
 type methodOption struct{ Value, Label string }
 
@@ -194,7 +184,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 			amountErr = "The amount must be a number of dollars, such as 12.50."
 		}
 	}
-	var res store.SaleResult
+	var res botpay.SaleResult
 	var err error
 	var data payPage
 	switch {

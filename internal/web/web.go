@@ -2,7 +2,6 @@ package web
 
 import (
 	"embed"
-	"github.com/botpay/botpay/internal/api"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -46,19 +45,6 @@ func New(svc *app.Service, log *slog.Logger, clientIP func(*http.Request) string
 	}
 	live := svc.Live()
 	return &Pages{svc: svc, log: log, clientIP: clientIP, live: live, pages: pageSets[live], dash: dashSets[live]}
-}
-
-// Mux is where the pages are registered: the API's ServeMux.
-type Mux = api.Mux
-
-// Mount registers the pages on mux. Form posts are refused when a browser
-// says they come from another origin.
-func (p *Pages) Mount(mux Mux) {
-	protect := http.NewCrossOriginProtection()
-	mux.HandleFunc("GET /claim", p.claimForm)
-	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
-	p.mountPay(mux, protect)
-	p.mountDashboard(mux, protect)
 }
 
 type claimPage struct {

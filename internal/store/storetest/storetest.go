@@ -124,3 +124,17 @@ func redact(dsn string) string {
 	}
 	return strings.TrimSpace(u.String())
 }
+
+// EachEngine runs fn as a parallel subtest per engine (named after it), for
+// tests that open their own database or server on the engine given
+// (testserver.Start, Open with a clock). Tests of the store alone use
+// ForEach, which opens the database too.
+func EachEngine(t *testing.T, fn func(t *testing.T, d store.Dialect)) {
+	t.Helper()
+	for _, d := range Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			fn(t, d)
+		})
+	}
+}

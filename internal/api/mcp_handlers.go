@@ -6,14 +6,13 @@ import (
 	"github.com/botpay/botpay/internal/mcp"
 )
 
-// mcpRoutes mounts the Model Context Protocol endpoint: streamable HTTP,
-// stateless, authenticated by the bot's API key. Its tools call self (this
-// same handler) in-process as the caller, so each one answers exactly what
-// its endpoint answers.
-func (s *Server) mcpRoutes(self http.Handler) {
-	h := mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log},
+// mcpHandler serves the Model Context Protocol endpoint: streamable HTTP,
+// stateless, authenticated by the bot's API key (mcpAuth). Its tools call
+// self (this same handler) in-process as the caller, so each one answers
+// exactly what its endpoint answers.
+func (s *Server) mcpHandler(self http.Handler) http.Handler {
+	return mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log},
 		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.DefaultPayment()})
-	s.mux.Handle("POST /mcp", s.mcpAuth(h))
 }
 
 // mcpAuth answers 401 before any MCP exchange when the bearer is not a

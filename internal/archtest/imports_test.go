@@ -1,0 +1,105 @@
+package archtest
+
+import (
+	"strings"
+	"testing"
+)
+
+// importRule forbids files of the packages under from importing what
+// forbidden says, for the reason given (docs/architecture.md).
+type importRule struct {
+	name      string
+	under     string // package path relative to the module, and its subpackages
+	tests     bool   // the rule holds for _test.go files too
+	forbidden func(imp string) bool
+}
+
+// inModule reports whether imp is under one of the module-relative paths.
+func inModule(imp string, paths ...string) bool {
+	for _, p := range paths {
+		full := module + "/" + p
+		if imp == full || strings.HasPrefix(imp, full+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// testOnly are the packages that exist for tests: non-test code never
+// imports them.
+var testOnly = []string{"internal/store/storetest", "internal/testserver", "internal/chaintest",
+	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e"}
+
+var importRules = []importRule{
+	{name: "the domain imports nothing of the module", under: "internal/botpay",
+		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
+	{name: "the store imports only the domain", under: "internal/store",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/store")
+		}},
+	{name: "use cases know nothing of HTTP or the binary", under: "internal/app",
+		forbidden: func(imp string) bool { return inModule(imp, "internal/api", "internal/web", "cmd") }},
+	{name: "the JSON API reaches the store only through app", under: "internal/api",
+		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/web") }},
+	{name: "the pages reach the store only through app and need nothing of the API", under: "internal/web",
+		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/api") }},
+	{name: "the public SDK stands alone", under: "client", tests: true,
+		forbidden: func(imp string) bool { return inModule(imp, "internal") }},
+	{name: "test-only packages stay out of the service", under: "",
+		forbidden: func(imp string) bool { return inModule(imp, testOnly...) }},
+}
+
+// violations lists "file imports path" for every file that breaks rule.
+func (rule importRule) violations(files []sourceFile) []string {
+	var out []string
+	for _, f := range files {
+		if (f.test && !rule.tests) || !rule.covers(f.pkg) {
+			continue
+		}
+		for _, imp := range f.imports {
+			if rule.forbidden(imp) {
+				out = append(out, f.path+" imports "+imp)
+			}
+		}
+	}
+	return out
+}
+
+func (rule importRule) covers(pkg string) bool {
+	if rule.under == "" {
+		return !inModule(pkg, testOnly...)
+	}
+	return inModule(pkg, rule.under)
+}
+
+func TestImportsFollowTheLayers(t *testing.T) {
+	files := parseRepo(t)
+	for _, rule := range importRules {
+		t.Run(rule.name, func(t *testing.T) {
+			for _, v := range rule.violations(files) {
+				t.Error(v)
+			}
+		})
+	}
+}
+
+func TestImportRulesCatchAForbiddenImport(t *testing.T) {
+	bad := []sourceFile{
+		{path: "internal/web/x.go", pkg: module + "/internal/web", imports: []string{module + "/internal/api"}},
+		{path: "internal/api/x.go", pkg: module + "/internal/api", imports: []string{module + "/internal/store"}},
+		{path: "internal/botpay/x.go", pkg: module + "/internal/botpay", imports: []string{module + "/internal/seal"}},
+		{path: "internal/app/x.go", pkg: module + "/internal/app", imports: []string{module + "/internal/testserver"}},
+		{path: "client/x_test.go", pkg: module + "/client", test: true, imports: []string{module + "/internal/botpay"}},
+	}
+	caught := map[string]bool{}
+	for _, rule := range importRules {
+		for _, v := range rule.violations(bad) {
+			caught[strings.Fields(v)[0]] = true
+		}
+	}
+	for _, f := range bad {
+		if !caught[f.path] {
+			t.Errorf("no rule refuses %s importing %v", f.path, f.imports)
+		}
+	}
+}
