@@ -4,7 +4,7 @@
 import http from 'node:http';
 import {
   BASE, SHOTS, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard,
-  checkoutBody, until,
+  checkoutBody, until, botURL, section,
 } from './lib.mjs';
 
 expect(BASE, 'BOTPAY_URL is not set');
@@ -24,7 +24,7 @@ async function spendingBot(page, name, opts = {}) {
   await page.getByRole('button', { name: 'Save guardrails' }).click();
   await page.waitForURL(/done=guardrails/);
   expect(await page.getByLabel('Per transaction (USD)').inputValue() === '80.00', 'guardrails not saved');
-  return { email, reg, key: reg.api_key, botPage: page.url().replace(/\?.*$/, '') };
+  return { email, reg, key: reg.api_key, botPage: botURL(page) };
 }
 
 async function decideInQueue(page, id, action) {
@@ -53,6 +53,8 @@ const scenarios = {
     expect(st2.body.status === 'denied', `status poll after denial: ${JSON.stringify(st2.body)}`);
     await page.goto(bot.botPage);
     expect((await page.getByTestId('balance').textContent()).includes('$75.00'), 'balance after the approved purchase is not $75.00');
+    await section(page, '/spending');
+    await page.getByText('Give the bot a task').click();
     await page.getByLabel('Item').fill('Printer paper');
     await page.getByLabel('Merchant', { exact: true }).fill('Paper Co');
     await page.getByLabel('Merchant URL').fill('https://paper.example.com');
@@ -77,10 +79,11 @@ const scenarios = {
     expect(wallet.status === 201, `processor wallet: ${wallet.status} ${JSON.stringify(wallet.body)}`);
     const funded = await api('POST', `/api/v1/owner/bots/${reg.bot_id}/fund`, { amount_usd: 10, rail: 'processor_wallet' }, session);
     expect(funded.status === 200, `fund processor wallet: ${funded.status} ${JSON.stringify(funded.body)}`);
-    await page.goto(botPage);
+    await page.goto(botPage + '/settings');
     await page.getByLabel('Approval mode').selectOption('ask_for_everything');
     await page.getByRole('button', { name: 'Save guardrails' }).click();
     await page.waitForURL(/done=guardrails/);
+    await page.goto(botPage);
     expect((await page.getByTestId('processor-wallet').textContent()).trim() === wallet.body.address, 'bot page does not show the processor wallet address');
 
     const sign = (amount) => api('POST', '/api/v1/processor-wallet/bot/sign', {
@@ -92,7 +95,7 @@ const scenarios = {
     await page.goto(BASE + '/dashboard/approvals');
     const row = page.locator(`tr[data-kind="signing"][data-id="${held.body.approval_id}"]`);
     expect(await row.count() === 1, 'held signing request not in the queue');
-    expect((await row.textContent()).includes('$2.50'), 'signing request amount not shown in dollars');
+    expect((await row.textContent()).includes('2.50 USDC'), 'signing request amount not shown in USDC');
     await shot(page, 'approvals-signing');
     await decideInQueue(page, held.body.approval_id, 'approve');
     const events = async () => (await api('GET', '/api/v1/bot/messages', undefined, reg.api_key)).body.messages.map((m) => m.event);
@@ -118,6 +121,7 @@ const scenarios = {
     await page.getByRole('button', { name: 'Send the card to the bot' }).click();
     await page.waitForURL(/done=card/);
     expect((await page.locator('main').textContent()).includes('···· 4242'), 'rail5 card not listed');
+    await page.goto(bot.botPage);
     await page.getByRole('button', { name: 'Freeze wallet' }).click();
     await page.waitForURL(/done=frozen/);
     expect((await page.getByTestId('bot-status').textContent()).trim() === 'frozen', 'bot status not frozen');
@@ -134,7 +138,7 @@ const scenarios = {
       await signup(page, email);
       const reg = await register({ bot_name: 'Flaky', owner_email: email, callback_url: `http://127.0.0.1:${failing.address().port}/hook` });
       await claim(page, reg.claim_token);
-      const botPage = page.url().replace(/\?.*$/, '');
+      const botPage = botURL(page);
       const status = async () => { await page.goto(botPage); return (await page.getByTestId('webhook-status').textContent()).trim(); };
       // Each event fails once; retries wait 30 s, so one failure shows as
       // degraded and the next event's failure makes it unreachable.

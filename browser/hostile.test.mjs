@@ -3,7 +3,7 @@
 // console error (a blocked inline script is reported as one) or a page
 // error. Run by internal/browsertest against a real `botpay serve`.
 import {
-  BASE, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard, checkoutBody,
+  BASE, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard, checkoutBody, botURL,
 } from './lib.mjs';
 
 expect(BASE, 'BOTPAY_URL is not set');
@@ -26,7 +26,7 @@ try {
   await page.getByLabel('Approval mode').selectOption('ask_for_everything');
   await page.getByRole('button', { name: 'Save guardrails' }).click();
   await page.waitForURL(/done=guardrails/);
-  const botPage = page.url().replace(/\?.*$/, '');
+  const botPage = botURL(page);
   const key = reg.api_key;
 
   const call = async (method, path, body) => {
@@ -56,6 +56,8 @@ try {
   const pages = [
     ['bots', BASE + '/dashboard'],
     ['bot', botPage],
+    ['spending', botPage + '/spending'],
+    ['settings', botPage + '/settings'],
     ['earning', botPage + '/earning'],
     ['approvals', BASE + '/dashboard/approvals'],
     ['master', BASE + '/dashboard/master-guardrails'],
@@ -75,7 +77,7 @@ try {
   await page.goto(BASE + '/dashboard/approvals');
   expect((await page.locator('main').textContent()).includes('<script>alert(5)</script>'), 'approvals do not show the item name literally');
   // Keyboard: every form control has a label, on every dashboard page.
-  for (const [name, url] of pages.slice(0, 5)) {
+  for (const [name, url] of pages.slice(0, 7)) {
     await page.goto(url);
     const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
       .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).map((el) => el.name || el.id));

@@ -1,13 +1,20 @@
-// Shared helpers of the dashboard browser tests: launching Debian's chromium
+// Shared helpers of the browser tests: launching Debian's chromium
 // through playwright-core, the bot side of the API (plain fetch), and the
-// checks every scenario makes (no console error, no dialog, a screenshot).
+// checks every scenario makes (no console error, no dialog, a screenshot;
+// checkPage adds both widths and the axe-core scan).
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const BASE = process.env.BOTPAY_URL;
-export const SHOTS = process.env.SCREENSHOT_DIR || mkdtempSync(join(tmpdir(), 'botpay-shots-'));
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+// SCREENSHOT_DIR is set by internal/browsertest (one folder per script
+// under $BOTPAY_ARTIFACTS_DIR); run by hand, the same default applies.
+export const SHOTS = process.env.SCREENSHOT_DIR
+  || join(process.env.BOTPAY_ARTIFACTS_DIR || join(REPO, 'artifacts', 'screenshots'), 'manual');
+mkdirSync(SHOTS, { recursive: true });
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 export async function launch() {
@@ -80,13 +87,28 @@ export async function claim(page, token) {
   await page.waitForURL(/\/dashboard\/bots\//);
 }
 
+// fund funds the bot from its overview.
 export async function fund(page, amount) {
+  if (!/\/dashboard\/bots\/[^/?#]+([?#].*)?$/.test(page.url())) await section(page, '');
   await page.getByLabel('Add funds (USD)').fill(amount);
   await page.getByRole('button', { name: 'Fund wallet' }).click();
   await page.waitForURL(/done=funded/);
 }
 
+// botURL is the bot page (its overview) of whichever section the page
+// shows; section opens one of its sections ('', '/spending', '/earning',
+// '/settings').
+export function botURL(page) {
+  return page.url().replace(/[?#].*$/, '').replace(/\/(spending|earning|settings)$/, '');
+}
+
+export async function section(page, suffix) {
+  await page.goto(botURL(page) + suffix);
+}
+
+// addCard adds a card from the bot's settings and stays there.
 export async function addCard(page) {
+  await section(page, '/settings');
   await page.getByText('Add a card').click();
   await page.getByLabel('Card name', { exact: true }).fill('Team card');
   await page.getByLabel(/^Missing digits/).fill('4242');

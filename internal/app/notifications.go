@@ -108,7 +108,7 @@ func (s *Service) DecisionURL(l DecisionLink) string {
 }
 
 var heldMailHTML = template.Must(template.New("held").Parse(`<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>Your bot <strong>{{.Bot}}</strong> wants to buy <strong>{{.Item}}</strong> from <strong>{{.Merchant}}</strong> for <strong>${{.Amount}}</strong>{{with .Category}} (category {{.}}){{end}}.</p>
+<p>Your bot <strong>{{.Bot}}</strong> wants to buy <strong>{{.Item}}</strong> from <strong>{{.Merchant}}</strong> for <strong>{{.Amount}}</strong>{{with .Category}} (category {{.}}){{end}}.</p>
 <p>The request waits for your decision until {{.Expires}} UTC.</p>
 <p><a href="{{.Approve}}">Approve</a> &nbsp; <a href="{{.Deny}}">Deny</a></p>
 <p>Each link opens a confirmation page; nothing happens until you press its button. Or decide in your dashboard: <a href="{{.Dashboard}}">{{.Dashboard}}</a></p>
@@ -126,7 +126,7 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 	deny := s.DecisionURL(link)
 	link.Approve = true
 	approve := s.DecisionURL(link)
-	data := map[string]string{"Bot": bot.Name, "Item": p.ItemName, "Merchant": p.MerchantName, "Amount": p.Amount.USD(),
+	data := map[string]string{"Bot": bot.Name, "Item": p.ItemName, "Merchant": p.MerchantName, "Amount": botpay.FormatUSD(p.Amount),
 		"Category": p.Category, "Expires": p.ExpiresAt.UTC().Format("2006-01-02 15:04"), "Approve": approve, "Deny": deny,
 		"Dashboard": s.baseURL + "/dashboard/approvals"}
 	var html strings.Builder
@@ -134,10 +134,10 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 		s.log.WarnContext(ctx, "held purchase mail", "err", err)
 		return
 	}
-	text := fmt.Sprintf("Your bot %q wants to buy %q from %q for $%s.\n\nIt waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
+	text := fmt.Sprintf("Your bot %q wants to buy %q from %q for %s.\n\nIt waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
-		bot.Name, p.ItemName, p.MerchantName, p.Amount.USD(), data["Expires"], approve, deny, data["Dashboard"])
-	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + p.Amount.USD() + " purchase by " + oneLine(bot.Name),
+		bot.Name, p.ItemName, p.MerchantName, data["Amount"], data["Expires"], approve, deny, data["Dashboard"])
+	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " purchase by " + oneLine(bot.Name),
 		Text: text, HTML: html.String()})
 }
 
@@ -152,8 +152,8 @@ func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *sto
 		return
 	}
 	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Low balance: " + oneLine(bot.Name),
-		Text: fmt.Sprintf("Your bot %q has $%s available, below its low-balance threshold of $%s.\n\nFund it from your dashboard: %s/dashboard/bots/%s\n",
-			bot.Name, after.USD(), threshold.USD(), s.baseURL, bot.ID)})
+		Text: fmt.Sprintf("Your bot %q has %s available, below its low-balance threshold of %s.\n\nFund it from your dashboard: %s/dashboard/bots/%s\n",
+			bot.Name, botpay.FormatUSD(after), botpay.FormatUSD(threshold), s.baseURL, bot.ID)})
 }
 
 // oneLine keeps a bot-chosen string from adding header lines to a subject.

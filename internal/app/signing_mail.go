@@ -50,7 +50,7 @@ func (s *Service) decideSigningByLink(ctx context.Context, owner botpay.Owner, l
 }
 
 var heldSigningMailHTML = template.Must(template.New("held-signing").Parse(`<!doctype html><html><body style="font-family:system-ui,sans-serif">
-<p>Your bot <strong>{{.Bot}}</strong> asks to sign a payment of <strong>${{.Amount}}</strong> (USDC from its processor wallet) to <strong>{{.Merchant}}</strong> for <code>{{.Item}}</code>.</p>
+<p>Your bot <strong>{{.Bot}}</strong> asks to sign a payment of <strong>{{.Amount}}</strong> from its processor wallet to <strong>{{.Merchant}}</strong> for <code>{{.Item}}</code>.</p>
 <p>The request waits for your decision until {{.Expires}} UTC.</p>
 <p><a href="{{.Approve}}">Approve</a> &nbsp; <a href="{{.Deny}}">Deny</a></p>
 <p>Each link opens a confirmation page; nothing happens until you press its button. Or decide in your dashboard: <a href="{{.Dashboard}}">{{.Dashboard}}</a></p>
@@ -71,7 +71,7 @@ func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r botpa
 	deny := s.DecisionURL(link)
 	link.Approve = true
 	approve := s.DecisionURL(link)
-	data := map[string]string{"Bot": bot.Name, "Item": r.ResourceURL, "Merchant": r.ResourceHost, "Amount": r.Amount.Dollars(),
+	data := map[string]string{"Bot": bot.Name, "Item": r.ResourceURL, "Merchant": r.ResourceHost, "Amount": botpay.FormatUSDC(r.Amount),
 		"Expires": r.ExpiresAt.UTC().Format("2006-01-02 15:04"), "Approve": approve, "Deny": deny,
 		"Dashboard": s.baseURL + "/dashboard/approvals"}
 	var html strings.Builder
@@ -79,10 +79,10 @@ func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r botpa
 		s.log.WarnContext(ctx, "held signing request mail", "err", err)
 		return
 	}
-	text := fmt.Sprintf("Your bot %q asks to sign a payment of $%s (USDC from its processor wallet) to %q for %q.\n\n"+
+	text := fmt.Sprintf("Your bot %q asks to sign a payment of %s from its processor wallet to %q for %q.\n\n"+
 		"It waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
 		bot.Name, data["Amount"], r.ResourceHost, r.ResourceURL, data["Expires"], approve, deny, data["Dashboard"])
-	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: $" + data["Amount"] + " x402 payment by " + oneLine(bot.Name),
+	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " x402 payment by " + oneLine(bot.Name),
 		Text: text, HTML: html.String()})
 }

@@ -77,6 +77,9 @@ type DeliveryRecord struct {
 	Done      bool
 	Outcome   string // delivered, staged, failed… (empty while in flight)
 	CreatedAt time.Time
+	// AckedAt is when the bot acknowledged the pending message of a staged
+	// event (zero while it has not).
+	AckedAt time.Time
 }
 
 // WalletView is what the wallet and status endpoints show about a claimed

@@ -49,8 +49,9 @@ func chromium() string {
 }
 
 // serve builds botpay and starts `botpay serve` on a free loopback port
-// with an empty data folder; it is stopped when the test ends.
-func serve(t *testing.T, repo string) string {
+// with an empty data folder; it is stopped when the test ends. It returns
+// the base URL and the folder the service writes its mail to.
+func serve(t *testing.T, repo string) (base, mailDir string) {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "botpay")
@@ -92,14 +93,14 @@ func serve(t *testing.T, repo string) string {
 			t.Logf("serve log:\n%s", out)
 		}
 	})
-	base := "http://" + addr
+	base = "http://" + addr
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, err := http.Get(base + "/readyz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return base
+				return base, filepath.Join(dir, "data", "mail")
 			}
 		}
 		if time.Now().After(deadline) {
@@ -109,14 +110,19 @@ func serve(t *testing.T, repo string) string {
 	}
 }
 
-// screenshots is where the scripts save screenshots: BROWSER_SCREENSHOT_DIR,
-// or a folder under the system temp dir (never the repository).
-func screenshots(t *testing.T, name string) string {
-	dir := os.Getenv("BROWSER_SCREENSHOT_DIR")
+// screenshots is where the scripts save screenshots: a folder per script
+// under $BOTPAY_ARTIFACTS_DIR, by default artifacts/screenshots in the
+// repository (git-ignored), which CI keeps as artifacts. It is emptied
+// first so that what it holds after a run is that run's.
+func screenshots(t *testing.T, repo, name string) string {
+	dir := os.Getenv("BOTPAY_ARTIFACTS_DIR")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "botpay-browser-screenshots")
+		dir = filepath.Join(repo, "artifacts", "screenshots")
 	}
 	dir = filepath.Join(dir, name)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -125,18 +131,19 @@ func screenshots(t *testing.T, name string) string {
 
 func runScript(t *testing.T, script string) {
 	repo := requireBrowser(t)
-	base := serve(t, repo)
-	shots := screenshots(t, strings.TrimSuffix(script, ".test.mjs"))
+	base, mailDir := serve(t, repo)
+	shots := screenshots(t, repo, strings.TrimSuffix(script, ".test.mjs"))
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script)
 	cmd.Dir = filepath.Join(repo, "browser")
-	cmd.Env = append(os.Environ(), "BOTPAY_URL="+base, "SCREENSHOT_DIR="+shots, "CHROMIUM="+chromium())
+	cmd.Env = append(os.Environ(), "BOTPAY_URL="+base, "SCREENSHOT_DIR="+shots, "CHROMIUM="+chromium(), "BOTPAY_MAIL_DIR="+mailDir)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s:\n%s", script, out)
 	if err != nil {
 		t.Fatal(fmt.Errorf("%s failed: %w (screenshots in %s)", script, err, shots))
 	}
+	t.Logf("screenshots in %s", shots)
 }
 
 // TestDashboardScenariosInChromium: sign up, claim, fund, edit guardrails,
@@ -150,4 +157,19 @@ func TestDashboardScenariosInChromium(t *testing.T) {
 // strings in every bot-supplied field; a dialog or console error fails.
 func TestHostileBotStringsNeverRunAsScript(t *testing.T) {
 	runScript(t, "hostile.test.mjs")
+}
+
+// TestBuyerPagesInChromium checks the landing, sign-up and buyer pages at
+// desktop and phone widths: screenshots, axe-core, no sideways scroll.
+func TestBuyerPagesInChromium(t *testing.T) {
+	runScript(t, "buyer.test.mjs")
+}
+
+// TestOwnerPagesInChromium checks the owner's overview, the bot's four
+// sections, the approvals queue and the e-mail decision page at desktop
+// and phone widths (screenshots, axe-core, no sideways scroll), that the
+// approved bars stay visible beside a declined $9,999 attempt, and that a
+// decision link works once without logging in.
+func TestOwnerPagesInChromium(t *testing.T) {
+	runScript(t, "owner.test.mjs")
 }

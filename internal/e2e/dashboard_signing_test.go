@@ -99,7 +99,7 @@ func TestHeldSigningRequestIsListedInTheDashboardAndTheOwnerAPI(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("approvals page: %d", resp.StatusCode)
 		}
-		for _, want := range []string{`data-kind="signing" data-id="` + id + `"`, "$2.50", "<strong>evil.example</strong>",
+		for _, want := range []string{`data-kind="signing" data-id="` + id + `"`, "2.50 USDC", "<strong>evil.example</strong>",
 			"&lt;script&gt;alert(1)&lt;/script&gt;?a=1&amp;b=2", "listed", " min ",
 			`action="/dashboard/approvals/signing/` + id + `/approve"`, `action="/dashboard/approvals/signing/` + id + `/deny"`,
 			`aria-label="Approve signing request ` + id + `"`, `aria-label="Deny signing request ` + id + `"`} {
@@ -111,7 +111,7 @@ func TestHeldSigningRequestIsListedInTheDashboardAndTheOwnerAPI(t *testing.T) {
 			t.Error("approvals page shows the resource URL unescaped")
 		}
 
-		if resp, page := br.do("GET", "/dashboard", nil); resp.StatusCode != 200 || !strings.Contains(page, "1 request(s) await") ||
+		if resp, page := br.do("GET", "/dashboard", nil); resp.StatusCode != 200 || !strings.Contains(page, "1 request awaits your decision") ||
 			!strings.Contains(page, `<a href="/dashboard/approvals">1</a>`) {
 			t.Errorf("bots list does not count the signing request: %d", resp.StatusCode)
 		}
@@ -119,8 +119,8 @@ func TestHeldSigningRequestIsListedInTheDashboardAndTheOwnerAPI(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("bot page: %d", resp.StatusCode)
 		}
-		for _, want := range []string{"1 request(s) from this bot await", `<code data-testid="processor-wallet">` + b.Address + `</code>`,
-			"$5.00 USDC, $2.50 available"} {
+		for _, want := range []string{"1 request from this bot awaits", `<code data-testid="processor-wallet" style="overflow-wrap:anywhere">` + b.Address + `</code>`,
+			`data-testid="usdc-balance">5.00 USDC<`, "2.50 USDC available"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("bot page lacks %q", want)
 			}
@@ -224,7 +224,8 @@ func TestEmailLinksDecideAHeldSigningRequestOnce(t *testing.T) {
 
 		for range 2 {
 			resp, page := br.do("GET", approve, nil)
-			if resp.StatusCode != 200 || !strings.Contains(page, "Yes, approve") || !strings.Contains(page, "x402 signing request <code>"+id+"</code>") {
+			if resp.StatusCode != 200 || !strings.Contains(page, ">Approve</button>") || !strings.Contains(page, "An x402 payment awaits your decision") ||
+				!strings.Contains(page, `data-testid="decide-amount">0.001234 USDC<`) {
 				t.Fatalf("GET approve link: %d %s", resp.StatusCode, page)
 			}
 		}
@@ -235,7 +236,7 @@ func TestEmailLinksDecideAHeldSigningRequestOnce(t *testing.T) {
 			t.Errorf("cross-site POST of the link: %d, want 403", resp.StatusCode)
 		}
 		resp, page := br.do("POST", "/dashboard/decide", url.Values{"t": {linkToken(approve)}})
-		if resp.StatusCode != 200 || !strings.Contains(page, "$0.001234") || !strings.Contains(page, "<strong>approved</strong>") ||
+		if resp.StatusCode != 200 || !strings.Contains(page, "0.001234 USDC") || !strings.Contains(page, "<strong>approved</strong>") ||
 			strings.Contains(page, "<script>") {
 			t.Fatalf("POST approve: %d %s", resp.StatusCode, page)
 		}

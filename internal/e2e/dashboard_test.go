@@ -207,7 +207,7 @@ func TestEmailDecisionLinksWorkOnceAndNeverOnGET(t *testing.T) {
 		b := newBrowser(t, h) // no session: the link itself is the authority
 
 		for i := 0; i < 2; i++ {
-			if resp, page := b.do("GET", approve, nil); resp.StatusCode != 200 || !strings.Contains(page, "Yes, approve") {
+			if resp, page := b.do("GET", approve, nil); resp.StatusCode != 200 || !strings.Contains(page, ">Approve</button>") {
 				t.Fatalf("GET approve link: %d", resp.StatusCode)
 			}
 		}
@@ -306,21 +306,23 @@ func TestBotPageShowsEverythingTheOwnerControls(t *testing.T) {
 		}
 		b := newBrowser(t, h)
 		b.cookie = &http.Cookie{Name: "botpay_session", Value: s.sess.Token}
-		resp, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID, nil)
-		if resp.StatusCode != 200 {
-			t.Fatalf("bot page: %d %s", resp.StatusCode, page)
-		}
-		for _, want := range []string{"$300.00", "$40.00", "Team card", "···· 4242", "A4 paper", "for paper", "Widget",
-			"wallet.funded", "<svg", "Funded by owner", "Approval mode"} {
-			if !strings.Contains(page, want) {
-				t.Errorf("bot page lacks %q", want)
+		wants := map[string][]string{"": {"$300.00", "$40.00", "Widget"},
+			"/spending": {"A4 paper", "for paper", "Widget", "<svg", "Funded by owner"},
+			"/settings": {"Team card", "···· 4242", "wallet.funded", "Approval mode"},
+			"/earning":  {"Checkout pages"}}
+		for section, list := range wants {
+			resp, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID+section, nil)
+			if resp.StatusCode != 200 {
+				t.Fatalf("bot page %q: %d %s", section, resp.StatusCode, page)
+			}
+			for _, want := range list {
+				if !strings.Contains(page, want) {
+					t.Errorf("bot page %q lacks %q", section, want)
+				}
 			}
 		}
-		if resp, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID+"/earning", nil); resp.StatusCode != 200 || !strings.Contains(page, "Checkout pages") {
-			t.Errorf("earning page: %d", resp.StatusCode)
-		}
-		if resp, page := b.do("GET", "/dashboard", nil); resp.StatusCode != 200 || !strings.Contains(page, "1 request(s) await") {
-			t.Errorf("bots list: %d", resp.StatusCode)
+		if resp, page := b.do("GET", "/dashboard", nil); resp.StatusCode != 200 || !strings.Contains(page, "1 request awaits your decision") {
+			t.Errorf("overview: %d", resp.StatusCode)
 		}
 		other := h.claimedBot("someone-else")
 		if resp, _ := b.do("GET", "/dashboard/bots/"+other.reg.BotID, nil); resp.StatusCode != http.StatusNotFound {

@@ -121,7 +121,7 @@ func TestDashboardRecordsARefundAndShowsIt(t *testing.T) {
 		b := newBrowser(t, h)
 		b.cookie = &http.Cookie{Name: "botpay_session", Value: s.sess.Token}
 		action := "/dashboard/bots/" + s.reg.BotID + "/purchases/" + bought.ConfirmationID + "/refund"
-		if _, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID, nil); !strings.Contains(page, `action="`+action+`"`) {
+		if _, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID+"/spending", nil); !strings.Contains(page, `action="`+action+`"`) {
 			t.Fatalf("the bot page offers no refund of the approved purchase")
 		}
 		resp, body := b.do("POST", action, url.Values{"amount_usd": {"7.50"}, "reason": {"returned"}}, "Sec-Fetch-Site", "same-origin")
@@ -131,7 +131,7 @@ func TestDashboardRecordsARefundAndShowsIt(t *testing.T) {
 		if got := s.available(h); got != client.Dollars(87, 50) {
 			t.Errorf("available = %s, want 87.50", got)
 		}
-		if _, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID, nil); !strings.Contains(page, "$7.50") {
+		if _, page := b.do("GET", "/dashboard/bots/"+s.reg.BotID+"/spending", nil); !strings.Contains(page, "$7.50") {
 			t.Errorf("the bot page does not show the $7.50 refund")
 		}
 		// Refunds of one purchase never exceed it, from the dashboard too.

@@ -35,7 +35,7 @@ func TestApprovalsQueueRendersSigningRowsEscapedWithLabelledForms(t *testing.T) 
 		t.Fatal(err)
 	}
 	html := out.String()
-	for _, want := range []string{`data-kind="signing" data-id="42"`, "$0.001234", "&lt;b&gt;bot&lt;/b&gt;", "h&#34;ost&lt;i&gt;",
+	for _, want := range []string{`data-kind="signing" data-id="42"`, "0.001234 USDC", "&lt;b&gt;bot&lt;/b&gt;", "h&#34;ost&lt;i&gt;",
 		"&lt;script&gt;alert(1)&lt;/script&gt;", "2026-11-22 01:09 UTC", "14 min 0 s",
 		`<form method="post" action="/dashboard/approvals/signing/42/approve"><button type="submit" aria-label="Approve signing request 42">`,
 		`<form method="post" action="/dashboard/approvals/signing/42/deny"><button type="submit" class="danger" aria-label="Deny signing request 42">`,

@@ -21,19 +21,9 @@ import (
 var dashboardFiles embed.FS
 
 var dashFuncs = template.FuncMap{
-	"usd": func(m botpay.Money) string {
-		if m < 0 {
-			return "-$" + (-m).USD()
-		}
-		return "$" + m.USD()
-	},
+	"usd": formatUSD,
 	// usdc shows micro-USDC (one USDC is one dollar) without rounding.
-	"usdc": func(m botpay.Micro) string {
-		if m < 0 {
-			return "-$" + (-m).Dollars()
-		}
-		return "$" + m.Dollars()
-	},
+	"usdc": formatUSDC,
 	"usdp": func(m *botpay.Money) string {
 		if m == nil {
 			return ""
@@ -46,8 +36,16 @@ var dashFuncs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04 UTC")
 	},
-	"join":  strings.Join,
-	"lines": func(l []string) string { return strings.Join(l, "\n") },
+	// short is a table's date: the column header says UTC.
+	"short": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("Jan 2, 15:04")
+	},
+	"join":    strings.Join,
+	"outcome": deliveryOutcome,
+	"lines":   func(l []string) string { return strings.Join(l, "\n") },
 	"deref": func(s *string) string {
 		if s == nil {
 			return ""

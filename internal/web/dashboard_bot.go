@@ -1,147 +1,11 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
-	"strconv"
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 )
-
-type botPage struct {
-	Bot          botpay.Bot
-	Status       string
-	Overview     app.BotOverview
-	Available    botpay.Money
-	Guardrails   botpay.Guardrails
-	Procurement  botpay.Procurement
-	Cards        []botpay.Card
-	Rail5Cards   []botpay.Rail5Card
-	Transactions []botpay.Transaction
-	MoreTx       int // limit for the next page of transactions; 0 when all are shown
-	Purchases    []botpay.Purchase
-	Topups       []botpay.TopupRequest
-	Tasks        []botpay.Task
-	Messages     []botpay.PendingMessage
-	Deliveries   []botpay.DeliveryRecord
-	Chart        template.HTML
-	// WalletAddress is the processor wallet address (app.WalletAddress);
-	// empty while the bot has none.
-	WalletAddress string
-	// Live hides owner funding of the processor wallet, which live mode
-	// refuses: its balance is what its address holds on chain.
-	Live bool
-	// Pending counts the bot's requests in the approvals queue, of every
-	// kind (held purchases and held x402 signing requests).
-	Pending int
-}
-
-func (b botPage) PageTitle() string { return b.Bot.Name }
-
-// ownedBot loads the bot named in the path if the owner owns it.
-func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
-	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
-}
-
-// refundPurchase records the merchant's refund of an approved purchase:
-// the whole remainder unless an amount is given.
-func (p *Pages) refundPurchase(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	f := newForm(r)
-	req := botpay.RefundRequest{Amount: f.optionalUSD("amount_usd"), Reason: f.str("reason")}
-	if req.Reason == "" {
-		f.p["reason"] = "is required"
-	}
-	if err := f.err(); err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	if _, err := p.svc.RefundPurchase(r.Context(), owner, r.PathValue("confirmation_id"), req); err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id"), "refunded")
-}
-
-func (p *Pages) botPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	ctx := r.Context()
-	b, err := p.ownedBot(r, owner)
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	limit := 20
-	if n, err := strconv.Atoi(r.URL.Query().Get("tx")); err == nil && n > 0 && n <= 1000 {
-		limit = n
-	}
-	pg := botPage{Bot: b, WalletAddress: p.svc.WalletAddress(ctx, b.ID), Live: p.live}
-	steps := []func() error{
-		func() (err error) { pg.Overview, err = p.svc.Overview(ctx, b, true); return },
-		func() (err error) { pg.Guardrails, err = p.svc.OwnedGuardrails(ctx, owner, b.ID); return },
-		func() (err error) { pg.Procurement, err = p.svc.Procurement(ctx, owner, b.ID); return },
-		func() (err error) {
-			pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
-				return p.svc.Cards(ctx, owner, b.ID, pr)
-			})
-			return
-		},
-		func() (err error) { pg.Rail5Cards, err = p.svc.Rail5Cards(ctx, owner, b.ID); return },
-		func() (err error) {
-			pg.Transactions, err = firstItems(limit+1, func(pr botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
-				return p.svc.Transactions(ctx, b, pr)
-			})
-			return
-		},
-		func() (err error) { pg.Purchases, err = p.svc.RecentPurchases(ctx, b, 20); return },
-		func() (err error) { pg.Topups, err = p.svc.RecentTopupRequests(ctx, b, 10); return },
-		func() (err error) { pg.Tasks, err = p.svc.RecentTasks(ctx, b, 10); return },
-		func() (err error) {
-			pg.Messages, err = firstItems(20, func(pr botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
-				return p.svc.PendingMessages(ctx, b, pr)
-			})
-			return
-		},
-		func() (err error) { pg.Deliveries, err = p.svc.RecentDeliveries(ctx, b, 20); return },
-		func() error {
-			approvals, err := p.allApprovals(ctx, owner)
-			for _, a := range approvals {
-				if approvalBotID(a) == b.ID {
-					pg.Pending++
-				}
-			}
-			return err
-		},
-		func() error {
-			days, err := p.svc.SpendingByDay(ctx, b, 30)
-			pg.Chart = spendingChart(days)
-			return err
-		},
-	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			p.fail(w, r, err)
-			return
-		}
-	}
-	if len(pg.Transactions) > limit {
-		pg.Transactions, pg.MoreTx = pg.Transactions[:limit], limit+20
-	}
-	active := len(pg.Overview.ActiveRails())
-	pg.Status = b.Status(active)
-	if pg.Overview.Wallet != nil {
-		pg.Available = pg.Overview.Wallet.Wallet.Balance - pg.Overview.Wallet.Wallet.Held
-	}
-	p.renderDash(w, r, http.StatusOK, "bot", pg)
-}
-
-// act runs one bot action and redirects back to the bot page.
-func (p *Pages) act(w http.ResponseWriter, r *http.Request, notice string, err error) {
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id"), notice)
-}
 
 func (p *Pages) fund(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	f := newForm(r)
@@ -225,67 +89,9 @@ func (p *Pages) setCardStatus(w http.ResponseWriter, r *http.Request, owner botp
 	p.act(w, r, "card", err)
 }
 
-type earningPage struct {
-	Bot      botpay.Bot
-	Pages    []botpay.CheckoutPage
-	Links    []botpay.PaymentLink
-	Invoices []botpay.Invoice
-	Sales    []botpay.Sale
-	BaseURL  string
-}
-
-func (e earningPage) PageTitle() string { return e.Bot.Name + " · earning" }
-
-func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	ctx := r.Context()
-	b, err := p.ownedBot(r, owner)
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	pg := earningPage{Bot: b, BaseURL: p.svc.BaseURL()}
-	steps := []func() error{
-		func() (err error) {
-			pg.Pages, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
-				return p.svc.CheckoutPages(ctx, b, pr)
-			})
-			return
-		},
-		func() (err error) {
-			pg.Links, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.PaymentLink], error) {
-				return p.svc.PaymentLinks(ctx, b, "", pr)
-			})
-			return
-		},
-		func() (err error) {
-			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
-				return p.svc.Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
-			})
-			return
-		},
-		func() (err error) {
-			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-				return p.svc.Sales(ctx, b, botpay.SaleFilter{}, pr)
-			})
-			return
-		},
-	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			p.fail(w, r, err)
-			return
-		}
-	}
-	p.renderDash(w, r, http.StatusOK, "earning", pg)
-}
-
 func (p *Pages) cancelInvoice(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	_, err := p.svc.CancelInvoice(r.Context(), owner, r.PathValue("invoice_id"))
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	done(w, r, "/dashboard/bots/"+r.PathValue("bot_id")+"/earning", "cancelled")
+	p.act(w, r, "cancelled", err)
 }
 
 // createCard registers a card from the short form: one real profile (1)

@@ -77,46 +77,38 @@ func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }
 
-type botRow struct {
-	app.OwnedBot
-	Status    string
-	Balance   botpay.Money
-	Available botpay.Money
-	Pending   int
+// overviewPage is the owner's overview: what needs a decision first, then
+// the totals across bots, low balances and failing webhooks, then the bots.
+type overviewPage struct {
+	app.OwnerHomeView
+	Rows []approvalRow // the first approvals, soonest to expire first
+	More int           // approvals not shown in Rows
 }
 
-type botsPage struct {
-	Bots      []botRow
-	Approvals int
-}
+func (overviewPage) PageTitle() string { return "Overview" }
 
-func (botsPage) PageTitle() string { return "Your bots" }
+// overviewApprovals is how many approvals the overview lists itself.
+const overviewApprovals = 5
 
 func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	ctx := r.Context()
-	owned, err := everything(func(pr botpay.PageRequest) (botpay.Page[app.OwnedBot], error) {
-		return p.svc.BotsOf(ctx, owner, pr)
-	})
+	v, err := p.svc.OwnerHome(r.Context(), owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	approvals, err := p.allApprovals(ctx, owner)
-	if err != nil {
-		p.fail(w, r, err)
-		return
+	names := map[string]string{}
+	for _, b := range v.Bots {
+		names[b.Bot.ID] = b.Bot.Name
 	}
-	pending := map[string]int{}
-	for _, a := range approvals {
-		pending[approvalBotID(a)]++
-	}
-	pg := botsPage{Approvals: len(approvals)}
-	for _, ob := range owned {
-		row := botRow{OwnedBot: ob, Status: ob.Bot.Status(ob.ActiveRails), Pending: pending[ob.Bot.ID]}
-		if w, ok, err := p.svc.BotWallet(ctx, ob.Bot); err == nil && ok {
-			row.Balance, row.Available = w.Wallet.Balance, w.Wallet.Balance-w.Wallet.Held
+	pg := overviewPage{OwnerHomeView: v}
+	now := p.svc.Now()
+	for i, a := range v.Approvals {
+		if i == overviewApprovals {
+			pg.More = len(v.Approvals) - i
+			break
 		}
-		pg.Bots = append(pg.Bots, row)
+		exp := app.ApprovalExpiry(a)
+		pg.Rows = append(pg.Rows, approvalRow{Approval: a, BotName: names[app.ApprovalBotID(a)], TimeLeft: timeLeft(exp, now), Expires: exp})
 	}
 	p.renderDash(w, r, http.StatusOK, "bots", pg)
 }
@@ -293,35 +285,40 @@ func (p *Pages) decideSigning(r *http.Request, owner botpay.Owner, approve bool)
 }
 
 type decidePage struct {
-	Token   string
-	Link    app.DecisionLink
-	Result  *app.Approval
-	Error   string
-	Expired bool
+	View     app.DecisionView
+	TimeLeft string
+	Result   *app.Approval
 }
 
 func (decidePage) PageTitle() string { return "Confirm your decision" }
 
-// linkPage is where an e-mail's approve/deny link lands: it shows what the
-// link would do and a button; it never acts (GET is safe).
+// linkPage is where an e-mail's approve/deny link lands: it shows the
+// request and the Approve and Deny buttons; it never acts (GET is safe).
+// A link whose request is decided or expired gets a page that says so.
 func (p *Pages) linkPage(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("t")
-	l, err := p.svc.OpenDecisionLink(token)
+	v, err := p.svc.OpenDecision(r.Context(), r.URL.Query().Get("t"))
 	if err != nil {
 		p.linkFailed(w, r, err)
 		return
 	}
-	p.renderDash(w, r, http.StatusOK, "decide", decidePage{Token: token, Link: l})
+	p.renderDash(w, r, http.StatusOK, "decide", decidePage{View: v, TimeLeft: timeLeft(v.ExpiresAt, p.svc.Now())})
 }
 
-// linkDecide applies the link's decision, once.
+// linkDecide applies the decision of the token posted, once.
 func (p *Pages) linkDecide(w http.ResponseWriter, r *http.Request) {
-	l, a, err := p.svc.DecideByLink(r.Context(), r.PostFormValue("t"))
+	_, a, err := p.svc.DecideByLink(r.Context(), r.PostFormValue("t"))
 	if err != nil {
 		p.linkFailed(w, r, err)
 		return
 	}
-	p.renderDash(w, r, http.StatusOK, "decide", decidePage{Link: l, Result: &a})
+	p.renderDash(w, r, http.StatusOK, "decide", decidePage{Result: &a})
+}
+
+// linkTitles name what went wrong with a decision link.
+var linkTitles = map[string]string{
+	"link_used":    "This request was already decided",
+	"link_expired": "This request has expired",
+	"expired":      "This request has expired",
 }
 
 func (p *Pages) linkFailed(w http.ResponseWriter, r *http.Request, err error) {
@@ -330,5 +327,9 @@ func (p *Pages) linkFailed(w http.ResponseWriter, r *http.Request, err error) {
 		p.fail(w, r, err)
 		return
 	}
-	p.renderDash(w, r, errorStatus(e), "message", msgPage{Title: "This link cannot be used", Text: e.Message, Link: "/dashboard/approvals", Error: true})
+	title := linkTitles[e.Code]
+	if title == "" {
+		title = "This link cannot be used"
+	}
+	p.renderDash(w, r, errorStatus(e), "message", msgPage{Title: title, Text: e.Message, Link: "/dashboard/approvals", Error: true})
 }

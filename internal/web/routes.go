@@ -61,10 +61,12 @@ func (p *Pages) dashboardPages(mux Mux, post func(string, http.HandlerFunc)) {
 	post("/dashboard/email-verification", p.signedIn(p.resendVerification))
 }
 
-// botPages: one owned bot's page and its forms.
+// botPages: one owned bot's four sections and their forms.
 func (p *Pages) botPages(mux Mux, post func(string, http.HandlerFunc)) {
-	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botPage))
+	mux.HandleFunc("GET /dashboard/bots/{bot_id}", p.signedIn(p.botOverviewPage))
+	mux.HandleFunc("GET /dashboard/bots/{bot_id}/spending", p.signedIn(p.botSpendingPage))
 	mux.HandleFunc("GET /dashboard/bots/{bot_id}/earning", p.signedIn(p.earningPage))
+	mux.HandleFunc("GET /dashboard/bots/{bot_id}/settings", p.signedIn(p.botSettingsPage))
 	post("/dashboard/bots/{bot_id}/fund", p.signedIn(p.fund))
 	post("/dashboard/bots/{bot_id}/freeze", p.signedIn(p.freeze))
 	post("/dashboard/bots/{bot_id}/guardrails", p.signedIn(p.saveGuardrails))

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Read use cases of the owner's pages (issue 23): the sections of a bot's
+// page, the owner's overview and the e-mail decision page. Each checks
+// that the bot or record belongs to the owner; none changes anything.
+
+// ChartDays is how many days the bot pages' charts cover.
+const ChartDays = 30
+
+// LedgerEntry is one money movement of a bot on either rail: the card
+// wallet in cents (USD) or the processor wallet in micro-USDC.
+type LedgerEntry struct {
+	Rail         string // botpay.RailCardWallet or botpay.RailProcessorWallet
+	Type         string
+	Description  string
+	USD          botpay.Money // card wallet
+	USDC         botpay.Micro // processor wallet
+	BalanceAfter *botpay.Money
+	USDCAfter    botpay.Micro
+	CreatedAt    time.Time
+}
+
+// BotSpendingView is the spending section of a bot's page.
+type BotSpendingView struct {
+	Days       []botpay.DaySpending // ChartDays entries, oldest first
+	Categories []store.CategorySpending
+	Purchases  []botpay.Purchase
+	Ledger     []LedgerEntry // both rails, newest first
+	MoreLedger bool
+	Tasks      []botpay.Task
+	Topups     []botpay.TopupRequest
+}
+
+// BotSpending reads the spending section: the charts' sums, recent
+// purchases, and the last ledgerLimit movements of every rail.
+func (s *Service) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit int) (BotSpendingView, error) {
+	var v BotSpendingView
+	var err error
+	steps := []func() error{
+		func() error { v.Days, err = s.store.SpendingByDay(ctx, bot.ID, ChartDays); return err },
+		func() error { v.Categories, err = s.store.SpendingByCategory(ctx, bot.ID, ChartDays); return err },
+		func() error { v.Purchases, err = s.store.RecentPurchases(ctx, bot.ID, 20); return err },
+		func() error { v.Ledger, v.MoreLedger, err = s.bothLedgers(ctx, bot, ledgerLimit); return err },
+		func() error { v.Tasks, err = s.store.RecentTasks(ctx, bot.ID, 10); return err },
+		func() error { v.Topups, err = s.store.TopupRequests(ctx, bot.ID, 10); return err },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// bothLedgers merges the card wallet's ledger and the processor wallet's,
+// newest first, and says whether there are more than limit entries.
+func (s *Service) bothLedgers(ctx context.Context, bot botpay.Bot, limit int) ([]LedgerEntry, bool, error) {
+	var out []LedgerEntry
+	if bot.Claimed() {
+		page, err := s.store.Transactions(ctx, bot.ID, botpay.PageRequest{Limit: limit + 1})
+		if err != nil {
+			return nil, false, err
+		}
+		for _, t := range page.Items {
+			out = append(out, LedgerEntry{Rail: botpay.RailCardWallet, Type: t.Type, Description: t.Description,
+				USD: t.Amount, BalanceAfter: t.BalanceAfter, CreatedAt: t.CreatedAt})
+		}
+	}
+	usdc, err := s.store.ProcessorTransactions(ctx, bot.ID, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, t := range usdc {
+		out = append(out, LedgerEntry{Rail: botpay.RailProcessorWallet, Type: t.Type, Description: t.Description,
+			USDC: t.Amount, USDCAfter: t.BalanceAfter, CreatedAt: t.CreatedAt})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
+
+// BotSettingsView is the settings section of a bot's page.
+type BotSettingsView struct {
+	Guardrails  botpay.Guardrails
+	Procurement botpay.Procurement
+	Rail5Cards  []botpay.Rail5Card
+	Deliveries  []botpay.DeliveryRecord
+}
+
+// BotSettings reads what the settings section shows besides the cards.
+func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpay.Bot) (BotSettingsView, error) {
+	var v BotSettingsView
+	var err error
+	if v.Guardrails, err = s.OwnedGuardrails(ctx, owner, bot.ID); err != nil {
+		return v, err
+	}
+	if v.Procurement, err = s.Procurement(ctx, owner, bot.ID); err != nil {
+		return v, err
+	}
+	if v.Rail5Cards, err = s.store.Rail5Cards(ctx, owner.ID, bot.ID); err != nil {
+		return v, err
+	}
+	v.Deliveries, err = s.store.RecentDeliveries(ctx, bot.ID, 20)
+	return v, err
+}
+
+// EarningByDay sums a bot's confirmed sales per day over ChartDays days.
+func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]store.DayAmount, error) {
+	return s.store.SalesByDay(ctx, bot.ID, ChartDays)
+}
+
+// RecentPurchasesOf lists a bot's latest checkouts, newest first.
+func (s *Service) RecentPurchasesOf(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Purchase, error) {
+	return s.store.RecentPurchases(ctx, bot.ID, limit)
+}
+
+// The store's read models the owner's pages show, named here so that the
+// web layer does not import the store.
+type (
+	DaySpending      = botpay.DaySpending
+	CategorySpending = store.CategorySpending
+	DayAmount        = store.DayAmount
+	DeliveryRecord   = botpay.DeliveryRecord
+)

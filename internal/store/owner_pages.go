@@ -1,0 +1,136 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Reads for the owner's pages (issue 23): the charts of the bot pages, the
+// processor wallet's ledger, and one purchase for the decision page. None
+// of them changes anything.
+
+// OwnedPurchase reads one of the owner's purchases; another owner's is not
+// found, exactly like a missing one.
+func (s *Store) OwnedPurchase(ctx context.Context, ownerID, id string) (botpay.Purchase, error) {
+	p, err := scanPurchase(s.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1 AND owner_id = $2`, id, ownerID))
+	if isNoRows(err) {
+		return p, botpay.ErrNotFound("purchase")
+	}
+	return p, err
+}
+
+// CategorySpending is the approved spend of one category.
+type CategorySpending struct {
+	Category string // empty for purchases that named none
+	Approved botpay.Money
+}
+
+// SpendingByCategory sums a bot's approved real purchases of the last days
+// days (today included) per category, largest first.
+func (s *Store) SpendingByCategory(ctx context.Context, botID string, days int) ([]CategorySpending, error) {
+	first := botpay.DayStart(s.clock.Now()).AddDate(0, 0, -(days - 1))
+	rows, err := s.query(ctx, `SELECT category, SUM(amount_cents) FROM purchases
+		WHERE bot_id = $1 AND created_at >= $2 AND status = 'approved' AND NOT decoy
+		GROUP BY category ORDER BY SUM(amount_cents) DESC, category`, botID, ms(first))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CategorySpending
+	for rows.Next() {
+		var c CategorySpending
+		if err := rows.Scan(&c.Category, &c.Approved); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// DayAmount is one day of a chart.
+type DayAmount struct {
+	Day    time.Time // UTC midnight
+	Amount botpay.Money
+}
+
+// SalesByDay sums a bot's confirmed sales per UTC day over the last days
+// days (today included), oldest first, one entry per day.
+func (s *Store) SalesByDay(ctx context.Context, botID string, days int) ([]DayAmount, error) {
+	first := botpay.DayStart(s.clock.Now()).AddDate(0, 0, -(days - 1))
+	out := make([]DayAmount, days)
+	for i := range out {
+		out[i].Day = first.AddDate(0, 0, i)
+	}
+	rows, err := s.query(ctx, `SELECT amount_cents, created_at FROM sales
+		WHERE bot_id = $1 AND created_at >= $2 AND status = $3`, botID, ms(first), botpay.SaleConfirmed)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var amount botpay.Money
+		var created int64
+		if err := rows.Scan(&amount, &created); err != nil {
+			return nil, err
+		}
+		if i := int(fromMS(created).Sub(first) / (24 * time.Hour)); i >= 0 && i < days {
+			out[i].Amount += amount
+		}
+	}
+	return out, rows.Err()
+}
+
+// ProcessorTransaction is one movement of a bot's processor wallet (USDC).
+type ProcessorTransaction struct {
+	ID           int64
+	Type         string
+	Amount       botpay.Micro
+	BalanceAfter botpay.Micro
+	Description  string
+	CreatedAt    time.Time
+}
+
+// ProcessorTransactions lists a bot's most recent processor wallet
+// movements, newest first.
+func (s *Store) ProcessorTransactions(ctx context.Context, botID string, limit int) ([]ProcessorTransaction, error) {
+	rows, err := s.query(ctx, `SELECT id, type, amount_micro, balance_after_micro, description, created_at
+		FROM processor_ledger WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ProcessorTransaction
+	for rows.Next() {
+		var t ProcessorTransaction
+		var created int64
+		if err := rows.Scan(&t.ID, &t.Type, &t.Amount, &t.BalanceAfter, &t.Description, &created); err != nil {
+			return nil, err
+		}
+		t.CreatedAt = fromMS(created)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// LowBalanceThresholds maps each claimed bot of the owner to its
+// low-balance threshold.
+func (s *Store) LowBalanceThresholds(ctx context.Context, ownerID string) (map[string]botpay.Money, error) {
+	rows, err := s.query(ctx, `SELECT w.bot_id, w.low_balance_cents FROM wallets w JOIN bots b ON b.id = w.bot_id
+		WHERE b.owner_id = $1`, ownerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]botpay.Money{}
+	for rows.Next() {
+		var id string
+		var low botpay.Money
+		if err := rows.Scan(&id, &low); err != nil {
+			return nil, err
+		}
+		out[id] = low
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,9 @@
+package web
+
+import "github.com/botpay/botpay/internal/botpay"
+
+// formatUSD and formatUSDC are how the dashboard shows money (issue 23):
+// "$10,000.00", "1,234.50 USDC".
+func formatUSD(m botpay.Money) string { return botpay.FormatUSD(m) }
+
+func formatUSDC(m botpay.Micro) string { return botpay.FormatUSDC(m) }
