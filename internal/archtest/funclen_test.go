@@ -48,20 +48,8 @@ func longFuncs(files []sourceFile) []longFunc {
 	return out
 }
 
-// beingSplit names the functions ("path name") whose split is under way on
-// another branch; an entry that no longer matches anything does no harm
-// and is removed when that branch lands.
-var beingSplit = map[string]string{
-	"internal/store/purchases.go Checkout":     "checkout phases move to internal/app/checkout.go (branch checkout)",
-	"internal/store/purchases.go func literal": "its transaction, the same split",
-}
-
 func TestNoFunctionIsOverEightyLines(t *testing.T) {
 	for _, long := range longFuncs(parseRepo(t)) {
-		if why, ok := beingSplit[long.path+" "+long.name]; ok {
-			t.Logf("%s: over the limit, %s", long, why)
-			continue
-		}
 		t.Errorf("%s: split it into named steps (at most %d lines)", long, maxFuncLines)
 	}
 }
