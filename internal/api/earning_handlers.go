@@ -264,16 +264,22 @@ func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.
 	writeJSON(w, http.StatusOK, viewInvoice(inv))
 }
 
-// buyerPayment decodes {buyer_email, buyer_name, method, amount_usd?}.
+// buyerPayment decodes {buyer_email, buyer_name, method, amount_usd?,
+// ref?, t?}; ref and t may come in the query instead, as the invoice's
+// payment URL carries them.
 func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	body, err := parseObject(r)
 	if err != nil {
 		return app.BuyerPayment{}, err
 	}
-	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.str("buyer_email", true),
+	q := r.URL.Query()
+	in := app.BuyerPayment{Ref: q.Get("ref"), Token: q.Get("t"), BuyerEmail: body.str("buyer_email", true),
 		BuyerName: body.str("buyer_name", false), Method: body.str("method", false), ClientIP: clientIP(r)}
 	if ref := body.str("ref", false); ref != "" {
 		in.Ref = ref
+	}
+	if token := body.str("t", false); token != "" {
+		in.Token = token
 	}
 	if amount, ok := body.usd("amount_usd", false); ok {
 		in.Amount = &amount

@@ -79,6 +79,8 @@ type Service struct {
 	// botAuth keeps claimed bots by API key digest for the payment
 	// endpoints (bot_auth_cache.go).
 	botAuth botAuthCache
+	// invoiceKey derives invoice payment tokens (invoice_token.go).
+	invoiceKey []byte
 	// signingWallets holds, by bot id, the processor wallet (address and
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
@@ -118,7 +120,7 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live,
+		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		resources: egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP

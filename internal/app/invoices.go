@@ -72,7 +72,10 @@ func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceI
 	if !bot.Claimed() {
 		return inv, errWalletNotFound
 	}
-	return inv, s.store.CreateInvoice(ctx, &inv)
+	if err := s.store.CreateInvoice(ctx, &inv); err != nil {
+		return inv, err
+	}
+	return s.withPayToken(inv), nil
 }
 
 func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
@@ -118,7 +121,11 @@ func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f store.InvoiceF
 	if !bot.Claimed() {
 		return botpay.Page[botpay.Invoice]{Items: []botpay.Invoice{}}, nil
 	}
-	return s.store.Invoices(ctx, bot.ID, f, page)
+	out, err := s.store.Invoices(ctx, bot.ID, f, page)
+	for k := range out.Items {
+		out.Items[k] = s.withPayToken(out.Items[k])
+	}
+	return out, err
 }
 
 // Reasons reported in email_reason (docs/api.md).
@@ -151,6 +158,7 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 	if err != nil {
 		return SentInvoice{}, err
 	}
+	inv = s.withPayToken(inv)
 	out := SentInvoice{Invoice: inv}
 	if inv.RecipientEmail == "" {
 		out.EmailReason = EmailNoRecipient
@@ -177,5 +185,6 @@ var ErrMissingInvoiceID = botpay.Errorf(botpay.KindInvalid, botpay.CodeMissingIn
 
 // CancelInvoice lets an owner cancel an unpaid invoice of one of their bots.
 func (s *Service) CancelInvoice(ctx context.Context, owner botpay.Owner, id string) (botpay.Invoice, error) {
-	return s.store.CancelInvoice(ctx, owner.ID, id)
+	inv, err := s.store.CancelInvoice(ctx, owner.ID, id)
+	return s.withPayToken(inv), err
 }
