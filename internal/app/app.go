@@ -30,6 +30,10 @@ type Limits struct {
 	// the buyer side (reference numbers are sequential).
 	RefMissesPerHour int
 	CheckoutPerHour  int // per bot (docs/api.md)
+	// Invoice e-mails per rolling 24 hours, per bot and per owner
+	// (invoice_mail_limits.go).
+	InvoiceMailsPerBotPerDay   int
+	InvoiceMailsPerOwnerPerDay int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -47,6 +51,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.TopupPerHour, 10)
 	def(&l.RefMissesPerHour, 30)
 	def(&l.CheckoutPerHour, 30)
+	def(&l.InvoiceMailsPerBotPerDay, 50)
+	def(&l.InvoiceMailsPerOwnerPerDay, 200)
 	return l
 }
 

@@ -154,9 +154,9 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 	if err := s.requireVerifiedOwner(ctx, bot); err != nil {
 		return SentInvoice{}, err
 	}
-	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id)
+	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id, s.invoiceMailLimits(bot)...)
 	if err != nil {
-		return SentInvoice{}, err
+		return SentInvoice{}, explainMailLimit(err)
 	}
 	inv = s.withPayToken(inv)
 	out := SentInvoice{Invoice: inv}
