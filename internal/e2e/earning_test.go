@@ -233,8 +233,8 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 			t.Errorf("pdf download: HTTP %d %.20q", status, pdf)
 		}
 
-		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber,
-			Token: payToken(t, inv)})
+		buyer := client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber, Token: payToken(t, inv)}
+		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, buyer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,8 +248,7 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		if len(list) != 1 || list[0].Status != client.InvoicePaid || list[0].SaleID == nil || *list[0].SaleID != paid.SaleID || list[0].PaidAt == nil {
 			t.Errorf("invoice after payment = %+v", list)
 		}
-		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber,
-			Token: payToken(t, inv)})
+		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, buyer)
 		wantError(t, err, http.StatusConflict, client.CodeInvoiceNotPayable)
 		if _, body := h.page(t, inv.PaymentURL); !strings.Contains(body, "has been paid") {
 			t.Errorf("paid invoice page lacks the paid state:\n%s", body)

@@ -47,37 +47,7 @@ func TestInvoicePagesNeedTheirPaymentToken(t *testing.T) {
 			"the token and a tail":   "?ref=" + ref + "&t=" + payToken(t, victim) + "A",
 			"the token in lowercase": "?ref=" + ref + "&t=" + strings.ToLower(payToken(t, victim)),
 		} {
-			t.Run(name, func(t *testing.T) {
-				status, body := h.page(t, "/pay/"+page.CheckoutPageID+query)
-				if status != http.StatusNotFound || strings.Contains(body, "Victim") || strings.Contains(body, "victim.one") ||
-					strings.Contains(body, "Confidential") {
-					t.Errorf("page: HTTP %d, want 404 without the invoice\n%s", status, body)
-				}
-				if status := h.head(t, "/pay/"+page.CheckoutPageID+query); status != http.StatusNotFound {
-					t.Errorf("HEAD: HTTP %d, want 404", status)
-				}
-				if status, body := h.page(t, "/pay/"+page.CheckoutPageID+"/invoice.pdf"+query); status != http.StatusNotFound ||
-					strings.HasPrefix(body, "%PDF") {
-					t.Errorf("PDF: HTTP %d, want 404", status)
-				}
-				values, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
-				_, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com",
-					Ref: victim.ReferenceNumber, Token: values.Get("t")})
-				wantError(t, err, http.StatusNotFound, client.CodeNotFound)
-				status, body = h.postForm(t, "/pay/"+page.CheckoutPageID, url.Values{"ref": {victim.ReferenceNumber},
-					"t": {values.Get("t")}, "buyer_email": {"b@example.com"}, "method": {client.MethodUSDCDirect}})
-				if status != http.StatusNotFound || strings.Contains(body, "Victim") {
-					t.Errorf("form payment: HTTP %d, want 404", status)
-				}
-				resp, err := h.srv.HTTP.Client().Get(h.srv.URL + "/api/v1/checkout/" + page.CheckoutPageID + "/x402" + query)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusNotFound {
-					t.Errorf("x402 requirements: HTTP %d, want 404", resp.StatusCode)
-				}
-			})
+			t.Run(name, func(t *testing.T) { wantNoInvoiceWithout(t, h, page.CheckoutPageID, victim.ReferenceNumber, query) })
 		}
 		list, _ := c.bot.Invoices(h.ctx, client.InvoiceFilter{})
 		for _, inv := range list {
@@ -98,4 +68,40 @@ func TestInvoicePagesNeedTheirPaymentToken(t *testing.T) {
 			t.Errorf("the e-mail does not carry the tokened URL %s: %+v", victim.PaymentURL, mails)
 		}
 	})
+}
+
+// wantNoInvoiceWithout checks that a buyer URL with query (a wrong or
+// missing token) shows, downloads and pays nothing on page, HEAD, PDF,
+// sandbox pay, the form and the x402 endpoint.
+func wantNoInvoiceWithout(t *testing.T, h *harness, pageID, ref, query string) {
+	t.Helper()
+	status, body := h.page(t, "/pay/"+pageID+query)
+	if status != http.StatusNotFound || strings.Contains(body, "Victim") || strings.Contains(body, "victim.one") ||
+		strings.Contains(body, "Confidential") {
+		t.Errorf("page: HTTP %d, want 404 without the invoice\n%s", status, body)
+	}
+	if status := h.head(t, "/pay/"+pageID+query); status != http.StatusNotFound {
+		t.Errorf("HEAD: HTTP %d, want 404", status)
+	}
+	if status, body := h.page(t, "/pay/"+pageID+"/invoice.pdf"+query); status != http.StatusNotFound ||
+		strings.HasPrefix(body, "%PDF") {
+		t.Errorf("PDF: HTTP %d, want 404", status)
+	}
+	values, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	_, err := h.bots.PayCheckoutSandbox(h.ctx, pageID, client.BuyerPayment{BuyerEmail: "b@example.com",
+		Ref: ref, Token: values.Get("t")})
+	wantError(t, err, http.StatusNotFound, client.CodeNotFound)
+	status, body = h.postForm(t, "/pay/"+pageID, url.Values{"ref": {ref},
+		"t": {values.Get("t")}, "buyer_email": {"b@example.com"}, "method": {client.MethodUSDCDirect}})
+	if status != http.StatusNotFound || strings.Contains(body, "Victim") {
+		t.Errorf("form payment: HTTP %d, want 404", status)
+	}
+	resp, err := h.srv.HTTP.Client().Get(h.srv.URL + "/api/v1/checkout/" + pageID + "/x402" + query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("x402 requirements: HTTP %d, want 404", resp.StatusCode)
+	}
 }
