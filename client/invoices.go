@@ -59,7 +59,8 @@ type Invoice struct {
 	SubtotalUSD     USD        `json:"subtotal_usd"`
 	TaxUSD          USD        `json:"tax_usd"`
 	TotalUSD        USD        `json:"total_usd"`
-	// PaymentURL is relative: /pay/{checkout_page_id}?ref={reference_number}.
+	// PaymentURL is relative: /pay/{checkout_page_id}?ref={reference_number}&t={token};
+	// the unguessable token t is what lets the holder see and pay the invoice.
 	PaymentURL  string     `json:"payment_url"`
 	DueDate     time.Time  `json:"due_date"`
 	SenderName  string     `json:"sender_name"`

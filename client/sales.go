@@ -68,8 +68,11 @@ type BuyerPayment struct {
 	Method string `json:"method,omitempty"`
 	// AmountUSD is for pay-what-you-want pages; nil pays the set amount.
 	AmountUSD *USD `json:"amount_usd,omitempty"`
-	// Ref pays the invoice with this reference number on the page.
-	Ref string `json:"ref,omitempty"`
+	// Ref pays the invoice with this reference number on the page; Token
+	// is the t parameter of the invoice's payment_url, without which the
+	// invoice is not found.
+	Ref   string `json:"ref,omitempty"`
+	Token string `json:"t,omitempty"`
 }
 
 // Product is what a digital-product page delivers after payment.

@@ -1,13 +1,15 @@
 // Package webhook verifies botpay webhook deliveries for bot authors.
 //
 // Every delivery is a POST whose raw body is {event, timestamp, bot_id,
-// data}, signed twice with the bot's webhook_secret (the whole string, as it
-// was handed out, is the HMAC key):
+// data}, signed twice with the bot's webhook_secret:
 //
-//   - X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>
+//   - X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>, keyed
+//     with the whole secret string as it was handed out;
 //   - webhook-id, webhook-timestamp, webhook-signature: v1,<base64
-//     HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), which also
-//     lets a receiver refuse old or replayed deliveries.
+//     HMAC-SHA256 of "id.timestamp.body">, exactly as the Standard Webhooks
+//     specification says (keyed with the base64 decoding of the part after
+//     "whsec_"), so any Standard Webhooks library verifies it too, and a
+//     receiver can refuse old or replayed deliveries.
 //
 // X-Service-Delivery (= webhook-id) is the event id, stable across retries:
 // deduplicate by it. Verify against the raw bytes of the body, before any
@@ -158,9 +160,25 @@ func VerifySignature(secret string, body []byte, header string) error {
 
 // VerifyStandard checks Standard Webhooks headers: the timestamp within
 // tolerance of now, and one of the space-separated "v1,<base64>"
-// signatures matching HMAC-SHA256(secret, id.timestamp.body).
+// signatures matching HMAC-SHA256(StandardKey(secret), id.timestamp.body).
 func VerifyStandard(secret, id, timestamp, signatures string, body []byte, now time.Time, tolerance time.Duration) error {
-	return verifyStandardKey([]byte(secret), id, timestamp, signatures, body, now, tolerance)
+	return verifyStandardKey(StandardKey(secret), id, timestamp, signatures, body, now, tolerance)
+}
+
+// StandardKey is the Standard Webhooks HMAC key of a secret: the base64
+// decoding of the part after "whsec_" (botpay's "whsec_" + 48 hex
+// characters decode to 36 bytes). A secret without the prefix, or whose
+// rest is not base64, is used as it is.
+func StandardKey(secret string) []byte {
+	rest, ok := strings.CutPrefix(secret, "whsec_")
+	if !ok {
+		return []byte(secret)
+	}
+	key, err := base64.StdEncoding.DecodeString(rest)
+	if err != nil || len(key) == 0 {
+		return []byte(secret)
+	}
+	return key
 }
 
 func verifyStandardKey(key []byte, id, timestamp, signatures string, body []byte, now time.Time, tolerance time.Duration) error {

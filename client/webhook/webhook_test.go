@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"testing"
@@ -19,23 +18,48 @@ func TestVerifySignatureGitHubVector(t *testing.T) {
 	}
 }
 
-// The Standard Webhooks specification's example (its key is the base64 part
-// of the secret; botpay keys with the secret string itself).
+// The Standard Webhooks specification's example, verified with the secret
+// as a stock library takes it (the key is the base64 part after "whsec_").
 func TestVerifyStandardVector(t *testing.T) {
-	key, _ := base64.StdEncoding.DecodeString("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
 	now := time.Unix(1614265330, 0)
-	err := verifyStandardKey(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330",
+	err := VerifyStandard("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330",
 		"v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", []byte(`{"test": 2432232314}`), now, DefaultTolerance)
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-// A delivery as botpay signs it (vectors computed with openssl; see
+// webhook-signature is keyed with the base64 decoding of the secret's part
+// after "whsec_"; the signature keyed with the raw string (which botpay
+// still lists second for older SDKs) is not accepted on its own.
+func TestVerifierKeysTheStandardSignatureAsTheSpecificationDoes(t *testing.T) {
+	v := Verifier{Secret: secret, RequireTimestamp: true, Now: func() time.Time { return time.Unix(1795253400, 0) }}
+	for name, tc := range map[string]struct {
+		signature string
+		want      error
+	}{
+		"the specification's key":     {standardSignature, nil},
+		"both, as botpay sends them":  {standardSignature + " " + legacySignature, nil},
+		"only the raw string's HMAC":  {legacySignature, ErrBadSignature},
+		"another version's signature": {"v2," + standardSignature[3:], ErrBadSignature},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := delivery()
+			h.Set(HeaderWebhookSig, tc.signature)
+			if err := v.Verify(h, []byte(body)); !errors.Is(err, tc.want) {
+				t.Fatalf("Verify = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// A delivery as botpay signs it (vectors computed with Python's hmac; see
 // internal/events/sign_test.go).
 const (
-	secret = "whsec_00112233445566778899aabbccddeeff0011223344556677"
-	body   = `{"event":"wallet.funded","timestamp":"2026-11-21T09:30:00.000Z","bot_id":"bot_0123456789abcdef","data":{"amount":12.5,"currency":"USD"}}`
+	secret            = "whsec_00112233445566778899aabbccddeeff0011223344556677"
+	body              = `{"event":"wallet.funded","timestamp":"2026-11-21T09:30:00.000Z","bot_id":"bot_0123456789abcdef","data":{"amount":12.5,"currency":"USD"}}`
+	standardSignature = "v1,TP28pZnWK1g3P5AhDsbmiT8GFkDPRn52shDqUhxh4qc="
+	legacySignature   = "v1,MVdNKWHYmEsr4Jgc7HGl0AnMDZTaac5MS0cZETSm7Xo="
 )
 
 func delivery() http.Header {
@@ -45,7 +69,7 @@ func delivery() http.Header {
 	h.Set(HeaderDelivery, "evt_00000000000000aa")
 	h["webhook-id"] = []string{"evt_00000000000000aa"} // as sent, lower-case
 	h["webhook-timestamp"] = []string{"1795253400"}
-	h["webhook-signature"] = []string{"v1,MVdNKWHYmEsr4Jgc7HGl0AnMDZTaac5MS0cZETSm7Xo="}
+	h["webhook-signature"] = []string{standardSignature + " " + legacySignature}
 	// What a Go server hands the handler: canonical names.
 	out := http.Header{}
 	for k, v := range h {

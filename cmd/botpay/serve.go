@@ -76,7 +76,8 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 	}
 	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
 		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour,
-			SignupPerHour: cfg.SignupPerHour},
+			SignupPerHour: cfg.SignupPerHour, InvoiceMailsPerBotPerDay: cfg.InvoiceMailsPerBot,
+			InvoiceMailsPerOwnerPerDay: cfg.InvoiceMailsPerOwner},
 		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live()})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }

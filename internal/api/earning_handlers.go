@@ -242,16 +242,22 @@ func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.
 	writeJSON(w, http.StatusOK, viewInvoice(inv))
 }
 
-// buyerPayment decodes {buyer_email, buyer_name, method, amount_usd?}.
+// buyerPayment decodes {buyer_email, buyer_name, method, amount_usd?,
+// ref?, t?}; ref and t may come in the query instead, as the invoice's
+// payment URL carries them.
 func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	body, err := parseObject(r)
 	if err != nil {
 		return app.BuyerPayment{}, err
 	}
-	in := app.BuyerPayment{Ref: r.URL.Query().Get("ref"), BuyerEmail: body.required("buyer_email"),
+	q := r.URL.Query()
+	in := app.BuyerPayment{Ref: q.Get("ref"), Token: q.Get("t"), BuyerEmail: body.required("buyer_email"),
 		BuyerName: body.optional("buyer_name"), Method: body.optional("method"), ClientIP: clientIP(r)}
 	if ref := body.optional("ref"); ref != "" {
 		in.Ref = ref
+	}
+	if token := body.optional("t"); token != "" {
+		in.Token = token
 	}
 	if amount, ok := body.usd("amount_usd", optionalField); ok {
 		in.Amount = &amount

@@ -127,7 +127,7 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		}
 		requested = &m
 	}
-	offer, err := s.svc.X402Offer(r.Context(), pathID(r, "id"), q.Get("ref"), requested, clientIP(r))
+	offer, err := s.svc.X402Offer(r.Context(), pathID(r, "id"), q.Get("ref"), q.Get("t"), requested, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return

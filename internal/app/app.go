@@ -30,6 +30,10 @@ type Limits struct {
 	// the buyer side (reference numbers are sequential).
 	RefMissesPerHour int
 	CheckoutPerHour  int // per bot (docs/api.md)
+	// Invoice e-mails per rolling 24 hours, per bot and per owner
+	// (invoice_mail_limits.go).
+	InvoiceMailsPerBotPerDay   int
+	InvoiceMailsPerOwnerPerDay int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -47,6 +51,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.TopupPerHour, 10)
 	def(&l.RefMissesPerHour, 30)
 	def(&l.CheckoutPerHour, 30)
+	def(&l.InvoiceMailsPerBotPerDay, 50)
+	def(&l.InvoiceMailsPerOwnerPerDay, 200)
 	return l
 }
 
@@ -79,6 +85,8 @@ type Service struct {
 	// botAuth keeps claimed bots by API key digest for the payment
 	// endpoints (bot_auth_cache.go).
 	botAuth botAuthCache
+	// invoiceKey derives invoice payment tokens (invoice_token.go).
+	invoiceKey []byte
 	// signingWallets holds, by bot id, the processor wallet (address and
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
@@ -118,7 +126,7 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live,
+		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		resources: egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP

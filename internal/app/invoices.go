@@ -71,7 +71,10 @@ func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceI
 	if !bot.Claimed() {
 		return inv, errWalletNotFound
 	}
-	return inv, s.store.CreateInvoice(ctx, &inv)
+	if err := s.store.CreateInvoice(ctx, &inv); err != nil {
+		return inv, err
+	}
+	return s.withPayToken(inv), nil
 }
 
 func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
@@ -117,7 +120,11 @@ func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f botpay.Invoice
 	if !bot.Claimed() {
 		return botpay.Page[botpay.Invoice]{Items: []botpay.Invoice{}}, nil
 	}
-	return s.store.Invoices(ctx, bot.ID, f, page)
+	out, err := s.store.Invoices(ctx, bot.ID, f, page)
+	for k := range out.Items {
+		out.Items[k] = s.withPayToken(out.Items[k])
+	}
+	return out, err
 }
 
 // Reasons reported in email_reason (docs/api.md).
@@ -146,10 +153,11 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 	if err := s.requireVerifiedOwner(ctx, bot); err != nil {
 		return SentInvoice{}, err
 	}
-	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id)
+	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id, s.invoiceMailLimits(bot)...)
 	if err != nil {
-		return SentInvoice{}, err
+		return SentInvoice{}, explainMailLimit(err)
 	}
+	inv = s.withPayToken(inv)
 	out := SentInvoice{Invoice: inv}
 	if inv.RecipientEmail == "" {
 		out.EmailReason = EmailNoRecipient
@@ -176,5 +184,6 @@ var ErrMissingInvoiceID = botpay.Errorf(botpay.KindInvalid, botpay.CodeMissingIn
 
 // CancelInvoice lets an owner cancel an unpaid invoice of one of their bots.
 func (s *Service) CancelInvoice(ctx context.Context, owner botpay.Owner, id string) (botpay.Invoice, error) {
-	return s.store.CancelInvoice(ctx, owner.ID, id)
+	inv, err := s.store.CancelInvoice(ctx, owner.ID, id)
+	return s.withPayToken(inv), err
 }

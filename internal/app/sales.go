@@ -4,11 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Sales pages through a bot's sales; an empty list before the claim.
@@ -26,6 +24,7 @@ var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDir
 // BuyerPayment is a buyer's sandbox payment (docs/decisions.md).
 type BuyerPayment struct {
 	Ref        string // invoice reference number, checkout pages only
+	Token      string // the invoice payment URL's token (t), with Ref
 	BuyerEmail string
 	BuyerName  string
 	Method     string        // "" picks the first method the page allows
@@ -64,7 +63,7 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 		return botpay.SaleResult{}, err
 	}
 	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
-		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.ClientIP); err != nil {
+		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.Token, in.ClientIP); err != nil {
 			return botpay.SaleResult{}, err
 		}
 	}
@@ -113,11 +112,11 @@ type PageView struct {
 	Invoice *botpay.Invoice
 }
 
-// OpenCheckoutPage counts a view of the page; with ref it also shows that
-// invoice and moves it from sent to viewed (docs/decisions.md). A look
-// that is not a view (an HTTP HEAD: link checkers, previews, monitors)
-// reads the same and changes neither.
-func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP string, view bool) (PageView, error) {
+// OpenCheckoutPage counts a view of the page; with ref and its token it
+// also shows that invoice and moves it from sent to viewed
+// (docs/decisions.md). A look that is not a view (an HTTP HEAD: link
+// checkers, previews, monitors) reads the same and changes neither.
+func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, token, clientIP string, view bool) (PageView, error) {
 	var page botpay.CheckoutPage
 	var err error
 	if view {
@@ -132,7 +131,7 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP st
 	if ref = strings.TrimSpace(ref); ref == "" {
 		return v, nil
 	}
-	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
 	if err != nil {
 		return v, err
 	}
@@ -140,6 +139,7 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, clientIP st
 		if inv, err = s.store.MarkInvoiceViewed(ctx, inv.ID); err != nil {
 			return v, err
 		}
+		inv = s.withPayToken(inv)
 	}
 	v.Invoice = &inv
 	return v, nil
@@ -150,9 +150,10 @@ func (s *Service) PaymentLink(ctx context.Context, id string) (botpay.PaymentLin
 	return s.store.PaymentLink(ctx, id)
 }
 
-// InvoicePDF renders the invoice with reference ref on page pageID.
-func (s *Service) InvoicePDF(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, []byte, error) {
-	inv, err := s.invoiceForBuyer(ctx, pageID, ref, clientIP)
+// InvoicePDF renders the invoice with reference ref and token on page
+// pageID.
+func (s *Service) InvoicePDF(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, []byte, error) {
+	inv, err := s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
 	if err != nil {
 		return inv, nil, err
 	}
@@ -171,25 +172,10 @@ func (s *Service) CheckoutPage(ctx context.Context, id string) (botpay.CheckoutP
 	return s.store.CheckoutPage(ctx, id, "")
 }
 
-// InvoiceByRef reads the invoice with reference ref on page pageID for a
-// buyer at clientIP.
-func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
-	return s.invoiceForBuyer(ctx, pageID, ref, clientIP)
-}
-
-// invoiceForBuyer looks an invoice up by the reference a buyer brought.
-// Reference numbers are sequential, so every miss costs the client IP one
-// of RefMissesPerHour attempts: a public page's invoices cannot be
-// enumerated by counting.
-func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, clientIP string) (botpay.Invoice, error) {
-	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
-	if IsNotFound(err) {
-		if lerr := s.store.Take(ctx, store.Limit{Bucket: "invoice-ref-miss:" + clientIP, Max: s.limits.RefMissesPerHour,
-			Window: time.Hour}); lerr != nil {
-			return inv, lerr
-		}
-	}
-	return inv, err
+// InvoiceByRef reads the invoice with reference ref and token on page
+// pageID for a buyer at clientIP.
+func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, error) {
+	return s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
 }
 
 // RecordSale records a payment that a provider has settled (the x402

@@ -51,7 +51,7 @@ func (o X402Offer) Micro() botpay.Micro { return botpay.MicroOf(o.Amount) }
 // X402Offer works out the price of a page for an x402 payer. ref names an
 // invoice on the page; requested is the buyer's amount on pages that let
 // the buyer choose (nil: the page's own price).
-func (s *Service) X402Offer(ctx context.Context, pageID, ref string, requested *botpay.Money, clientIP string) (X402Offer, error) {
+func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requested *botpay.Money, clientIP string) (X402Offer, error) {
 	page, err := s.store.CheckoutPage(ctx, pageID, "")
 	if err != nil {
 		return X402Offer{}, err
@@ -61,7 +61,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref string, requested *
 		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page does not accept x402")
 	}
 	if ref = strings.TrimSpace(ref); ref != "" {
-		inv, err := s.invoiceForBuyer(ctx, page.ID, ref, clientIP)
+		inv, err := s.invoiceForBuyer(ctx, page.ID, ref, token, clientIP)
 		if err != nil {
 			return o, err
 		}
@@ -235,6 +235,7 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	res.Page = &page
 	if pay.InvoiceRef != "" {
 		if inv, err := s.store.InvoiceByRef(ctx, pay.PageID, pay.InvoiceRef); err == nil {
+			inv = s.withPayToken(inv)
 			res.Invoice = &inv
 		}
 	}

@@ -3,6 +3,7 @@ package botpay
 import (
 	"fmt"
 	"math/big"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -215,11 +216,25 @@ type Invoice struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	Refunded        Money // what refunds of the paying sale gave back
+	// PayToken is the unguessable token of the payment URL. It is derived
+	// from the invoice id (never stored) and set by the use cases that hand
+	// the invoice to its bot, owner or buyer.
+	PayToken string
 }
 
-// PaymentURL is the relative buyer page of the invoice.
+// PaymentURL is the relative buyer page of the invoice, with its token.
 func (i *Invoice) PaymentURL() string {
-	return "/pay/" + i.CheckoutPageID + "?ref=" + i.ReferenceNumber
+	return "/pay/" + i.CheckoutPageID + "?" + i.PayQuery()
+}
+
+// PayQuery is the query naming the invoice on its page's buyer URLs
+// (page, PDF, x402): ref and the token t.
+func (i *Invoice) PayQuery() string {
+	q := "ref=" + url.QueryEscape(i.ReferenceNumber)
+	if i.PayToken != "" {
+		q += "&t=" + url.QueryEscape(i.PayToken)
+	}
+	return q
 }
 
 // Payable reports whether a buyer may pay the invoice now.

@@ -27,10 +27,13 @@ type Config struct {
 	RegisterPerHour  int
 	CheckoutPerHour  int
 	SignupPerHour    int
-	SMTP             SMTP
-	SkillsDir        string
-	Mode             Mode
-	X402             X402
+	// Invoice e-mails per rolling 24 hours (BOTPAY_RATE_INVOICE_MAILS_*).
+	InvoiceMailsPerBot   int
+	InvoiceMailsPerOwner int
+	SMTP                 SMTP
+	SkillsDir            string
+	Mode                 Mode
+	X402                 X402
 	// X402FeeCapWei caps maxFeePerGas of settlement transactions
 	// (BOTPAY_X402_MAX_FEE_GWEI, fees.go).
 	X402FeeCapWei *big.Int
@@ -63,6 +66,8 @@ var Vars = []Var{
 	{"BOTPAY_RATE_REGISTER_PER_HOUR", "rate-register-per-hour", "3", "registrations per client IP per rolling hour"},
 	{"BOTPAY_RATE_CHECKOUT_PER_HOUR", "rate-checkout-per-hour", "30", "checkout requests per bot per rolling hour"},
 	{"BOTPAY_RATE_SIGNUP_PER_HOUR", "rate-signup-per-hour", "10", "owner sign-ups per client IP per rolling hour"},
+	{"BOTPAY_RATE_INVOICE_MAILS_PER_BOT_PER_DAY", "rate-invoice-mails-per-bot-per-day", "50", "invoice e-mails per bot per rolling 24 hours"},
+	{"BOTPAY_RATE_INVOICE_MAILS_PER_OWNER_PER_DAY", "rate-invoice-mails-per-owner-per-day", "200", "invoice e-mails per owner (all their bots) per rolling 24 hours"},
 	{"BOTPAY_SMTP_HOST", "smtp-host", "", "SMTP server; empty writes mail to <data-dir>/mail"},
 	{"BOTPAY_SMTP_PORT", "smtp-port", "587", "SMTP port"},
 	{"BOTPAY_SMTP_USERNAME", "smtp-username", "", "SMTP user"},
@@ -133,7 +138,9 @@ func Load(name string, args []string, getenv func(string) string, extra func(*fl
 	}
 	ints := map[string]*int{"BOTPAY_RATE_REGISTER_PER_HOUR": &c.RegisterPerHour,
 		"BOTPAY_RATE_CHECKOUT_PER_HOUR": &c.CheckoutPerHour, "BOTPAY_RATE_SIGNUP_PER_HOUR": &c.SignupPerHour,
-		"BOTPAY_SMTP_PORT": &c.SMTP.Port}
+		"BOTPAY_RATE_INVOICE_MAILS_PER_BOT_PER_DAY":   &c.InvoiceMailsPerBot,
+		"BOTPAY_RATE_INVOICE_MAILS_PER_OWNER_PER_DAY": &c.InvoiceMailsPerOwner,
+		"BOTPAY_SMTP_PORT":                            &c.SMTP.Port}
 	for env, dst := range ints {
 		if *dst, err = strconv.Atoi(get(env)); err != nil || *dst < 0 {
 			return c, fmt.Errorf("%s must be a non-negative integer", env)

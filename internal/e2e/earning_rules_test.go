@@ -93,7 +93,7 @@ func TestCheckoutPageExpiresAtItsTime(t *testing.T) {
 			t.Errorf("invoice on an expired page offers no payment:\n%s", body)
 		}
 		if _, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "fan@example.com",
-			Ref: inv.ReferenceNumber}); err != nil {
+			Ref: inv.ReferenceNumber, Token: payToken(t, inv)}); err != nil {
 			t.Errorf("paying the invoice after the page expired: %v", err)
 		}
 		pages, _ := c.bot.CheckoutPages(h.ctx)
@@ -288,7 +288,8 @@ func TestInvoiceSendEdgeCases(t *testing.T) {
 		}
 		_, err = c.bot.SendInvoice(h.ctx, inv2.InvoiceID)
 		wantError(t, err, http.StatusBadRequest, client.CodeOnlyDraftInvoicesCanSend)
-		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: inv2.ReferenceNumber})
+		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: inv2.ReferenceNumber,
+			Token: payToken(t, inv2)})
 		wantError(t, err, http.StatusConflict, client.CodeInvoiceNotPayable)
 		if _, body := h.page(t, cancelled.PaymentURL); !strings.Contains(body, "was cancelled") || strings.Contains(body, "<form") {
 			t.Errorf("cancelled invoice page offers payment:\n%s", body)

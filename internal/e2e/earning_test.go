@@ -135,7 +135,7 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		year := time.Now().UTC().Year()
 		if inv.Status != client.InvoiceDraft || !strings.HasPrefix(inv.ReferenceNumber, "INV-"+strconv.Itoa(year)+"-") || len(inv.ReferenceNumber) != 15 ||
 			inv.SubtotalUSD != 2500 || inv.TaxUSD != 150 || inv.TotalUSD != 2650 ||
-			inv.PaymentURL != "/pay/"+page.CheckoutPageID+"?ref="+inv.ReferenceNumber {
+			inv.PaymentURL != "/pay/"+page.CheckoutPageID+"?ref="+inv.ReferenceNumber+"&t="+payToken(t, inv) || len(payToken(t, inv)) != 22 {
 			t.Errorf("invoice = %+v", inv)
 		}
 		if l := inv.LineItems[1]; l.Quantity != "1.5" || l.UnitPriceUSD != 333 || l.AmountUSD != 500 {
@@ -151,7 +151,8 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 
 		checkInvoiceSentOnce(t, h, c, inv, recipient)
 		checkInvoiceViewed(t, h, c, inv, page)
-		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber})
+		buyer := client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber, Token: payToken(t, inv)}
+		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, buyer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +166,7 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		if len(list) != 1 || list[0].Status != client.InvoicePaid || list[0].SaleID == nil || *list[0].SaleID != paid.SaleID || list[0].PaidAt == nil {
 			t.Errorf("invoice after payment = %+v", list)
 		}
-		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber})
+		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, buyer)
 		wantError(t, err, http.StatusConflict, client.CodeInvoiceNotPayable)
 		if _, body := h.page(t, inv.PaymentURL); !strings.Contains(body, "has been paid") {
 			t.Errorf("paid invoice page lacks the paid state:\n%s", body)
@@ -273,7 +274,7 @@ func checkInvoiceViewed(t *testing.T, h *harness, c claimed, inv *client.Invoice
 	if len(viewed) != 1 || viewed[0].ViewedAt == nil {
 		t.Fatalf("viewed invoices = %+v", viewed)
 	}
-	status, pdf := h.page(t, "/pay/"+page.CheckoutPageID+"/invoice.pdf?ref="+inv.ReferenceNumber)
+	status, pdf := h.page(t, "/pay/"+page.CheckoutPageID+"/invoice.pdf?ref="+inv.ReferenceNumber+"&t="+payToken(t, inv))
 	if status != http.StatusOK || !strings.HasPrefix(pdf, "%PDF-") {
 		t.Errorf("pdf download: HTTP %d %.20q", status, pdf)
 	}
@@ -338,7 +339,10 @@ func TestInvoicePaidThroughTheBuyerForm(t *testing.T) {
 			strings.Contains(body, `name="amount_usd"`) {
 			t.Errorf("invoice form lacks the reference or the recipient, or asks for an amount:\n%s", body)
 		}
-		status, body := h.postForm(t, "/pay/"+page.CheckoutPageID, url.Values{"ref": {inv.ReferenceNumber},
+		if !strings.Contains(body, `name="t" value="`+payToken(t, inv)+`"`) {
+			t.Errorf("invoice form does not post the payment token back:\n%s", body)
+		}
+		status, body := h.postForm(t, "/pay/"+page.CheckoutPageID, url.Values{"ref": {inv.ReferenceNumber}, "t": {payToken(t, inv)},
 			"buyer_email": {"ap@example.com"}, "method": {client.MethodUSDCDirect}, "amount_usd": {"1"}})
 		if status != http.StatusOK || !strings.Contains(body, "Payment received: $100.00") {
 			t.Fatalf("form payment: HTTP %d\n%s", status, body)

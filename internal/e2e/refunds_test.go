@@ -151,7 +151,7 @@ func TestARefundedSaleShowsOnItsInvoice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{Ref: inv.ReferenceNumber, BuyerEmail: "ap@example.com",
+		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{Ref: inv.ReferenceNumber, Token: payToken(t, inv), BuyerEmail: "ap@example.com",
 			Method: client.MethodUSDCDirect})
 		if err != nil {
 			t.Fatal(err)

@@ -199,7 +199,7 @@ func TestInvoicePaidThroughX402Ref(t *testing.T) {
 		inv := r.must(201, "POST", "/api/v1/bot/invoices/create", seller.APIKey, map[string]any{"checkout_page_id": pageID,
 			"line_items": []any{map[string]any{"description": "Work", "quantity": 2, "unit_price_usd": 3.5}}})
 		ref := inv["reference_number"].(string)
-		path := "/api/v1/checkout/" + pageID + "/x402?ref=" + ref
+		path := "/api/v1/checkout/" + pageID + "/x402?" + strings.SplitN(inv["payment_url"].(string), "?", 2)[1]
 		a := r.do("GET", path, "", nil)
 		acc := a.json(t)["accepts"].([]any)[0].(map[string]any)
 		if a.Status != 402 || acc["maxAmountRequired"] != "7000000" || acc["resource"] != r.srv.URL+path || acc["description"] != "Invoice "+ref {

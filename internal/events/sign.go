@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -57,9 +58,37 @@ func Body(eventType, botID string, at time.Time, data json.RawMessage) ([]byte, 
 	return json.Marshal(payload{Event: eventType, Timestamp: botpay.FormatTime(at), BotID: botID, Data: data})
 }
 
-// SignedHeaders sets the headers of one attempt. Both HMACs are keyed with
-// the bytes of the webhook_secret string as it was handed out (docs/decisions.md);
-// the Standard Webhooks timestamp is the attempt's own.
+// StandardKey is the Standard Webhooks HMAC key of a secret: the base64
+// decoding of the part after "whsec_", as every stock library derives it.
+// Our secrets are "whsec_" + 48 hex characters, which is also valid base64
+// (36 bytes), so the secrets handed out before keep working unchanged.
+// Anything that does not decode (no secret of ours) falls back to the
+// string's bytes rather than signing with an empty key.
+func StandardKey(secret []byte) []byte {
+	rest, ok := bytes.CutPrefix(secret, []byte(botpay.WebhookSecretPrefix))
+	if !ok {
+		return secret
+	}
+	key, err := base64.StdEncoding.DecodeString(string(rest))
+	if err != nil || len(key) == 0 {
+		return secret
+	}
+	return key
+}
+
+// StandardSignatures is the webhook-signature value: the Standard Webhooks
+// signature keyed with StandardKey, then the one keyed with the secret
+// string's bytes that SDKs released before the correction verify
+// (docs/decisions.md). Receivers accept a delivery when any listed
+// signature matches, so both kinds of receiver verify the same header.
+func StandardSignatures(secret []byte, id string, unix int64, body []byte) string {
+	return StandardSignature(StandardKey(secret), id, unix, body) + " " + StandardSignature(secret, id, unix, body)
+}
+
+// SignedHeaders sets the headers of one attempt. X-Service-Signature is keyed
+// with the bytes of the webhook_secret string as it was handed out;
+// webhook-signature follows the Standard Webhooks specification
+// (docs/decisions.md); the Standard Webhooks timestamp is the attempt's own.
 func SignedHeaders(h http.Header, secret []byte, eventID, eventType string, body []byte, now time.Time) {
 	unix := now.Unix()
 	h.Set("Content-Type", "application/json")
@@ -69,5 +98,5 @@ func SignedHeaders(h http.Header, secret []byte, eventID, eventType string, body
 	h.Set(HeaderDelivery, eventID)
 	h[HeaderWebhookID] = []string{eventID}
 	h[HeaderWebhookTime] = []string{strconv.FormatInt(unix, 10)}
-	h[HeaderWebhookSig] = []string{StandardSignature(secret, eventID, unix, body)}
+	h[HeaderWebhookSig] = []string{StandardSignatures(secret, eventID, unix, body)}
 }

@@ -19,14 +19,12 @@ func TestSignatureMatchesGitHubVector(t *testing.T) {
 	}
 }
 
-// The Standard Webhooks specification's example. Its libraries key the HMAC
-// with the base64-decoded part after "whsec_"; we key with the secret string's
-// bytes (docs/decisions.md), so the vector pins the algorithm with the
-// decoded key.
+// The Standard Webhooks specification's example, keyed as its libraries key
+// it: with the base64-decoded part after "whsec_".
 func TestStandardSignatureMatchesStandardWebhooksVector(t *testing.T) {
-	key, err := base64.StdEncoding.DecodeString("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-	if err != nil {
-		t.Fatal(err)
+	key := events.StandardKey([]byte("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+	if want, _ := base64.StdEncoding.DecodeString("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"); string(key) != string(want) {
+		t.Fatalf("StandardKey = %x, want the base64 decoding %x", key, want)
 	}
 	got := events.StandardSignature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, []byte(`{"test": 2432232314}`))
 	want := "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
@@ -35,9 +33,11 @@ func TestStandardSignatureMatchesStandardWebhooksVector(t *testing.T) {
 	}
 }
 
-// Our own vector: a delivery exactly as the dispatcher builds it, keyed with
-// the webhook_secret string. Computed independently with
-// `printf '%s' "$body" | openssl dgst -sha256 -hmac "$secret"`.
+// Our own vector: a delivery exactly as the dispatcher builds it.
+// X-Service-Signature is keyed with the webhook_secret string; the first
+// webhook-signature with the base64 decoding of its part after "whsec_"
+// (36 bytes), the second with the string (for SDKs released before the
+// correction). Computed independently with Python's hmac and base64.
 func TestDeliveryHeadersAndBody(t *testing.T) {
 	const secret = "whsec_00112233445566778899aabbccddeeff0011223344556677"
 	at := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
@@ -73,5 +73,5 @@ func TestDeliveryHeadersAndBody(t *testing.T) {
 
 const (
 	ourSignature         = "sha256=31740ff7fab043883a2496ed43ad8b5bfe68ac3c6fff91a0b4524be961bfaa08"
-	ourStandardSignature = "v1,MVdNKWHYmEsr4Jgc7HGl0AnMDZTaac5MS0cZETSm7Xo="
+	ourStandardSignature = "v1,TP28pZnWK1g3P5AhDsbmiT8GFkDPRn52shDqUhxh4qc= v1,MVdNKWHYmEsr4Jgc7HGl0AnMDZTaac5MS0cZETSm7Xo="
 )

@@ -118,7 +118,11 @@ func (s *Store) InvoiceByRef(ctx context.Context, pageID, ref string) (botpay.In
 
 // MarkInvoiceSent moves a bot's draft to sent. A missing or foreign invoice
 // is not_found; one that is not a draft is only_draft_invoices_can_be_sent.
-func (s *Store) MarkInvoiceSent(ctx context.Context, botID, id string) (botpay.Invoice, error) {
+// When the invoice will be e-mailed (it has a recipient address) each of
+// mailLimits admits one more mail in the same transaction, so a refusal
+// (rate_limited) leaves the draft and every count unchanged, and replicas
+// count in the same rows.
+func (s *Store) MarkInvoiceSent(ctx context.Context, botID, id string, mailLimits ...Limit) (botpay.Invoice, error) {
 	now := s.clock.Now()
 	var inv botpay.Invoice
 	err := s.inTx(ctx, func(tx *Tx) error {
@@ -132,6 +136,11 @@ func (s *Store) MarkInvoiceSent(ctx context.Context, botID, id string) (botpay.I
 		}
 		if inv.Status != botpay.InvoiceDraft {
 			return botpay.Errorf(botpay.KindInvalid, botpay.CodeOnlyDraftsCanBeSent, "only draft invoices can be sent; this one is %s", inv.Status)
+		}
+		if inv.RecipientEmail != "" {
+			if err := tx.takeMailLimits(ctx, mailLimits, now); err != nil {
+				return err
+			}
 		}
 		inv.Status, inv.SentAt, inv.UpdatedAt = botpay.InvoiceSent, now, now
 		_, err = tx.exec(ctx, `UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE id = $3`, inv.Status, ms(now), id)

@@ -46,6 +46,7 @@ type payPage struct {
 	Methods     []methodOption
 	Action      string
 	Ref         string
+	Token       string // the invoice's payment token, posted back with Ref
 	PDFURL      string
 	X402URL     string
 	Form        payForm
@@ -82,7 +83,8 @@ func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
 	id, ctx := pathID(r), r.Context()
 	switch {
 	case strings.HasPrefix(id, "cp_"):
-		v, err := p.svc.OpenCheckoutPage(ctx, id, r.URL.Query().Get("ref"), p.clientIP(r), r.Method != http.MethodHead)
+		ref, token := invoiceParams(r.URL.Query())
+		v, err := p.svc.OpenCheckoutPage(ctx, id, ref, token, p.clientIP(r), r.Method != http.MethodHead)
 		if err != nil {
 			p.payFailed(w, r, err)
 			return
@@ -125,10 +127,10 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	}
 	if inv != nil {
 		d.Title = "Invoice " + inv.ReferenceNumber
-		d.Ref, d.FixedAmount = inv.ReferenceNumber, &inv.Total
-		d.PDFURL = "/pay/" + page.ID + "/invoice.pdf?ref=" + inv.ReferenceNumber
+		d.Ref, d.Token, d.FixedAmount = inv.ReferenceNumber, inv.PayToken, &inv.Total
+		d.PDFURL = "/pay/" + page.ID + "/invoice.pdf?" + inv.PayQuery()
 		if d.X402URL != "" {
-			d.X402URL += "?ref=" + inv.ReferenceNumber
+			d.X402URL += "?" + inv.PayQuery()
 		}
 		if d.Form.Email == "" {
 			d.Form.Email = inv.RecipientEmail
@@ -175,7 +177,8 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	f := r.PostForm
 	form := payForm{Email: f.Get("buyer_email"), Name: f.Get("buyer_name"), Amount: f.Get("amount_usd"), Method: f.Get("method")}
-	in := app.BuyerPayment{Ref: f.Get("ref"), BuyerEmail: form.Email, BuyerName: form.Name, Method: form.Method, ClientIP: p.clientIP(r)}
+	ref, token := invoiceParams(f)
+	in := app.BuyerPayment{Ref: ref, Token: token, BuyerEmail: form.Email, BuyerName: form.Name, Method: form.Method, ClientIP: p.clientIP(r)}
 	var amountErr string
 	if strings.TrimSpace(form.Amount) != "" {
 		if m, err := botpay.ParseUSD(strings.TrimPrefix(strings.TrimSpace(form.Amount), "$")); err == nil {
@@ -196,7 +199,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		var inv *botpay.Invoice
 		if in.Ref != "" {
-			i, ierr := p.svc.InvoiceByRef(ctx, id, in.Ref, p.clientIP(r))
+			i, ierr := p.svc.InvoiceByRef(ctx, id, in.Ref, in.Token, p.clientIP(r))
 			if ierr != nil {
 				p.payFailed(w, r, ierr)
 				return
@@ -244,7 +247,8 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) invoicePDF(w http.ResponseWriter, r *http.Request) {
-	inv, pdf, err := p.svc.InvoicePDF(r.Context(), pathID(r), r.URL.Query().Get("ref"), p.clientIP(r))
+	ref, token := invoiceParams(r.URL.Query())
+	inv, pdf, err := p.svc.InvoicePDF(r.Context(), pathID(r), ref, token, p.clientIP(r))
 	if err != nil {
 		p.payFailed(w, r, err)
 		return
