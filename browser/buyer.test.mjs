@@ -1,7 +1,8 @@
 // Browser checks of the pages a buyer or a visitor sees: the landing page,
-// sign-up and log-in, checkout pages, payment links, invoices and receipts,
-// each at desktop and phone widths with screenshots and an axe-core scan
-// (checkPage). Run by internal/browsertest against a real `botpay serve`.
+// the API reference, sign-up and log-in, checkout pages, payment links,
+// invoices and receipts, each at desktop and phone widths with screenshots
+// and an axe-core scan (checkPage). Run by internal/browsertest against a
+// real `botpay serve` (sandbox mode).
 import { BASE, launch, watch, shot, unique, api, expect, register, signup, claim } from './lib.mjs';
 import { checkPage } from './check.mjs';
 
@@ -15,27 +16,110 @@ async function seller(page, name) {
   const reg = await register({ bot_name: name, owner_email: email, description: 'Sells reports' });
   await claim(page, reg.claim_token);
   await page.context().clearCookies();
-  return async (method, path, body) => {
+  const call = async (method, path, body) => {
     const r = await api(method, path, body, reg.api_key);
     expect(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
+  return { call, reg };
+}
+
+const text = async (page, testID) => (await page.getByTestId(testID).textContent()).trim();
+
+// payWithForm fills the buyer form and submits it with the keyboard only,
+// then waits for the receipt.
+async function payWithForm(page, email) {
+  await page.getByLabel(/^Your e-mail/).fill(email);
+  await page.getByLabel(/^Your e-mail/).press('Enter');
+  await page.waitForURL(/\/receipt\/sale_/);
 }
 
 const scenarios = {
-  async 'checkout page, payment link and invoice'(page) {
-    const call = await seller(page, 'Report Seller');
+  async 'landing page, API reference, sign-up and log-in'(page) {
+    const res = await page.goto(BASE + '/');
+    expect(res.status() === 200 && res.headers()['content-type'].startsWith('text/html'), `GET /: ${res.status()}`);
+    for (const [name, href] of [['Log in to the dashboard', '/login'], ['Create an owner account', '/signup'],
+      ['API reference', '/docs/api'], [/OpenAPI document/, '/openapi.json']]) {
+      expect(await page.getByRole('link', { name }).getAttribute('href') === href, `landing link ${name} is not ${href}`);
+    }
+    expect(await page.getByTestId('sandbox-mark').count() === 1, 'landing page lacks the sandbox mark');
+    await checkPage(page, 'landing', { url: BASE + '/' });
+    await page.getByRole('link', { name: 'API reference' }).click();
+    expect(await page.locator('#registerBot, [id="registerBot"]').count() + await page.getByText('/api/v1/bots/register').count() > 0,
+      'the API reference lacks bot registration');
+    await checkPage(page, 'api-reference', { url: BASE + '/docs/api' });
+    const unknown = await api('GET', '/api/v1/nothing-here');
+    expect(unknown.status === 404 && unknown.body.error, `an unknown API path: ${unknown.status} ${JSON.stringify(unknown.body)}`);
+    for (const path of ['/signup', '/login']) {
+      await page.goto(BASE + path);
+      expect(await page.getByRole('link', { name: /Forgot your password/ }).getAttribute('href') === '/forgot', `${path} has no Forgot password link`);
+      await checkPage(page, path.slice(1), { url: BASE + path });
+    }
+  },
+
+  async 'checkout page: seller, summary, pay without script, receipt'(page) {
+    const { call, reg } = await seller(page, 'Report Seller');
     const cp = await call('POST', '/api/v1/bot/checkout-pages/create', {
-      title: 'Market report', description: 'A weekly report.', amount_usd: 12.5,
+      title: 'Market report', description: 'A weekly report on widget prices.', amount_usd: 1250,
     });
-    await checkPage(page, 'pay-page', { url: `${BASE}/pay/${cp.checkout_page_id}` });
+    const url = `${BASE}/pay/${cp.checkout_page_id}`;
+    await page.goto(url);
+    expect((await text(page, 'seller')).includes('Report Seller') && (await text(page, 'seller')).includes(reg.bot_id), 'the seller is not named');
+    expect((await text(page, 'order-summary')).includes('$1,250.00'), 'the order summary lacks the price with separators');
+    expect(await page.getByRole('radio', { name: 'USDC transfer' }).isChecked(), 'USDC transfer is not the default method');
+    expect(await page.getByTestId('sandbox-mark').count() === 1, 'pay page lacks the sandbox mark');
+    await checkPage(page, 'pay-page', { url });
+    await payWithForm(page, 'ada@example.com');
+    expect(await text(page, 'amount') === '$1,250.00', 'receipt amount');
+    expect(await text(page, 'method') === 'USDC transfer', 'receipt method');
+    expect((await text(page, 'sale-id')).startsWith('sale_'), 'receipt number');
+    await checkPage(page, 'receipt');
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByText(/Keep this page/).isHidden(), 'print CSS does not hide the screen-only hint');
+    await shot(page, 'receipt-print');
+    await page.emulateMedia({ media: 'screen' });
+    const again = await page.goto(page.url());
+    expect(again.status() === 200, 'the receipt does not reload');
+    const sales = await call('GET', `/api/v1/bot/sales?checkout_page_id=${cp.checkout_page_id}`);
+    expect(sales.sales.length === 1, `reloading the receipt paid again: ${sales.sales.length} sales`);
+  },
+
+  async 'payment link and invoice share the default method; the invoice is the page'(page) {
+    const { call } = await seller(page, 'Invoicer');
     const link = await call('POST', '/api/v1/bot/payments/create-link', { amount_usd: 9.99, description: 'Consulting hour' });
-    await checkPage(page, 'pay-link', { url: `${BASE}/pay/${link.payment_link_id}` });
+    const linkURL = `${BASE}/pay/${link.payment_link_id}`;
+    await page.goto(linkURL);
+    expect(await page.getByRole('radio', { name: 'USDC transfer' }).isChecked(), 'a payment link defaults to another method');
+    await checkPage(page, 'pay-link', { url: linkURL });
+    await payWithForm(page, 'bob@example.com');
+    await checkPage(page, 'receipt-link');
+
+    const cp = await call('POST', '/api/v1/bot/checkout-pages/create', { title: 'Studio time', amount_usd: 40 });
     const inv = await call('POST', '/api/v1/bot/invoices/create', {
       checkout_page_id: cp.checkout_page_id, recipient_name: 'Ada Buyer', recipient_email: 'ada@example.com',
-      line_items: [{ description: 'Report, March', quantity: 2, unit_price_usd: 12.5 }],
+      line_items: [{ description: 'Mixing, March', quantity: 4, unit_price_usd: 2500 },
+        { description: 'Mastering', quantity: 1, unit_price_usd: 300 }],
     });
-    await checkPage(page, 'pay-invoice', { url: `${BASE}/pay/${cp.checkout_page_id}?ref=${encodeURIComponent(inv.reference_number)}` });
+    const invURL = BASE + (inv.payment_url || `/pay/${cp.checkout_page_id}?ref=${encodeURIComponent(inv.reference_number)}`);
+    await page.goto(invURL);
+    expect((await page.title()).startsWith(`Invoice ${inv.reference_number}`), `invoice page title: ${await page.title()}`);
+    expect((await page.locator('h1').textContent()).trim() === `Invoice ${inv.reference_number}`, 'the invoice page heading is not the invoice');
+    expect(await text(page, 'total') === '$10,300.00', `invoice total: ${await text(page, 'total')}`);
+    expect(await page.getByRole('radio', { name: 'USDC transfer' }).isChecked(), 'an invoice defaults to another method');
+    await checkPage(page, 'pay-invoice', { url: invURL });
+    await payWithForm(page, 'ada@example.com');
+    expect(await text(page, 'invoice-ref') === inv.reference_number, 'the receipt does not name the invoice');
+    await checkPage(page, 'receipt-invoice');
+    await page.goto(invURL);
+    await page.getByRole('link', { name: 'View the receipt' }).click();
+    await page.waitForURL(/\/receipt\/sale_/);
+  },
+
+  async 'unknown page'(page) {
+    page.removeAllListeners('console'); // the 404 itself is logged as a console error
+    const res = await page.goto(`${BASE}/pay/cp_doesnotexist`);
+    expect(res.status() === 404, `unknown pay page: HTTP ${res.status()}`);
+    await checkPage(page, 'pay-not-found');
   },
 };
 
