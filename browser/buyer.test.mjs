@@ -115,6 +115,37 @@ const scenarios = {
     await page.waitForURL(/\/receipt\/sale_/);
   },
 
+  async 'keyboard: focus order and visible focus; claim, reset and x402-only pages'(page) {
+    const { call } = await seller(page, 'Keys');
+    const cp = await call('POST', '/api/v1/bot/checkout-pages/create', { title: 'Tip jar', collect_buyer_name: true });
+    await page.goto(`${BASE}/pay/${cp.checkout_page_id}`);
+    const order = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      const f = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return { name: '' };
+        const st = getComputedStyle(el);
+        return { name: el.name || el.textContent.trim(), outline: st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) >= 2 };
+      });
+      if (f.name === '' || order.some((o) => o.name === f.name)) break;
+      order.push(f);
+    }
+    const names = order.map((o) => o.name).join(' → ');
+    expect(names === 'amount_usd → buyer_email → buyer_name → method → Pay', `focus order: ${names}`);
+    const invisible = order.filter((o) => !o.outline).map((o) => o.name);
+    expect(invisible.length === 0, `no visible focus on ${invisible.join(', ')}`);
+    await checkPage(page, 'pay-choose-amount', { url: `${BASE}/pay/${cp.checkout_page_id}` });
+
+    const x402 = await call('POST', '/api/v1/bot/checkout-pages/create', { title: 'Agent API access', amount_usd: 0.05, allowed_methods: ['x402'] });
+    await page.goto(`${BASE}/pay/${x402.checkout_page_id}`);
+    expect(await page.getByTestId('x402-only').count() === 1, 'an x402-only page does not say how to pay');
+    await checkPage(page, 'pay-x402-only', { url: `${BASE}/pay/${x402.checkout_page_id}` });
+    for (const path of ['/claim?token=clm_example', '/forgot']) {
+      await checkPage(page, path.slice(1).replace(/\W.*$/, ''), { url: BASE + path });
+    }
+  },
+
   async 'unknown page'(page) {
     page.removeAllListeners('console'); // the 404 itself is logged as a console error
     const res = await page.goto(`${BASE}/pay/cp_doesnotexist`);
