@@ -15,13 +15,15 @@ async function seller(page, name) {
   await signup(page, email);
   const reg = await register({ bot_name: name, owner_email: email, description: 'Sells reports' });
   await claim(page, reg.claim_token);
+  // The session cookie is an owner token, for the owner API.
+  const session = (await page.context().cookies()).find((c) => c.name === 'botpay_session').value;
   await page.context().clearCookies();
   const call = async (method, path, body) => {
     const r = await api(method, path, body, reg.api_key);
     expect(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  return { call, reg };
+  return { call, reg, session };
 }
 
 const text = async (page, testID) => (await page.getByTestId(testID).textContent()).trim();
@@ -144,6 +146,40 @@ const scenarios = {
     for (const path of ['/claim?token=clm_example', '/forgot']) {
       await checkPage(page, path.slice(1).replace(/\W.*$/, ''), { url: BASE + path });
     }
+  },
+
+  async 'an x402 payment has a receipt with its transaction hash'(page) {
+    const { call, reg, session: sellerSession } = await seller(page, 'Data Vendor');
+    const payTo = await api('POST', `/api/v1/owner/bots/${reg.bot_id}/processor-wallet`, undefined, sellerSession);
+    expect(payTo.status === 201, `seller's processor wallet: ${payTo.status} ${JSON.stringify(payTo.body)}`);
+    const cp = await call('POST', '/api/v1/bot/checkout-pages/create', { title: 'Price feed, one day', amount_usd: 2.5, allowed_methods: ['x402'] });
+    const x402URL = `${BASE}/api/v1/checkout/${cp.checkout_page_id}/x402`;
+    const challenge = await (await fetch(x402URL)).json();
+    expect(Array.isArray(challenge.accepts), `x402 challenge: ${JSON.stringify(challenge)}`);
+    const req = challenge.accepts[0];
+    // The buyer is another bot paying from its processor wallet, funded by
+    // its owner through the owner API (the session cookie is an owner token).
+    const email = `${unique('buyer')}@example.com`;
+    await signup(page, email);
+    const buyer = await register({ bot_name: 'Buyer bot', owner_email: email });
+    await claim(page, buyer.claim_token);
+    const session = (await page.context().cookies()).find((c) => c.name === 'botpay_session').value;
+    await page.context().clearCookies();
+    const wallet = await api('POST', `/api/v1/owner/bots/${buyer.bot_id}/processor-wallet`, undefined, session);
+    expect(wallet.status === 201, `processor wallet: ${wallet.status} ${JSON.stringify(wallet.body)}`);
+    const funded = await api('POST', `/api/v1/owner/bots/${buyer.bot_id}/fund`, { amount_usd: 10, rail: 'processor_wallet' }, session);
+    expect(funded.status === 200, `fund: ${funded.status} ${JSON.stringify(funded.body)}`);
+    const signed = await api('POST', '/api/v1/processor-wallet/bot/sign', {
+      resource_url: x402URL, amount_usdc: Number(req.maxAmountRequired), recipient_address: req.payTo,
+    }, buyer.api_key);
+    expect(signed.status === 200, `sign: ${signed.status} ${JSON.stringify(signed.body)}`);
+    const paid = await fetch(x402URL, { method: 'POST', headers: { 'X-PAYMENT': signed.body.x_payment_header } });
+    const settlement = await paid.json();
+    expect(paid.status === 200 && settlement.sale_id && settlement.tx_hash, `x402 payment: ${paid.status} ${JSON.stringify(settlement)}`);
+    await page.goto(`${BASE}/pay/${cp.checkout_page_id}/receipt/${settlement.sale_id}`);
+    expect(await text(page, 'tx-hash') === settlement.tx_hash, 'the receipt does not show the transaction hash');
+    expect(await text(page, 'method') === 'x402 (USDC)', 'the receipt does not name x402');
+    await checkPage(page, 'receipt-x402');
   },
 
   async 'unknown page'(page) {

@@ -186,7 +186,14 @@ func TestPayFormRedirectsToAReceiptThatReloadsWithoutPayingAgain(t *testing.T) {
 		t.Run(string(d), func(t *testing.T) {
 			s := newSeller(t, d)
 			inv := s.invoice(t)
-			resp := payForm(t, s.srv, "/pay/"+s.page.ID, url.Values{"ref": {inv.ReferenceNumber}, "buyer_email": {"ada@example.com"}})
+			// The form posts back what the payment URL carries (ref, and any token).
+			u, err := url.Parse(inv.PaymentURL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			form := u.Query()
+			form.Set("buyer_email", "ada@example.com")
+			resp := payForm(t, s.srv, u.Path, form)
 			loc := resp.Header.Get("Location")
 			if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/pay/"+s.page.ID+"/receipt/sale_") {
 				t.Fatalf("form post: HTTP %d, Location %q", resp.StatusCode, loc)

@@ -45,14 +45,14 @@ func receiptPath(payID, saleID string) string { return "/pay/" + payID + "/recei
 
 // receiptPage is the data of receipt.html.
 type receiptPage struct {
-	Title       string
-	Receipt     app.Receipt
-	For         string // what was bought: the page's title or the link's description
-	Method      string
-	ProductURL  string
-	SuccessURL  string
-	BuyerEmail  string
-	PaidThrough string // "checkout page" or "payment link"
+	Title      string
+	Receipt    app.Receipt
+	For        string // what was bought: the page's title or the link's description
+	Method     string
+	ProductURL string
+	SuccessURL string
+	BuyerEmail string // or the paying wallet's address
+	ByWallet   bool
 }
 
 // receipt shows the receipt of a sale: reference, amount, method, date,
@@ -73,7 +73,6 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		BuyerEmail: rc.Sale.BuyerEmail}
 	switch {
 	case rc.Sale.CheckoutPageID != "":
-		data.PaidThrough = "checkout page"
 		page, err := p.svc.CheckoutPage(ctx, rc.Sale.CheckoutPageID)
 		if err != nil {
 			p.payFailed(w, r, err)
@@ -84,7 +83,6 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 			data.ProductURL = page.DigitalProductURL
 		}
 	case rc.Sale.PaymentLinkID != "":
-		data.PaidThrough = "payment link"
 		l, err := p.svc.PaymentLink(ctx, rc.Sale.PaymentLinkID)
 		if err != nil {
 			p.payFailed(w, r, err)
@@ -93,7 +91,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		data.For = l.Description
 	}
 	if data.BuyerEmail == "" && rc.Sale.BuyerType == botpay.BuyerWallet {
-		data.BuyerEmail = rc.Sale.BuyerIdentifier
+		data.BuyerEmail, data.ByWallet = rc.Sale.BuyerIdentifier, true
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
