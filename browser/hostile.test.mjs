@@ -61,7 +61,7 @@ try {
     ['master', BASE + '/dashboard/master-guardrails'],
     ['pay-page', `${BASE}/pay/${pageID}`],
     ['pay-link', `${BASE}/pay/${link.payment_link_id}`],
-    ['pay-invoice', `${BASE}/pay/${pageID}?ref=${encodeURIComponent(inv.reference_number)}`],
+    ['pay-invoice', BASE + (inv.payment_url || `/pay/${pageID}?ref=${encodeURIComponent(inv.reference_number)}`)],
     ['receipt', `${BASE}/pay/${pageID}/receipt/${sale.sale_id}`],
   ];
   for (const [name, url] of pages) {
