@@ -51,7 +51,7 @@ try {
     checkout_page_id: pageID, recipient_name: X(13), recipient_email: 'buyer@example.com', notes: X(14),
     line_items: [{ description: X(15), quantity: 1, unit_price_usd: 12.5 }],
   });
-  await call('POST', `/api/v1/checkout/${pageID}/pay/sandbox`, { buyer_email: 'b@example.com', buyer_name: X(16) });
+  const sale = await call('POST', `/api/v1/checkout/${pageID}/pay/sandbox`, { buyer_email: 'b@example.com', buyer_name: X(16) });
 
   const pages = [
     ['bots', BASE + '/dashboard'],
@@ -63,7 +63,8 @@ try {
     ['master', BASE + '/dashboard/master-guardrails'],
     ['pay-page', `${BASE}/pay/${pageID}`],
     ['pay-link', `${BASE}/pay/${link.payment_link_id}`],
-    ['pay-invoice', `${BASE}/pay/${pageID}?ref=${encodeURIComponent(inv.reference_number)}`],
+    ['pay-invoice', BASE + (inv.payment_url || `/pay/${pageID}?ref=${encodeURIComponent(inv.reference_number)}`)],
+    ['receipt', `${BASE}/pay/${pageID}/receipt/${sale.sale_id}`],
   ];
   for (const [name, url] of pages) {
     const res = await page.goto(url);

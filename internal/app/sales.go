@@ -27,7 +27,7 @@ type BuyerPayment struct {
 	Token      string // the invoice payment URL's token (t), with Ref
 	BuyerEmail string
 	BuyerName  string
-	Method     string        // "" picks the first method the page allows
+	Method     string        // "" picks the first of BuyerMethods (LinkMethods for a link)
 	Amount     *botpay.Money // nil: the page's, invoice's or link's own amount
 	ClientIP   string        // limits guessing of invoice reference numbers
 }
@@ -68,16 +68,12 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 		}
 	}
 	if in.Method == "" {
-		for _, m := range page.AllowedMethods {
-			if slices.Contains(SandboxMethods, m) {
-				in.Method = m
-				break
-			}
-		}
-		if in.Method == "" {
+		methods := BuyerMethods(page.AllowedMethods)
+		if len(methods) == 0 {
 			return botpay.SaleResult{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage,
 				"this checkout page accepts only x402 payments")
 		}
+		in.Method = methods[0]
 	}
 	return s.store.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
 		Method: in.Method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail,
@@ -99,7 +95,7 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 		return botpay.SaleResult{}, err
 	}
 	if in.Method == "" {
-		in.Method = botpay.MethodProcessorOnramp
+		in.Method = LinkMethods()[0] // the default of a page with the default methods
 	}
 	return s.store.RecordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})

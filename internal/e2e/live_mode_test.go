@@ -153,7 +153,8 @@ func TestEveryPageMarksTheSandboxAndLivePagesOfferOnlyX402(t *testing.T) {
 		br := &browser{t: t, base: r.srv.URL, hc: r.srv.HTTP.Client()}
 		br.cookie = &http.Cookie{Name: "botpay_session", Value: seller.OwnerToken}
 		for _, path := range []string{"/pay/" + pageID, "/pay/" + linkID, "/pay/cp_0000000000000000", "/claim?token=x", "/login", "/signup",
-			"/dashboard", "/dashboard/bots/" + seller.ID, "/dashboard/approvals"} {
+			"/dashboard", "/dashboard/bots/" + seller.ID, "/dashboard/approvals", "/", "/docs/api", "/forgot",
+			"/pay/" + pageID + "/receipt/sale_0000000000000000"} {
 			resp, body := br.do("GET", path, nil)
 			if resp.StatusCode >= 500 {
 				t.Fatalf("GET %s = %d", path, resp.StatusCode)

@@ -25,18 +25,12 @@ var methodLabels = map[string]string{
 
 type payForm struct{ Email, Name, Amount, Method string }
 
-type payDone struct {
-	SaleID     string
-	Amount     botpay.Money
-	ProductURL string
-	SuccessURL string
-}
-
 // payPage is the data of pay.html. Everything a bot wrote reaches the page
 // only through html/template's contextual escaping.
 type payPage struct {
 	NotFound    bool
 	Title       string
+	Seller      *app.Seller
 	Page        *botpay.CheckoutPage
 	Link        *botpay.PaymentLink
 	Invoice     *botpay.Invoice
@@ -48,10 +42,10 @@ type payPage struct {
 	Ref         string
 	Token       string // the invoice's payment token, posted back with Ref
 	PDFURL      string
+	ReceiptURL  string // of a paid invoice
 	X402URL     string
 	Form        payForm
 	Error       string
-	Done        *payDone
 }
 
 func (p *Pages) renderPay(w http.ResponseWriter, status int, data payPage) {
@@ -89,14 +83,14 @@ func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
 			p.payFailed(w, r, err)
 			return
 		}
-		p.renderPay(w, http.StatusOK, p.pageData(v.Page, v.Invoice, payForm{}))
+		p.renderSold(w, r, http.StatusOK, v.Page.BotID, p.pageData(v.Page, v.Invoice, payForm{}))
 	case strings.HasPrefix(id, "pl_"):
 		l, err := p.svc.PaymentLink(ctx, id)
 		if err != nil {
 			p.payFailed(w, r, err)
 			return
 		}
-		p.renderPay(w, http.StatusOK, p.linkData(l, payForm{Email: l.PayerEmail}))
+		p.renderSold(w, r, http.StatusOK, l.BotID, p.linkData(l, payForm{Email: l.PayerEmail}))
 	default:
 		p.notFound(w)
 	}
@@ -105,13 +99,11 @@ func (p *Pages) payView(w http.ResponseWriter, r *http.Request) {
 func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form payForm) payPage {
 	d := payPage{Title: page.Title, Page: &page, Invoice: inv, State: "open", CollectName: page.CollectBuyerName,
 		Action: "/pay/" + page.ID, Form: form}
-	for _, m := range page.AllowedMethods {
-		if label, ok := methodLabels[m]; ok && !p.live { // sandbox methods settle nothing real
-			d.Methods = append(d.Methods, methodOption{Value: m, Label: label})
-		}
-		if m == botpay.MethodX402 {
-			d.X402URL = p.svc.BaseURL() + "/api/v1/checkout/" + page.ID + "/x402"
-		}
+	if !p.live { // sandbox methods settle nothing real
+		d.Methods = methodOptions(app.BuyerMethods(page.AllowedMethods))
+	}
+	if page.Allows(botpay.MethodX402) {
+		d.X402URL = p.svc.BaseURL() + "/api/v1/checkout/" + page.ID + "/x402"
 	}
 	if page.Amount != nil && page.AmountLocked {
 		d.FixedAmount = page.Amount
@@ -138,6 +130,9 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 		switch {
 		case inv.Status == botpay.InvoicePaid:
 			d.State = "paid"
+			if inv.SaleID != "" {
+				d.ReceiptURL = receiptPath(page.ID, inv.SaleID)
+			}
 		case inv.Status == botpay.InvoiceCancelled:
 			d.State = "cancelled"
 		case !inv.Payable():
@@ -149,10 +144,8 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 
 func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
 	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form}
-	for _, m := range app.SandboxMethods {
-		if !p.live { // a payment link is paid only through the sandbox
-			d.Methods = append(d.Methods, methodOption{Value: m, Label: methodLabels[m]})
-		}
+	if !p.live { // a payment link is paid only through the sandbox
+		d.Methods = methodOptions(app.LinkMethods())
 	}
 	switch l.Status(p.svc.Now()) {
 	case botpay.LinkCompleted:
@@ -190,6 +183,7 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 	var res botpay.SaleResult
 	var err error
 	var data payPage
+	var botID string
 	switch {
 	case strings.HasPrefix(id, "cp_"):
 		page, perr := p.svc.CheckoutPage(ctx, id)
@@ -207,16 +201,10 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 			inv = &i
 			in.Amount = nil // an invoice is paid in full; the form shows no amount field
 		}
-		data = p.pageData(page, inv, form)
+		data, botID = p.pageData(page, inv, form), page.BotID
 		if amountErr == "" || inv != nil {
+			amountErr = ""
 			res, err = p.svc.PayCheckoutSandbox(ctx, id, in)
-		}
-		if err == nil && res.Sale.ID != "" {
-			data.Done = &payDone{SaleID: res.Sale.ID, Amount: res.Sale.Amount, SuccessURL: page.SuccessURL}
-			if page.PageType == botpay.PageDigitalProduct {
-				data.Done.ProductURL = page.DigitalProductURL
-			}
-			data.Invoice = res.Invoice
 		}
 	case strings.HasPrefix(id, "pl_"):
 		l, lerr := p.svc.PaymentLink(ctx, id)
@@ -225,24 +213,23 @@ func (p *Pages) paySubmit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		in.Amount, amountErr = nil, ""
-		data = p.linkData(l, form)
+		data, botID = p.linkData(l, form), l.BotID
 		res, err = p.svc.PayLinkSandbox(ctx, id, in)
-		if err == nil {
-			data.Done = &payDone{SaleID: res.Sale.ID, Amount: res.Sale.Amount}
-		}
 	default:
 		p.notFound(w)
 		return
 	}
 	switch {
-	case amountErr != "" && data.Done == nil:
+	case amountErr != "":
 		data.Error = amountErr
-		p.renderPay(w, http.StatusBadRequest, data)
+		p.renderSold(w, r, http.StatusBadRequest, botID, data)
 	case err != nil:
 		data.Error = p.explain(r, err)
-		p.renderPay(w, statusFor(err), data)
+		p.renderSold(w, r, statusFor(err), botID, data)
 	default:
-		p.renderPay(w, http.StatusOK, data)
+		// Post/Redirect/Get: the receipt has its own address, so reloading
+		// it never pays again and the buyer can keep or print it.
+		http.Redirect(w, r, receiptPath(id, res.Sale.ID), http.StatusSeeOther)
 	}
 }
 

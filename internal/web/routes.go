@@ -21,8 +21,9 @@ func (p *Pages) Mount(mux Mux) {
 	p.botPages(mux, post)
 }
 
-// publicPages: the claim page, the buyer pages, sign-up and sign-in, and
-// the account recovery pages.
+// publicPages: the claim page, the buyer pages and receipts, the front
+// page and the HTML API reference, sign-up and sign-in, and the account
+// recovery pages.
 func (p *Pages) publicPages(mux Mux, post func(string, http.HandlerFunc)) {
 	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.HandleFunc("GET /claim", p.claimForm)
@@ -32,6 +33,9 @@ func (p *Pages) publicPages(mux Mux, post func(string, http.HandlerFunc)) {
 		post("/pay/{id}", p.paySubmit)
 	}
 	mux.HandleFunc("GET /pay/{id}/invoice.pdf", p.invoicePDF)
+	mux.HandleFunc("GET /pay/{id}/receipt/{sale_id}", p.receipt)
+	mux.HandleFunc("GET /{$}", p.landing)
+	mux.HandleFunc("GET /docs/api", p.apiReference)
 	mux.HandleFunc("GET /signup", p.authForm("signup"))
 	mux.HandleFunc("GET /login", p.authForm("login"))
 	post("/signup", p.authSubmit("signup"))

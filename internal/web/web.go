@@ -18,8 +18,8 @@ var templateFiles embed.FS
 // differ only in the function that tells the pages whether to show the
 // sandbox mark.
 var pageSets = map[bool]*template.Template{
-	false: template.Must(template.New("").Funcs(modeFuncs(false)).ParseFS(templateFiles, "templates/*.html")),
-	true:  template.Must(template.New("").Funcs(modeFuncs(true)).ParseFS(templateFiles, "templates/*.html")),
+	false: template.Must(template.New("").Funcs(buyerFuncs).Funcs(modeFuncs(false)).ParseFS(templateFiles, "templates/*.html")),
+	true:  template.Must(template.New("").Funcs(buyerFuncs).Funcs(modeFuncs(true)).ParseFS(templateFiles, "templates/*.html")),
 }
 
 // modeFuncs are the template functions that depend on BOTPAY_MODE.

@@ -1,0 +1,39 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// Receipt is what a buyer's receipt page shows: the sale and, when it paid
+// one, the invoice.
+type Receipt struct {
+	Sale    botpay.Sale
+	Invoice *botpay.Invoice
+}
+
+// ReceiptOf reads sale saleID as paid through payID (a checkout page or a
+// payment link); a sale of another page or link is the same not_found as
+// a missing one, so a sale ID alone shows nothing.
+func (s *Store) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, error) {
+	sale, err := scanSale(s.queryRow(ctx, `SELECT `+saleColumns+` FROM sales
+		WHERE id = $1 AND (checkout_page_id = $2 OR payment_link_id = $2)`, saleID, payID))
+	if isNoRows(err) {
+		return Receipt{}, botpay.ErrNotFound("sale")
+	}
+	if err != nil {
+		return Receipt{}, fmt.Errorf("read sale %s: %w", saleID, err)
+	}
+	r := Receipt{Sale: sale}
+	if sale.InvoiceID == "" {
+		return r, nil
+	}
+	inv, err := scanInvoice(s.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, sale.InvoiceID))
+	if err != nil {
+		return r, fmt.Errorf("read invoice %s of sale %s: %w", sale.InvoiceID, saleID, err)
+	}
+	r.Invoice = &inv
+	return r, nil
+}

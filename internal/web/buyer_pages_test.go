@@ -1,0 +1,259 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/testserver"
+)
+
+// seller is a claimed bot with a checkout page (default methods, $40).
+type seller struct {
+	srv  *testserver.Server
+	bot  botpay.Bot
+	page botpay.CheckoutPage
+}
+
+func newSeller(t *testing.T, d store.Dialect) seller {
+	t.Helper()
+	ctx := context.Background()
+	srv := testserver.Start(t, d, testserver.Options{})
+	reg, err := srv.App.Register(ctx, app.RegisterInput{BotName: `Report <Seller>`, OwnerEmail: "owner@example.com",
+		CallbackURL: "https://bot.example.com/hook", ClientIP: "192.0.2.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := srv.App.Signup(ctx, "owner@example.com", "correct horse battery", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := srv.App.Claim(ctx, sess.Owner, reg.ClaimToken, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	price := botpay.Money(4000)
+	page, err := srv.App.CreateCheckoutPage(ctx, bot, app.CheckoutPageInput{Title: "Studio time", Amount: &price})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seller{srv: srv, bot: bot, page: page}
+}
+
+func (s seller) invoice(t *testing.T) botpay.Invoice {
+	t.Helper()
+	inv, err := s.srv.App.CreateInvoice(context.Background(), s.bot, app.InvoiceInput{CheckoutPageID: s.page.ID,
+		RecipientName: "Ada Buyer", LineItems: []app.LineInput{{Description: "Mixing", Quantity: "4", UnitPrice: 250000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+// get answers status, body and the final URL of a GET (redirects followed).
+func get(t *testing.T, srv *testserver.Server, path string) (int, string) {
+	t.Helper()
+	resp, err := srv.HTTP.Client().Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// payForm posts the buyer form without following the redirect.
+func payForm(t *testing.T, srv *testserver.Server, path string, form url.Values) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	hc := *srv.HTTP.Client()
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+var titleTag = regexp.MustCompile(`<title>([^<]*)</title>`)
+var firstH1 = regexp.MustCompile(`<h1>(.*?)</h1>`)
+var tag = regexp.MustCompile(`<[^>]*>`)
+
+func TestInvoicePageIsTitledAndHeadedByTheInvoice(t *testing.T) {
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := newSeller(t, d)
+			inv := s.invoice(t)
+			status, body := get(t, s.srv, inv.PaymentURL())
+			if status != http.StatusOK {
+				t.Fatalf("HTTP %d\n%s", status, body)
+			}
+			want := "Invoice " + inv.ReferenceNumber
+			if m := titleTag.FindStringSubmatch(body); m == nil || !strings.HasPrefix(m[1], want) {
+				t.Errorf("title %q, want %q", m, want)
+			}
+			if m := firstH1.FindStringSubmatch(body); m == nil || tag.ReplaceAllString(m[1], "") != want {
+				t.Errorf("first heading %q, want %q (not the checkout page's title)", m, want)
+			}
+			for _, part := range []string{"Mixing", "$10,000.00", "Due</dt><dd>" + inv.DueDate.UTC().Format("2 January 2006"),
+				"Sold by <strong>Report &lt;Seller&gt;</strong>", s.bot.ID} {
+				if !strings.Contains(body, part) {
+					t.Errorf("invoice page lacks %q", part)
+				}
+			}
+		})
+	}
+}
+
+func TestBuyerPagesNameTheSellerAndDefaultToOneMethod(t *testing.T) {
+	checked := regexp.MustCompile(`value="([a-z0-9_]+)"\s*checked`)
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := newSeller(t, d)
+			link, err := s.srv.App.CreatePaymentLink(context.Background(), s.bot, 999, "Consulting", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv := s.invoice(t)
+			for _, path := range []string{"/pay/" + s.page.ID, "/pay/" + link.ID, inv.PaymentURL()} {
+				_, body := get(t, s.srv, path)
+				m := checked.FindStringSubmatch(body)
+				if m == nil || m[1] != botpay.MethodUSDCDirect {
+					t.Errorf("%s: checked method %v, want %s", path, m, botpay.MethodUSDCDirect)
+				}
+				if !strings.Contains(body, "Sold by <strong>Report &lt;Seller&gt;</strong>") || !strings.Contains(body, "Order summary") &&
+					!strings.Contains(body, "Line items") {
+					t.Errorf("%s names no seller or has no summary:\n%s", path, body)
+				}
+			}
+			// The sandbox API pays a link with no method by the same default.
+			res, err := s.srv.App.PayLinkSandbox(context.Background(), link.ID, app.BuyerPayment{BuyerEmail: "b@example.com"})
+			if err != nil || res.Sale.Method != botpay.MethodUSDCDirect {
+				t.Errorf("link paid with %q (%v), want %s", res.Sale.Method, err, botpay.MethodUSDCDirect)
+			}
+		})
+	}
+}
+
+func TestReceiptShowsTheTransactionHashOfAnX402Sale(t *testing.T) {
+	const hash = "0x5f0c2b9d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c"
+	const payer = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := newSeller(t, d)
+			res, err := s.srv.App.RecordSale(context.Background(), botpay.SaleInput{PageID: s.page.ID, Method: botpay.MethodX402,
+				BuyerType: botpay.BuyerWallet, BuyerIdentifier: payer, TxHash: hash})
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, body := get(t, s.srv, "/pay/"+s.page.ID+"/receipt/"+res.Sale.ID)
+			if status != http.StatusOK {
+				t.Fatalf("HTTP %d\n%s", status, body)
+			}
+			for _, part := range []string{`<code data-testid="tx-hash">` + hash + `</code>`, res.Sale.ID, "$40.00", "x402 (USDC)", payer,
+				"Studio time", "Report &lt;Seller&gt;", "@media print", res.Sale.CreatedAt.UTC().Format("2 January 2006")} {
+				if !strings.Contains(body, part) {
+					t.Errorf("receipt lacks %q", part)
+				}
+			}
+			other, err := s.srv.App.CreateCheckoutPage(context.Background(), s.bot, app.CheckoutPageInput{Title: "Other"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{"/pay/" + other.ID + "/receipt/" + res.Sale.ID, "/pay/" + s.page.ID + "/receipt/sale_0000000000000000",
+				"/pay/" + s.page.ID + "/receipt/" + s.page.ID} {
+				if status, body := get(t, s.srv, path); status != http.StatusNotFound || strings.Contains(body, hash) {
+					t.Errorf("%s: HTTP %d, want 404 without the sale", path, status)
+				}
+			}
+		})
+	}
+}
+
+func TestPayFormRedirectsToAReceiptThatReloadsWithoutPayingAgain(t *testing.T) {
+	for _, d := range storetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			s := newSeller(t, d)
+			inv := s.invoice(t)
+			// The form posts back what the payment URL carries (ref, and any token).
+			u, err := url.Parse(inv.PaymentURL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			form := u.Query()
+			form.Set("buyer_email", "ada@example.com")
+			resp := payForm(t, s.srv, u.Path, form)
+			loc := resp.Header.Get("Location")
+			if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/pay/"+s.page.ID+"/receipt/sale_") {
+				t.Fatalf("form post: HTTP %d, Location %q", resp.StatusCode, loc)
+			}
+			for range 2 {
+				status, body := get(t, s.srv, loc)
+				if status != http.StatusOK {
+					t.Fatalf("receipt: HTTP %d", status)
+				}
+				for _, part := range []string{"Payment received: $10,000.00", inv.ReferenceNumber, "USDC transfer", "ada@example.com"} {
+					if !strings.Contains(body, part) {
+						t.Errorf("receipt lacks %q", part)
+					}
+				}
+			}
+			sales, err := s.srv.App.Sales(context.Background(), s.bot, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+			if err != nil || len(sales.Items) != 1 {
+				t.Fatalf("sales after paying once and reading the receipt twice: %d (%v)", len(sales.Items), err)
+			}
+			// The paid invoice links to its receipt.
+			if _, body := get(t, s.srv, inv.PaymentURL()); !strings.Contains(body, `href="`+loc+`"`) {
+				t.Errorf("the paid invoice does not link to %s", loc)
+			}
+		})
+	}
+}
+
+func TestLandingPageLinksTheDashboardAndReferenceWhileAPIPathsStayJSON(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	status, body := get(t, srv, "/")
+	if status != http.StatusOK || !strings.Contains(body, `<html lang="en">`) {
+		t.Fatalf("GET /: HTTP %d\n%s", status, body)
+	}
+	for _, href := range []string{"/login", "/signup", "/docs/api", "/openapi.json"} {
+		if !strings.Contains(body, `href="`+href+`"`) {
+			t.Errorf("landing page does not link %s", href)
+		}
+	}
+	if _, ref := get(t, srv, "/docs/api"); !strings.Contains(ref, "/api/v1/bots/register") || !strings.Contains(ref, "/pay/{id}/receipt/{sale_id}") {
+		t.Error("the API reference page lacks routes of the document")
+	}
+	for _, path := range []string{"/api/v1/nothing-here", "/nothing-here"} {
+		resp, err := srv.HTTP.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("GET %s: HTTP %d %s, want a JSON 404", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+}
+
+func TestSignupAndLoginLinkToPasswordReset(t *testing.T) {
+	t.Parallel()
+	srv := testserver.Start(t, store.SQLite, testserver.Options{})
+	for _, path := range []string{"/signup", "/login"} {
+		if _, body := get(t, srv, path); !strings.Contains(body, `<a href="/forgot">Forgot your password?</a>`) {
+			t.Errorf("%s has no link to the reset flow", path)
+		}
+	}
+}

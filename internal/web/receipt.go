@@ -1,0 +1,104 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+)
+
+// methodOptions labels the methods a buyer may choose, in order; the
+// first is checked, as it is the default of the sandbox pay endpoints.
+func methodOptions(methods []string) []methodOption {
+	out := make([]methodOption, 0, len(methods))
+	for _, m := range methods {
+		out = append(out, methodOption{Value: m, Label: methodLabel(m)})
+	}
+	return out
+}
+
+// methodLabel names a payment method for a buyer.
+func methodLabel(m string) string {
+	if m == botpay.MethodX402 {
+		return "x402 (USDC)"
+	}
+	if label, ok := methodLabels[m]; ok {
+		return label
+	}
+	return m
+}
+
+// renderSold renders a pay page with the seller named: every buyer page
+// says who is selling.
+func (p *Pages) renderSold(w http.ResponseWriter, r *http.Request, status int, botID string, data payPage) {
+	seller, err := p.svc.SellerOf(r.Context(), botID)
+	if err != nil {
+		p.payFailed(w, r, err)
+		return
+	}
+	data.Seller = &seller
+	p.renderPay(w, status, data)
+}
+
+func receiptPath(payID, saleID string) string { return "/pay/" + payID + "/receipt/" + saleID }
+
+// receiptPage is the data of receipt.html.
+type receiptPage struct {
+	Title      string
+	Receipt    app.Receipt
+	For        string // what was bought: the page's title or the link's description
+	Method     string
+	ProductURL string
+	SuccessURL string
+	BuyerEmail string // or the paying wallet's address
+	ByWallet   bool
+}
+
+// receipt shows the receipt of a sale: reference, amount, method, date,
+// seller and, for on-chain payments, the transaction hash. It prints on
+// one page (print CSS) and needs no script.
+func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
+	id, saleID, ctx := pathID(r), r.PathValue("sale_id"), r.Context()
+	if id == "" || !strings.HasPrefix(saleID, "sale_") || len(saleID) > 64 {
+		p.notFound(w)
+		return
+	}
+	rc, err := p.svc.ReceiptOf(ctx, id, saleID)
+	if err != nil {
+		p.payFailed(w, r, err)
+		return
+	}
+	data := receiptPage{Title: "Receipt " + rc.Sale.ID, Receipt: rc, Method: methodLabel(rc.Sale.Method), For: rc.Sale.CheckoutTitle,
+		BuyerEmail: rc.Sale.BuyerEmail}
+	switch {
+	case rc.Sale.CheckoutPageID != "":
+		page, err := p.svc.CheckoutPage(ctx, rc.Sale.CheckoutPageID)
+		if err != nil {
+			p.payFailed(w, r, err)
+			return
+		}
+		data.For, data.SuccessURL = page.Title, page.SuccessURL
+		if page.PageType == botpay.PageDigitalProduct {
+			data.ProductURL = page.DigitalProductURL
+		}
+	case rc.Sale.PaymentLinkID != "":
+		l, err := p.svc.PaymentLink(ctx, rc.Sale.PaymentLinkID)
+		if err != nil {
+			p.payFailed(w, r, err)
+			return
+		}
+		data.For = l.Description
+	}
+	if data.BuyerEmail == "" && rc.Sale.BuyerType == botpay.BuyerWallet {
+		data.BuyerEmail, data.ByWallet = rc.Sale.BuyerIdentifier, true
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", payCSP)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if err := p.pages.ExecuteTemplate(w, "receipt.html", data); err != nil {
+		p.log.Error("render page", "page", "receipt.html", "err", err)
+	}
+}
