@@ -210,7 +210,8 @@ func (c *Client) fetch(ctx context.Context, url string, body []byte, payment str
 }
 
 // CreateProcessorWallet gives a bot its processor wallet and returns its
-// EIP-55 address (409 processor_wallet_exists when it has one).
+// EIP-55 address (the one it has, when it has one: its checkout pages
+// create it too).
 func (o *OwnerClient) CreateProcessorWallet(ctx context.Context, botID string, opts ...CallOption) (string, error) {
 	var out struct {
 		Address string `json:"address"`

@@ -79,6 +79,11 @@ func (s *Service) CreateCheckoutPage(ctx context.Context, bot botpay.Bot, in Che
 	if !bot.Claimed() {
 		return page, errWalletNotFound
 	}
+	// Buyers pay a page to its seller's processor wallet; a bot without
+	// one gets it with its first page.
+	if _, err := s.ensureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
+		return page, err
+	}
 	return page, s.store.CreateCheckoutPage(ctx, page)
 }
 

@@ -11,12 +11,23 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// CreateProcessorWallet draws a secp256k1 key for an owned bot, seals it
-// and stores it; the owner sees only the EIP-55 address. A bot has at most
-// one processor wallet: a second request is 409 processor_wallet_exists.
+// CreateProcessorWallet gives an owned bot its processor wallet: a
+// secp256k1 key drawn and sealed here; the owner sees only the EIP-55
+// address. A bot has at most one, and its checkout pages create it too,
+// so asking for it again answers the one the bot has.
 func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner, botID string) (string, error) {
 	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
 		return "", err
+	}
+	return s.ensureProcessorWallet(ctx, owner.ID, botID)
+}
+
+// ensureProcessorWallet answers the bot's processor wallet address,
+// creating the wallet when it has none. Of concurrent creators the unique
+// bot_id lets one win; the others answer the winner's address.
+func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
+	if addr := s.processorAddress(ctx, botID); addr != "" {
+		return checksummed(addr), nil
 	}
 	key, err := x402.GenerateKey()
 	if err != nil {
@@ -24,9 +35,11 @@ func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner,
 	}
 	addr := key.Address().Hex()
 	sealed := s.sealer.Seal(key.Bytes(), keyAAD(botID))
-	err = s.store.CreateProcessorWallet(ctx, owner.ID, botID, addr, sealed)
+	err = s.store.CreateProcessorWallet(ctx, ownerID, botID, addr, sealed)
 	if errors.Is(err, store.ErrUnique) {
-		return "", botpay.Errorf(botpay.KindConflict, botpay.CodeProcessorWalletSet, "the bot already has a processor wallet")
+		if existing := s.processorAddress(ctx, botID); existing != "" {
+			return checksummed(existing), nil
+		}
 	}
 	return addr, err
 }

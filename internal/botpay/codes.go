@@ -11,7 +11,6 @@ const (
 	CodeInsufficientTokens  = "insufficient_token_balance"
 	CodePaymentInProgress   = "payment_in_progress"
 	CodeNoProcessorWallet   = "no_processor_wallet"
-	CodeProcessorWalletSet  = "processor_wallet_exists"
 	CodeLinkExpired         = "link_expired"
 	CodeLinkUsed            = "link_used"
 	CodePreviousAPIKey      = "previous_api_key"

@@ -66,10 +66,17 @@ func TestCheckoutPageAsks402WithAbsoluteResourceAndNoProductURL(t *testing.T) {
 		if a := r.do("GET", "/api/v1/checkout/"+cardOnly["checkout_page_id"].(string)+"/x402", "", nil); a.Status != 400 || a.json(t)["error"] != "method_not_allowed_on_page" {
 			t.Fatalf("x402 not allowed: %d %s", a.Status, a.Body)
 		}
+		// A seller without a processor wallet gets one with its first page,
+		// and buyers are asked to pay to it.
 		noWallet := r.claimedBot("no-wallet")
 		p := r.page(noWallet, nil)
-		if a := r.do("GET", "/api/v1/checkout/"+p["checkout_page_id"].(string)+"/x402", "", nil); a.Status != 404 || a.json(t)["error"] != "no_processor_wallet" {
-			t.Fatalf("seller without wallet: %d %s", a.Status, a.Body)
+		a := r.do("GET", "/api/v1/checkout/"+p["checkout_page_id"].(string)+"/x402", "", nil)
+		if a.Status != 402 || p["wallet_address"] == nil || a.json(t)["accepts"].([]any)[0].(map[string]any)["payTo"] != p["wallet_address"] {
+			t.Fatalf("seller whose page created its wallet (%v): %d %s", p["wallet_address"], a.Status, a.Body)
+		}
+		owned := r.must(201, "POST", "/api/v1/owner/bots/"+noWallet.ID+"/processor-wallet", noWallet.OwnerToken, nil)
+		if owned["address"] != p["wallet_address"] {
+			t.Fatalf("the owner's processor wallet %v is not the page's %v", owned["address"], p["wallet_address"])
 		}
 	})
 }

@@ -27,7 +27,7 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 		}
 		return tx.emit(botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
 			"action": "wallet_created", "rail": botpay.RailProcessorWallet, "bot_id": botID,
-			"message": "Your owner created your processor wallet " + address + ".",
+			"message": "Your processor wallet " + address + " was created.",
 		}, now))
 	}), "create processor wallet %s", botID)
 }
