@@ -53,6 +53,9 @@ func decodeObject(data []byte) (*object, error) {
 	if fields == nil { // the literal null
 		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body must be a JSON object")
 	}
+	if err := refuseDuplicateKeys(data); err != nil {
+		return nil, err
+	}
 	return &object{fields: fields, problems: map[string]string{}}, nil
 }
 
