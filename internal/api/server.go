@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/events"
@@ -42,6 +43,8 @@ type Server struct {
 	obs Observer
 	// cursors issues and checks the cursors of every list.
 	cursors cursorCodec
+	// hsts: the base URL is https, so answers carry Strict-Transport-Security.
+	hsts bool
 }
 
 // Mux is where routes are registered (the pages of internal/web too).
@@ -84,7 +87,7 @@ func New(svc *app.Service, cfg Config) *Handler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{svc: svc, cfg: cfg, log: log, mux: &router{ServeMux: http.NewServeMux()}, obs: cfg.Observer,
-		cursors: newCursorCodec(cfg.Sealer)}
+		cursors: newCursorCodec(cfg.Sealer), hsts: strings.HasPrefix(svc.BaseURL(), "https://")}
 	if s.obs == nil {
 		s.obs = noObserver{}
 	}
