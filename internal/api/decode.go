@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -110,6 +111,10 @@ func (o *object) str(name string, required bool) string {
 		o.fail(name, "must be a string")
 		return ""
 	}
+	if !botpay.CleanText(s) { // "\u0000": PostgreSQL refuses NUL in text
+		o.fail(name, botpay.TextProblem)
+		return ""
+	}
 	if required && strings.TrimSpace(s) == "" {
 		o.fail(name, "is required")
 	}
@@ -194,6 +199,10 @@ func (o *object) strings(name string) *[]string {
 	var list []string
 	if v[0] != '[' || json.Unmarshal(v, &list) != nil {
 		o.fail(name, "must be an array of strings")
+		return nil
+	}
+	if slices.ContainsFunc(list, func(s string) bool { return !botpay.CleanText(s) }) {
+		o.fail(name, "must be an array of strings without NUL characters")
 		return nil
 	}
 	return &list

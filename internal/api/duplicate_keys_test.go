@@ -25,7 +25,7 @@ func TestDuplicateJSONKeysAreRefused(t *testing.T) {
 			{"bot top-up request", "/api/v1/bot/wallet/topup-request", `{"amount_usd":5,"reason":"a","amount_usd":9}`, "amount_usd", auth(key)},
 			{"nested member", "/api/v1/bot/invoices/create", `{"customer":{"email":"a@example.com","email":"b@example.com"}}`, "customer.email", auth(key)},
 			{"member of an array item", "/api/v1/bot/invoices/create",
-				`{"line_items":[{"description":"x","description":"y"}]}`, "line_items.0.description", auth(key)},
+				`{"line_items":[{"description":"x","description":"y"}]}`, "line_items[0].description", auth(key)},
 			{"registration", "/api/v1/bots/register", `{"bot_name":"a","bot_name":"b","owner_email":"o@example.com"}`, "bot_name", nil},
 		} {
 			t.Run(c.name, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // DuplicateJSONKey finds the first object member named twice in the JSON
-// text data, at any depth, and returns its dotted path ("items.0.name").
+// text data, at any depth, and returns its path as the decoders name fields ("items[0].name").
 // encoding/json keeps the last of two equal keys, so a body such as
 // {"amount_usd":1,"amount_usd":500000} would mean one thing to a proxy or
 // log reader that keeps the first and another to the service; such bodies
@@ -31,7 +31,7 @@ func duplicateIn(dec *json.Decoder, prefix string) (string, bool, error) {
 		return duplicateInObject(dec, prefix)
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if path, found, err := duplicateIn(dec, prefix+strconv.Itoa(i)+"."); found || err != nil {
+			if path, found, err := duplicateIn(dec, prefix+"["+strconv.Itoa(i)+"]"); found || err != nil {
 				return path, found, err
 			}
 		}
@@ -49,11 +49,15 @@ func duplicateInObject(dec *json.Decoder, prefix string) (string, bool, error) {
 			return "", false, err
 		}
 		key, _ := tok.(string)
+		member := key
+		if prefix != "" {
+			member = prefix + "." + key
+		}
 		if seen[key] {
-			return prefix + key, true, nil
+			return member, true, nil
 		}
 		seen[key] = true
-		if path, found, err := duplicateIn(dec, prefix+key+"."); found || err != nil {
+		if path, found, err := duplicateIn(dec, member); found || err != nil {
 			return path, found, err
 		}
 	}

@@ -54,6 +54,7 @@ type Mux = api.Mux
 // Mount registers the pages on mux. Form posts are refused when a browser
 // says they come from another origin.
 func (p *Pages) Mount(mux Mux) {
+	mux = checkedMux{Mux: mux, fail: p.fail}
 	protect := http.NewCrossOriginProtection()
 	mux.HandleFunc("GET /claim", p.claimForm)
 	mux.Handle("POST /claim", protect.Handler(http.HandlerFunc(p.claimSubmit)))
