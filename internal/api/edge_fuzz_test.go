@@ -255,3 +255,37 @@ func documentedBodyFields(t *testing.T) map[string][]string {
 	}
 	return out
 }
+
+// TestNULInDashboardFormIsRefused: a form field holding NUL is refused at
+// the pages' edge, before any use case sees it, as an HTML 400 naming the
+// field, and nothing changes. (The use cases refuse such fields too today;
+// the edge keeps a new form field from reaching PostgreSQL unchecked.)
+func TestNULInDashboardFormIsRefused(t *testing.T) {
+	t.Parallel()
+	eachDialect(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, lenient())
+		o := signup(t, srv)
+		_, botID := claimedBot(t, srv, o)
+		form := url.Values{"approval_mode": {"ask_for_everything"}, "per_transaction_usd": {"5"}, "daily_usd": {"10"},
+			"monthly_usd": {"50"}, "notes": {"a\x00b"}}
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/dashboard/bots/"+botID+"/guardrails", strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(&http.Cookie{Name: "botpay_session", Value: o.token})
+		res, err := srv.HTTP.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "notes") {
+			t.Errorf("HTTP %d, want 400 naming notes: %.300s", res.StatusCode, body)
+		}
+		g := do(t, srv, http.MethodGet, "/api/v1/owner/bots/"+botID+"/guardrails", nil, auth(o.token)...)
+		if g.body["per_transaction_usd"] == 5.0 {
+			t.Errorf("the guardrails changed: %s", g)
+		}
+	})
+}
