@@ -20,7 +20,8 @@ const TextProblem = "must be valid UTF-8 text without NUL characters"
 // InvalidInput checks a request at the edge, before any handler: every
 // path value of pattern ("GET /pay/{id}") and every query parameter, name
 // and values. A path value that is not clean text cannot name a record:
-// 404 not_found. A query parameter is 400 validation_error naming it.
+// 404 not_found. A query parameter is 400 validation_error naming it (the
+// cursor of a list: 400 invalid_cursor, as any cursor not issued here).
 func InvalidInput(pattern string, pathValue func(name string) string, query url.Values) *Error {
 	for _, name := range PatternWildcards(pattern) {
 		if !CleanText(pathValue(name)) {
@@ -32,6 +33,10 @@ func InvalidInput(pattern string, pathValue func(name string) string, query url.
 			return ValidationError(map[string]string{"query parameter " + strconv.QuoteToASCII(name): TextProblem})
 		}
 		for _, v := range query[name] {
+			if !CleanText(v) && name == "cursor" { // a list's cursor has its own code
+				return &Error{Kind: KindInvalid, Code: CodeInvalidCursor, Message: "cursor is not one this list handed out: " +
+					"pass the next_cursor of the previous page of the same list, or leave cursor out to start again"}
+			}
 			if !CleanText(v) {
 				return ValidationError(map[string]string{name: TextProblem})
 			}
