@@ -11,6 +11,9 @@
 //     "whsec_"), so any Standard Webhooks library verifies it too, and a
 //     receiver can refuse old or replayed deliveries.
 //
+// A Verifier requires both: a delivery whose webhook-* headers were
+// stripped is refused (ErrTimestamp), since its age cannot be checked.
+//
 // X-Service-Delivery (= webhook-id) is the event id, stable across retries:
 // deduplicate by it. Verify against the raw bytes of the body, before any
 // JSON decoding.
@@ -81,23 +84,30 @@ type Verifier struct {
 	// Tolerance bounds the age (and clock skew) of webhook-timestamp;
 	// DefaultTolerance when zero.
 	Tolerance time.Duration
-	// RequireTimestamp refuses deliveries without the Standard Webhooks
-	// headers, so that every accepted delivery is fresh.
-	RequireTimestamp bool
+	// AllowMissingTimestamp accepts a delivery that carries X-Service-Signature
+	// but none of the Standard Webhooks headers. Such a delivery's age cannot
+	// be checked, so a captured one can be replayed at any later time; only
+	// set it behind a proxy that strips the webhook-* headers. By default
+	// every accepted delivery has a signed timestamp within Tolerance.
+	AllowMissingTimestamp bool
 	// Now replaces the clock (tests).
 	Now func() time.Time
 }
 
 // Verify checks the headers of a delivery against its raw body:
-// X-Service-Signature always; the Standard Webhooks signature and its
-// timestamp tolerance when those headers are present (or required).
+// X-Service-Signature, and the Standard Webhooks signature with its
+// timestamp tolerance (ErrTimestamp when those headers are all missing,
+// unless AllowMissingTimestamp).
 func (v Verifier) Verify(h http.Header, body []byte) error {
 	if err := VerifySignature(v.Secret, body, h.Get(HeaderSignature)); err != nil {
 		return err
 	}
 	id, ts, sig := h.Get(HeaderWebhookID), h.Get(HeaderWebhookTime), h.Get(HeaderWebhookSig)
-	if id == "" && ts == "" && sig == "" && !v.RequireTimestamp {
-		return nil
+	if id == "" && ts == "" && sig == "" {
+		if v.AllowMissingTimestamp {
+			return nil
+		}
+		return ErrTimestamp
 	}
 	now := time.Now()
 	if v.Now != nil {

@@ -106,9 +106,9 @@ func TestVerifierRefuses(t *testing.T) {
 		{"from the future", Verifier{Secret: secret, Now: at(1795253400 - 301)}, nil, body, ErrTimestamp},
 		{"tight tolerance", Verifier{Secret: secret, Tolerance: time.Second, Now: at(1795253400 + 2)}, nil, body, ErrTimestamp},
 		{"timestamp altered", Verifier{Secret: secret, Now: at(1795253401)}, func(h http.Header) { h.Set(HeaderWebhookTime, "1795253401") }, body, ErrBadSignature},
-		{"timestamp required", Verifier{Secret: secret, RequireTimestamp: true, Now: at(1795253400)}, func(h http.Header) {
-			h.Del(HeaderWebhookID)
-			h.Del(HeaderWebhookTime)
+		{"webhook-* headers stripped from a 48-hour-old delivery", Verifier{Secret: secret, Now: at(1795253400 + 48*3600)},
+			stripStandard, body, ErrTimestamp},
+		{"webhook-signature alone stripped", Verifier{Secret: secret, Now: at(1795253400)}, func(h http.Header) {
 			h.Del(HeaderWebhookSig)
 		}, body, ErrMissingSignature},
 	}
@@ -123,13 +123,16 @@ func TestVerifierRefuses(t *testing.T) {
 			}
 		})
 	}
-	// Without Standard headers and without RequireTimestamp, the body
-	// signature alone is accepted.
+	// Only with the explicit opt-out is the body signature alone accepted.
 	h := delivery()
+	stripStandard(h)
+	if err := (Verifier{Secret: secret, AllowMissingTimestamp: true}).Verify(h, []byte(body)); err != nil {
+		t.Fatalf("X-Service-Signature only, with AllowMissingTimestamp: %v", err)
+	}
+}
+
+func stripStandard(h http.Header) {
 	h.Del(HeaderWebhookID)
 	h.Del(HeaderWebhookTime)
 	h.Del(HeaderWebhookSig)
-	if err := (Verifier{Secret: secret}).Verify(h, []byte(body)); err != nil {
-		t.Fatalf("X-Service-Signature only: %v", err)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -52,6 +53,9 @@ func decodeObject(data []byte) (*object, error) {
 	}
 	if fields == nil { // the literal null
 		return nil, botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidJSON, "request body must be a JSON object")
+	}
+	if err := refuseDuplicateKeys(data); err != nil {
+		return nil, err
 	}
 	return &object{fields: fields, problems: map[string]string{}}, nil
 }
@@ -119,6 +123,10 @@ func (o *object) str(name string, required field) string {
 	var s string
 	if v[0] != '"' || json.Unmarshal(v, &s) != nil {
 		o.fail(name, "must be a string")
+		return ""
+	}
+	if !botpay.CleanText(s) { // "\u0000": PostgreSQL refuses NUL in text
+		o.fail(name, botpay.TextProblem)
 		return ""
 	}
 	if required == requiredField && strings.TrimSpace(s) == "" {
@@ -205,6 +213,10 @@ func (o *object) strings(name string) *[]string {
 	var list []string
 	if v[0] != '[' || json.Unmarshal(v, &list) != nil {
 		o.fail(name, "must be an array of strings")
+		return nil
+	}
+	if slices.ContainsFunc(list, func(s string) bool { return !botpay.CleanText(s) }) {
+		o.fail(name, "must be an array of strings without NUL characters")
 		return nil
 	}
 	return &list

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -19,6 +20,8 @@ var decodeSeeds = []string{
 	`{"l":[1,2],"m":[null],"n":"str","c":[],"d":"obj","e":1}`,
 	`{"c":{"c":{"c":{"c":{"c":{}}}}}}`,
 	`{"a":1,"a":"dup"}`,
+	`{"amount_usd":1,"amount_usd":500000}`,
+	`{"c":{"d":1,"d":2}}`, `{"l":[{"x":1},{"x":1,"x":2}]}`, `{"a":{"a":{"a":1}}}`, `{"\u0061":1,"a":2}`,
 }
 
 // exercise calls every typed accessor on every field of o (and on a field
@@ -76,10 +79,17 @@ func FuzzDecodeObject(f *testing.F) {
 		o, err := decodeObject(data)
 		if err != nil {
 			e := botpay.AsError(err)
-			if o != nil || e == nil || e.Kind != botpay.KindInvalid || e.Code != botpay.CodeInvalidJSON || e.Message == "" {
+			if o != nil || e == nil || e.Kind != botpay.KindInvalid || e.Message == "" {
 				t.Fatalf("decodeObject(%q) = %v, %#v", data, o, err)
 			}
+			duplicated := e.Code == botpay.CodeValidation && len(e.Details) == 1 && hasDuplicateMember(t, data)
+			if e.Code != botpay.CodeInvalidJSON && !duplicated {
+				t.Fatalf("decodeObject(%q) = %#v", data, err)
+			}
 			return
+		}
+		if hasDuplicateMember(t, data) {
+			t.Fatalf("decodeObject accepted %q, which names a member twice", data)
 		}
 		if json.Valid(data) == false {
 			t.Fatalf("decodeObject accepted invalid JSON %q", data)
@@ -151,4 +161,58 @@ func TestDecodeObjectFieldTypes(t *testing.T) {
 	if len(o.problems) != len(want) {
 		t.Errorf("problems = %v", o.problems)
 	}
+}
+
+// hasDuplicateMember is the fuzz test's own oracle for duplicate keys: the
+// number of members written in the text against the number that survive
+// decoding into maps (equal keys collapse there).
+func hasDuplicateMember(t *testing.T, data []byte) bool {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	type frame struct{ object, wantKey bool }
+	var stack []*frame
+	written := 0
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch {
+		case top != nil && top.object && top.wantKey && tok != json.Delim('}'):
+			written++
+			top.wantKey = false
+		case tok == json.Delim('{') || tok == json.Delim('['):
+			stack = append(stack, &frame{object: tok == json.Delim('{'), wantKey: tok == json.Delim('{')})
+		case tok == json.Delim('}') || tok == json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].wantKey = stack[len(stack)-1].object
+			}
+		case top != nil:
+			top.wantKey = top.object
+		}
+	}
+	return written != decodedMembers(v)
+}
+
+func decodedMembers(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, member := range v {
+			n += 1 + decodedMembers(member)
+		}
+	case []any:
+		for _, item := range v {
+			n += decodedMembers(item)
+		}
+	}
+	return n
 }

@@ -173,7 +173,7 @@ func TestControlCharactersNeverCauseServerErrors(t *testing.T) {
 			{"register bot_type", "POST", registerPath, map[string]any{"bot_name": "n", "owner_email": o.email, "bot_type": nul}, "", 400},
 			{"signup email", "POST", "/api/v1/owner/signup", map[string]any{"email": "a\x00b@example.com", "password": testPassword}, "", 400},
 			{"signup password", "POST", "/api/v1/owner/signup", map[string]any{"email": unique("nul") + "@example.com", "password": testPassword + "\x00"}, "", 0},
-			{"login email", "POST", "/api/v1/owner/login", map[string]any{"email": "a\x00b@example.com", "password": testPassword}, "", 401},
+			{"login email", "POST", "/api/v1/owner/login", map[string]any{"email": "a\x00b@example.com", "password": testPassword}, "", 400},
 			{"claim token", "POST", "/api/v1/owner/bots/claim", map[string]any{"claim_token": nul}, o.token, 0},
 			{"topup reason", "POST", "/api/v1/bot/wallet/topup-request", map[string]any{"amount_usd": 1, "reason": nul}, key, 400},
 			{"guardrails notes", "PUT", bot + "/guardrails", map[string]any{"notes": nul}, o.token, 400},

@@ -87,6 +87,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			id = botpay.NewID("req_")
 		}
 		w.Header().Set("X-Request-Id", id)
+		securityHeaders(w.Header(), s.hsts)
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		ctx = context.WithValue(ctx, clientIPKey, s.clientIP(r))
 		ctx = context.WithValue(ctx, loggerKey, s.log)
@@ -112,6 +113,16 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// securityHeaders go on every answer, JSON included: browsers must not
+// sniff a JSON answer into HTML, and when the service is public over HTTPS
+// they must never reach it over plain HTTP again.
+func securityHeaders(h http.Header, hsts bool) {
+	h.Set("X-Content-Type-Options", "nosniff")
+	if hsts {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
 }
 
 // clientIP is the socket peer, or, when the peer is a trusted proxy, the

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
@@ -42,6 +43,8 @@ type Server struct {
 	obs Observer
 	// cursors issues and checks the cursors of every list.
 	cursors cursorCodec
+	// hsts: the base URL is https, so answers carry Strict-Transport-Security.
+	hsts bool
 }
 
 // Mux is where routes are registered (the pages of internal/web too): an
@@ -57,16 +60,21 @@ type Mux = interface {
 type router struct {
 	*http.ServeMux
 	patterns []string
+	// edge checks the path values and query of the API's own routes
+	// (checkedInput); the pages check theirs themselves and answer HTML.
+	edge func(pattern string, h http.Handler) http.Handler
 }
 
 func (m *router) Handle(pattern string, h http.Handler) {
 	m.patterns = append(m.patterns, pattern)
+	if m.edge != nil {
+		h = m.edge(pattern, h)
+	}
 	m.ServeMux.Handle(pattern, h)
 }
 
 func (m *router) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
-	m.patterns = append(m.patterns, pattern)
-	m.ServeMux.HandleFunc(pattern, h)
+	m.Handle(pattern, http.HandlerFunc(h))
 }
 
 // Handler is the service's HTTP handler.
@@ -84,15 +92,17 @@ func New(svc *app.Service, cfg Config) *Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{svc: svc, cfg: cfg, log: log, mux: &router{ServeMux: http.NewServeMux()}, obs: cfg.Observer,
-		cursors: newCursorCodec(cfg.Sealer)}
+	s := &Server{svc: svc, cfg: cfg, log: log, mux: &router{ServeMux: http.NewServeMux(), edge: checkedInput}, obs: cfg.Observer,
+		cursors: newCursorCodec(cfg.Sealer), hsts: strings.HasPrefix(svc.BaseURL(), "https://")}
 	if s.obs == nil {
 		s.obs = noObserver{}
 	}
 	handler := &Handler{}
 	s.routes(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	if cfg.Pages != nil {
+		s.mux.edge = nil
 		cfg.Pages(s.mux)
+		s.mux.edge = checkedInput
 	}
 	handler.Handler, handler.patterns = s.observe(jsonFallbacks(s.mux.ServeMux)), s.mux.patterns
 	return handler

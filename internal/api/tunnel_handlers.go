@@ -41,6 +41,15 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	authorization, err := s.svc.TunnelAuthorization(r.Context(), bot.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req.Headers == nil {
+		req.Headers = http.Header{}
+	}
+	req.Headers.Set("Authorization", authorization)
 	writeJSON(w, http.StatusOK, tunnelRequestView{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
 }
 

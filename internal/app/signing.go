@@ -58,8 +58,12 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 		p.add("amount_usdc", "must be a whole number of micro-units between 1 and "+botpay.MaxSigningAmount.USD()+" USDC")
 	}
 	to, err := x402.ParseAddress(in.Recipient)
-	if err != nil {
+	switch {
+	case err != nil:
 		p.add("recipient_address", "must be a 0x address of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
+	case to == x402.Address{}:
+		// Nobody holds the zero address's key: USDC sent there is burnt.
+		p.add("recipient_address", "must not be the zero address: tokens sent there are lost")
 	}
 	validBefore := now.Add(botpay.SignatureDefaultValidity).Unix()
 	if in.ValidBefore != nil {

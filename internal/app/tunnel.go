@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -21,4 +22,22 @@ func (s *Service) AuthenticateTunnel(ctx context.Context, token string) (botpay.
 		return b, botpay.Errorf(botpay.KindConflict, botpay.CodeTunnelNotInUse, "this bot delivers to its callback_url, not through the tunnel")
 	}
 	return b, err
+}
+
+// TunnelAuthorization is the Authorization header a tunnel delivery carries
+// to the bot's gateway. It is added when the client takes the delivery, not
+// stored with the queued request, so the hooks token stays sealed at rest.
+func (s *Service) TunnelAuthorization(ctx context.Context, botID string) (string, error) {
+	sealed, err := s.store.HooksTokenSealed(ctx, botID)
+	if err != nil {
+		return "", err
+	}
+	if len(sealed) == 0 {
+		return "", fmt.Errorf("bot %s has no hooks token", botID)
+	}
+	hooks, err := s.sealer.Open(sealed, []byte("hooks_token:"+botID))
+	if err != nil {
+		return "", fmt.Errorf("open hooks token of %s: %w", botID, err)
+	}
+	return "Bearer " + string(hooks), nil
 }

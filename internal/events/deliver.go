@@ -3,9 +3,12 @@ package events
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -62,7 +65,8 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 		}
 		return f
 	}
-	d.log.Info("webhook delivery failed", "bot_id", dl.BotID, "event_id", dl.EventID, "attempt", dl.Attempts+1, "err", err)
+	d.log.Info("webhook delivery failed", "bot_id", dl.BotID, "event_id", dl.EventID, "attempt", dl.Attempts+1,
+		"url", botpay.RedactURL(t.CallbackURL), "err", redactedError(err, t.CallbackURL))
 	if !retry {
 		f.Health = store.HealthFailure // retries never change health (docs/api.md)
 	}
@@ -73,6 +77,21 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 		f.Outcome = OutcomeFailed
 	}
 	return f
+}
+
+// redactedError is err's text without the secrets a callback URL may hold:
+// net/http's errors quote the URL whole, query and user information
+// included (?token=SUPERSECRET123).
+func redactedError(err error, callbackURL string) string {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		urlErr.URL = botpay.RedactURL(urlErr.URL)
+	}
+	msg := err.Error()
+	if callbackURL != "" {
+		msg = strings.ReplaceAll(msg, callbackURL, botpay.RedactURL(callbackURL))
+	}
+	return msg
 }
 
 // attempts says whether handling dl makes a delivery attempt; when not,
@@ -104,11 +123,8 @@ func (d *Dispatcher) attempt(ctx context.Context, t store.Target, dl store.Deliv
 		if d.cfg.Tunnel == nil {
 			return fmt.Errorf("no tunnel relay")
 		}
-		hooks, err := d.cfg.Sealer.Open(t.HooksSealed, []byte("hooks_token:"+t.BotID))
-		if err != nil {
-			return fmt.Errorf("open hooks token: %w", err)
-		}
-		h.Set("Authorization", "Bearer "+string(hooks))
+		// The tunnel adds Authorization: Bearer <hooks token> when its client
+		// takes the request: queued requests are stored, the token sealed.
 		status, err = d.cfg.Tunnel.Relay(ctx, t.BotID, RelayRequest{Path: t.WebhookPath, Headers: h, Body: body})
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -85,6 +86,18 @@ func TestWithoutKeysKeepsNumbersAsWritten(t *testing.T) {
 	}
 	if got, _ := withoutKeys(nil); string(got) != "{}" {
 		t.Fatalf("no arguments = %s, want {}", got)
+	}
+}
+
+// TestWithoutKeysRefusesDuplicateMembers: the map would keep the last of
+// two equal keys, so {"amount_usd":1,"amount_usd":500000} reached the
+// endpoint as $500,000 without the endpoint seeing the duplicate.
+func TestWithoutKeysRefusesDuplicateMembers(t *testing.T) {
+	t.Parallel()
+	got, err := withoutKeys(json.RawMessage(`{"amount_usd":1,"amount_usd":500000}`), "idempotency_key")
+	e := botpay.AsError(err)
+	if e == nil || e.Code != botpay.CodeValidation || e.Details["amount_usd"] == "" {
+		t.Fatalf("withoutKeys = %s, %v; want validation_error naming amount_usd", got, err)
 	}
 }
 

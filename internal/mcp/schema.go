@@ -88,10 +88,14 @@ func property(s *jsonschema.Schema, name string) *jsonschema.Schema {
 
 // withoutKeys is a JSON object minus the named members, other members kept
 // byte for byte (numbers included, so amounts reach the endpoint exactly as
-// the agent wrote them).
+// the agent wrote them). Arguments naming a member twice are refused, as
+// the endpoints refuse such bodies: the map below would keep the last one.
 func withoutKeys(raw json.RawMessage, keys ...string) ([]byte, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return []byte("{}"), nil
+	}
+	if path, found := botpay.DuplicateJSONKey(raw); found {
+		return nil, botpay.ValidationError(map[string]string{path: "is given more than once"})
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {

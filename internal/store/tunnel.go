@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -26,6 +27,20 @@ func (s *Store) BotByTunnelTokenHash(ctx context.Context, hash string) (botpay.B
 		return b, botpay.ErrNotFound("bot")
 	}
 	return b, wrapErr(err, "bot by tunnel token hash")
+}
+
+// HooksTokenSealed is the bot's sealed hooks token, which the tunnel adds
+// to a delivery when its client takes it (never stored with the request).
+func (s *Store) HooksTokenSealed(ctx context.Context, botID string) ([]byte, error) {
+	var sealed []byte
+	err := s.queryRow(ctx, `SELECT hooks_token_sealed FROM bots WHERE id = $1`, botID).Scan(&sealed)
+	if isNoRows(err) {
+		return nil, botpay.ErrNotFound("bot")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read hooks token of %s: %w", botID, err)
+	}
+	return sealed, nil
 }
 
 // TouchTunnelSession records that the bot's tunnel client (session) is

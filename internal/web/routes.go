@@ -14,6 +14,7 @@ type Mux = interface {
 
 // Mount registers the pages on mux.
 func (p *Pages) Mount(mux Mux) {
+	mux = checkedMux{Mux: mux, fail: p.fail} // bad text in paths, queries and forms: a 400 page
 	protect := http.NewCrossOriginProtection()
 	post := func(pattern string, h http.HandlerFunc) { mux.Handle("POST "+pattern, protect.Handler(h)) }
 	p.publicPages(mux, post)

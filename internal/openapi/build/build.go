@@ -1,7 +1,8 @@
 // Package build turns the hand-written OpenAPI source (openapi.yaml) into
 // the served document (openapi.json) and the project's API reference
 // (docs/api.md). It adds what every operation shares, so the source does not
-// repeat it: the 500 answer, the 400/413 answers of JSON bodies, and the
+// repeat it: the 500 answer, the 400 answer of a bad query parameter, the
+// 400/413 answers of JSON bodies, and the
 // Idempotency-Key header with its 409 answer on the POSTs that take it.
 package build
 
@@ -126,6 +127,13 @@ func addShared(op *Object, method, path string) {
 		setDefault("400", "#/components/responses/BadRequest")
 		setDefault("413", "#/components/responses/InvalidJSONOrTooLarge")
 	}
+	// Every query parameter is checked at the edge: 400 when it is not
+	// valid UTF-8 without NUL, in JSON on the API, as a page elsewhere.
+	if strings.HasPrefix(path, "/api/") || answersJSON(responses) {
+		setDefault("400", "#/components/responses/BadRequest")
+	} else {
+		setDefault("400", "#/components/responses/HTML")
+	}
 	idempotent, _ := op.Get("x-idempotent").(bool)
 	op.Delete("x-idempotent")
 	if method == "post" && strings.HasPrefix(path, "/api/v1/") && (idempotent || authenticated(op)) {
@@ -135,6 +143,12 @@ func addShared(op *Object, method, path string) {
 		setDefault("409", "#/components/responses/IdempotencyConflict")
 	}
 	sortResponses(responses)
+}
+
+// answersJSON: the operation's success is a JSON document.
+func answersJSON(responses *Object) bool {
+	ok := responses.Obj("200")
+	return ok != nil && ok.Obj("content") != nil && ok.Obj("content").Has("application/json")
 }
 
 func jsonBody(op *Object) bool {
