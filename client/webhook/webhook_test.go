@@ -33,7 +33,7 @@ func TestVerifyStandardVector(t *testing.T) {
 // after "whsec_"; the signature keyed with the raw string (which botpay
 // still lists second for older SDKs) is not accepted on its own.
 func TestVerifierKeysTheStandardSignatureAsTheSpecificationDoes(t *testing.T) {
-	v := Verifier{Secret: secret, RequireTimestamp: true, Now: func() time.Time { return time.Unix(1795253400, 0) }}
+	v := Verifier{Secret: secret, Now: func() time.Time { return time.Unix(1795253400, 0) }}
 	for name, tc := range map[string]struct {
 		signature string
 		want      error

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -13,7 +14,7 @@ import (
 // nothing is written (the last key used to win: $1 funded $500,000).
 func TestDuplicateJSONKeysAreRefused(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)

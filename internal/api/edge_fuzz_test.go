@@ -15,6 +15,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/openapi"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -47,7 +48,7 @@ func (c credentials) authorization(path string) string {
 // bad path value is 404.
 func TestBadTextInPathsAndQueriesNeverFails500(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)
@@ -195,7 +196,7 @@ func documentedQueries(t *testing.T) map[string][]string {
 // text); no answer is a 500, on both engines.
 func TestNULInJSONBodiesNeverFails500(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		key, botID := claimedBot(t, srv, o)
@@ -265,7 +266,7 @@ func documentedBodyFields(t *testing.T) map[string][]string {
 // the edge keeps a new form field from reaching PostgreSQL unchecked.)
 func TestNULInDashboardFormIsRefused(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		srv := testserver.Start(t, d, lenient())
 		o := signup(t, srv)
 		_, botID := claimedBot(t, srv, o)

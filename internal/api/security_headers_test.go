@@ -31,7 +31,7 @@ func handlerAt(t *testing.T, d store.Dialect, baseURL string) http.Handler {
 // https.
 func TestSecurityHeadersOnJSONAnswers(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		for _, c := range []struct {
 			baseURL string
 			hsts    bool

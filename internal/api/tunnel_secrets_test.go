@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/tunnelclient"
 )
@@ -19,7 +20,7 @@ import (
 // store the header in plain text).
 func TestTunnelRequestsDoNotStoreTheHooksToken(t *testing.T) {
 	t.Parallel()
-	eachDialect(t, func(t *testing.T, d store.Dialect) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		opts := lenient()
 		opts.Deliver = true
 		srv := testserver.Start(t, d, opts)
