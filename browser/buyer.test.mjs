@@ -3,7 +3,7 @@
 // invoices and receipts, each at desktop and phone widths with screenshots
 // and an axe-core scan (checkPage). Run by internal/browsertest against a
 // real `botpay serve` (sandbox mode).
-import { BASE, launch, watch, shot, unique, api, expect, register, signup, claim } from './lib.mjs';
+import { BASE, launch, watch, shot, unique, api, expect, register, signup, claim, runScenarios } from './lib.mjs';
 import { checkPage } from './check.mjs';
 
 expect(BASE, 'BOTPAY_URL is not set');
@@ -191,24 +191,4 @@ const scenarios = {
 };
 
 const browser = await launch();
-const failures = [];
-for (const [name, run] of Object.entries(scenarios)) {
-  const page = await browser.newPage();
-  const problems = [];
-  watch(page, problems);
-  try {
-    await run(page);
-  } catch (err) {
-    problems.push(err.stack || String(err));
-    await shot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
-  }
-  await page.close();
-  if (problems.length) {
-    failures.push(name);
-    console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
-  } else {
-    console.log(`ok   ${name}`);
-  }
-}
-await browser.close();
-process.exit(failures.length ? 1 : 0);
+await runScenarios(browser, scenarios);

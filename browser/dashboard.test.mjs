@@ -4,7 +4,7 @@
 import http from 'node:http';
 import {
   BASE, SHOTS, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard,
-  checkoutBody, until, botURL, section,
+  checkoutBody, until, botURL, section, runScenarios
 } from './lib.mjs';
 
 expect(BASE, 'BOTPAY_URL is not set');
@@ -161,25 +161,4 @@ const scenarios = {
 };
 
 const browser = await launch();
-const failures = [];
-for (const [name, run] of Object.entries(scenarios)) {
-  const page = await browser.newPage();
-  const problems = [];
-  watch(page, problems);
-  try {
-    await run(page);
-  } catch (err) {
-    problems.push(err.stack || String(err));
-    await shot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
-  }
-  await page.close();
-  if (problems.length) {
-    failures.push(name);
-    console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
-  } else {
-    console.log(`ok   ${name}`);
-  }
-}
-await browser.close();
-console.log(`screenshots in ${SHOTS}`);
-process.exit(failures.length ? 1 : 0);
+await runScenarios(browser, scenarios);

@@ -134,3 +134,31 @@ export async function until(f, ms, what) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+// runScenarios runs each scenario on a fresh page of browser (a failing one
+// leaves a screenshot), prints ok or FAIL for each, closes the browser and
+// exits non-zero when any failed.
+export async function runScenarios(browser, scenarios) {
+  const failures = [];
+  for (const [name, run] of Object.entries(scenarios)) {
+    const page = await browser.newPage();
+    const problems = [];
+    watch(page, problems);
+    try {
+      await run(page);
+    } catch (err) {
+      problems.push(err.stack || String(err));
+      await shot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
+    }
+    await page.close();
+    if (problems.length) {
+      failures.push(name);
+      console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
+    } else {
+      console.log(`ok   ${name}`);
+    }
+  }
+  await browser.close();
+  console.log(`screenshots in ${SHOTS}`);
+  process.exit(failures.length ? 1 : 0);
+}

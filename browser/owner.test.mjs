@@ -7,7 +7,7 @@ import http from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  BASE, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard, checkoutBody, until, botURL, section,
+  BASE, launch, watch, shot, unique, api, expect, register, signup, claim, fund, addCard, checkoutBody, until, botURL, section, runScenarios
 } from './lib.mjs';
 import { checkPage } from './check.mjs';
 
@@ -168,24 +168,4 @@ const scenarios = {
 };
 
 const browser = await launch();
-const failures = [];
-for (const [name, run] of Object.entries(scenarios)) {
-  const page = await browser.newPage();
-  const problems = [];
-  watch(page, problems);
-  try {
-    await run(page);
-  } catch (err) {
-    problems.push(err.stack || String(err));
-    await shot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
-  }
-  await page.close();
-  if (problems.length) {
-    failures.push(name);
-    console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
-  } else {
-    console.log(`ok   ${name}`);
-  }
-}
-await browser.close();
-process.exit(failures.length ? 1 : 0);
+await runScenarios(browser, scenarios);
