@@ -145,8 +145,8 @@ func TestAllowedRecipientsAreStoredChecksummed(t *testing.T) {
 		if list := r.must(200, "GET", path, b.OwnerToken, nil)["allowed_recipients"].([]any); len(list) != 1 || list[0] != accomplice {
 			t.Fatalf("after the dashboard form: %v", list)
 		}
-		if _, page := br.do("GET", "/dashboard/bots/"+b.ID, nil); !strings.Contains(page, accomplice) {
-			t.Fatalf("the bot page does not show the allowed recipient")
+		if _, page := br.do("GET", "/dashboard/bots/"+b.ID+"/settings", nil); !strings.Contains(page, accomplice) {
+			t.Fatalf("the bot's settings page does not show the allowed recipient")
 		}
 		for _, bad := range []string{"0x123", "vendor.example", "0x209693bc6afc0c5328ba36faf03c514ef312287C"} {
 			a := r.do("PUT", path, b.OwnerToken, map[string]any{"allowed_recipients": []string{bad}})
