@@ -102,8 +102,7 @@ func (tx *Tx) lockSigner(ctx context.Context, r botpay.SigningRequest, now time.
 	if cfg != nil {
 		first = slimSignerStep(r.BotID, &row)
 	}
-	var hasCardWallet bool
-	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first, tx.budgetLockStep(r.BotID, &hasCardWallet))
+	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first, tx.budgetLockStep(r.BotID))
 	if err == nil && !row.found {
 		err = ErrNoProcessorWallet
 	}
@@ -166,9 +165,10 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 // could spend, beside a concurrent checkout, the same last dollars of
 // them. Lock order: card wallet, processor wallet, owner (no transaction
 // takes them in another order).
-func (tx *Tx) budgetLockStep(botID string, found *bool) step {
+func (tx *Tx) budgetLockStep(botID string) step {
 	var id string
-	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.s.dialect.lockForNoKeyUpdate("wallets"), args: []any{botID}, dest: []any{&id}, found: found}
+	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.s.dialect.lockForNoKeyUpdate("wallets"), args: []any{botID},
+		dest: []any{&id}, found: new(bool)} // a bot without a card wallet has no budget of it to race
 }
 
 // ownerSpent sums the commitments of all of the owner's bots (for master
