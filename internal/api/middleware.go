@@ -50,17 +50,20 @@ func clientIP(r *http.Request) string {
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// statusRecorder remembers the status for the access log.
+// statusRecorder remembers the status for the access log, and adds the
+// RateLimit headers of the limits the request was counted against.
 type statusRecorder struct {
 	http.ResponseWriter
 	status  int
 	bytes   int
 	errCode string // the error code of an error answer, for the metrics
+	limits  botpay.LimitNotes
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
+		announceLimits(s.Header(), &s.limits)
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
@@ -68,6 +71,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
+		announceLimits(s.Header(), &s.limits)
 	}
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += n
@@ -93,6 +97,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		ctx = context.WithValue(ctx, loggerKey, s.log)
 		rec := &statusRecorder{ResponseWriter: w}
 		ctx = context.WithValue(ctx, errCodeKey, &rec.errCode)
+		ctx = botpay.WithLimitNotes(ctx, &rec.limits)
 		r = r.WithContext(ctx)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		defer func() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -56,9 +57,31 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 // per window w seconds) and what is left of it (r remaining, t seconds
 // until that changes).
 func setRateLimitHeaders(h http.Header, l *botpay.RateLimit, resetSeconds int) {
-	name := strconv.Quote(l.Policy)
-	h.Set("RateLimit-Policy", name+";q="+strconv.Itoa(l.Quota)+";w="+strconv.Itoa(l.WindowSeconds))
-	h.Set("RateLimit", name+";r=0;t="+strconv.Itoa(resetSeconds))
+	writeLimitHeaders(h, []botpay.LimitState{{RateLimit: *l, Remaining: 0, ResetSeconds: resetSeconds}})
+}
+
+// announceLimits writes the RateLimit headers of every limit the request
+// was counted against, unless a refusal has written its own.
+func announceLimits(h http.Header, notes *botpay.LimitNotes) {
+	if h.Get("RateLimit") != "" {
+		return
+	}
+	if states := notes.States(); len(states) > 0 {
+		writeLimitHeaders(h, states)
+	}
+}
+
+// writeLimitHeaders writes limits as the draft's lists, one item each.
+func writeLimitHeaders(h http.Header, states []botpay.LimitState) {
+	policies := make([]string, len(states))
+	remaining := make([]string, len(states))
+	for i, st := range states {
+		name := strconv.Quote(st.Policy)
+		policies[i] = name + ";q=" + strconv.Itoa(st.Quota) + ";w=" + strconv.Itoa(st.WindowSeconds)
+		remaining[i] = name + ";r=" + strconv.Itoa(st.Remaining) + ";t=" + strconv.Itoa(st.ResetSeconds)
+	}
+	h.Set("RateLimit-Policy", strings.Join(policies, ", "))
+	h.Set("RateLimit", strings.Join(remaining, ", "))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

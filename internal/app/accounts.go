@@ -46,7 +46,7 @@ func (s *Service) ResendVerification(ctx context.Context, owner botpay.Owner) er
 	if owner.EmailVerified() {
 		return nil
 	}
-	if err := s.store.Take(ctx, store.Limit{Bucket: "verify-owner:" + owner.ID, Max: resetsPerAddressPerHour, Window: time.Hour}); err != nil {
+	if err := s.store.Take(ctx, store.Limit{Bucket: "verify-owner:" + owner.ID, Max: resetsPerAddressPerHour, Window: time.Hour, Unannounced: true}); err != nil {
 		return err
 	}
 	s.sendVerification(ctx, owner)
@@ -83,7 +83,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err != nil {
 		return err
 	}
-	err = s.store.Take(ctx, store.Limit{Bucket: "reset-owner:" + o.ID, Max: resetsPerAddressPerHour, Window: time.Hour})
+	err = s.store.Take(ctx, store.Limit{Bucket: "reset-owner:" + o.ID, Max: resetsPerAddressPerHour, Window: time.Hour, Unannounced: true})
 	if botpay.AsError(err) != nil {
 		return nil
 	}

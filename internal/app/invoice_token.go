@@ -60,7 +60,7 @@ func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, token, clien
 	}
 	if IsNotFound(err) {
 		if lerr := s.store.Take(ctx, store.Limit{Bucket: "invoice-ref-miss:" + clientIP, Max: s.limits.RefMissesPerHour,
-			Window: time.Hour}); lerr != nil {
+			Window: time.Hour, Unannounced: true}); lerr != nil {
 			return inv, lerr
 		}
 	}

@@ -18,6 +18,10 @@ type Limit struct {
 	// FixedRetryAfter, when set, is reported instead of the computed wait
 	// (registration answers 3600 as the API reference (docs/api.md) says).
 	FixedRetryAfter time.Duration
+	// Unannounced limits are left out of the RateLimit headers of answers
+	// that are not refused: a per-account limit shown only when the
+	// account exists would tell a stranger that it does.
+	Unannounced bool
 }
 
 // describe names the limit for the RateLimit headers: its policy is the
@@ -50,19 +54,34 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 		return err
 	}
 	if count >= l.Max {
-		wait := l.FixedRetryAfter
-		if wait == 0 && oldest != nil {
-			wait = fromMS(*oldest).Add(l.Window).Sub(now)
-		}
-		secs := int((wait + time.Second - 1) / time.Second)
-		if secs < 1 {
-			secs = 1
-		}
+		secs := l.retryAfter(oldest, now)
 		return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
 			Message: "too many requests; try again later", RetryAfterSeconds: secs, Limit: l.describe()}
 	}
+	if !l.Unannounced {
+		reset := l.Window
+		if oldest != nil {
+			reset = fromMS(*oldest).Add(l.Window).Sub(now)
+		}
+		botpay.NoteLimit(ctx, botpay.LimitState{RateLimit: *l.describe(), Remaining: l.Max - count - 1, ResetSeconds: ceilSeconds(reset)})
+	}
 	_, err := t.exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, ms(now))
 	return err
+}
+
+// retryAfter is how long a refused caller waits: until the oldest hit of
+// the window leaves it, or the limit's fixed wait.
+func (l Limit) retryAfter(oldest *int64, now time.Time) int {
+	wait := l.FixedRetryAfter
+	if wait == 0 && oldest != nil {
+		wait = fromMS(*oldest).Add(l.Window).Sub(now)
+	}
+	return ceilSeconds(wait)
+}
+
+// ceilSeconds is d in whole seconds, rounded up, at least 1.
+func ceilSeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // Take admits one hit on its own, for attempts that count whether or not
