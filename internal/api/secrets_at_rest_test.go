@@ -29,24 +29,7 @@ type cell struct {
 func dumpDatabase(t *testing.T, srv *testserver.Server) (cells []cell, rowsPerTable map[string]int) {
 	t.Helper()
 	db := rawDB(t, srv)
-	listTables := `SELECT name FROM sqlite_master WHERE type = 'table'`
-	if srv.Store.Dialect() == store.Postgres {
-		listTables = `SELECT table_name FROM information_schema.tables
-			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-	}
-	rows, err := db.Query(listTables)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	rows.Close()
+	tables := storetest.TableNames(t, db, srv.Store.Dialect())
 	rowsPerTable = map[string]int{}
 	for _, table := range tables {
 		rows, err := db.Query(`SELECT * FROM "` + table + `"`)

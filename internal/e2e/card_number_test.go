@@ -17,24 +17,6 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// lockedBuffer collects log output from concurrent handlers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // tap keeps every request and answer body that passes through it.
 type tap struct {
 	next  http.RoundTripper
@@ -70,7 +52,7 @@ var panLike = regexp.MustCompile(`(^|[^0-9A-Za-z_])(\d[ -]?){12,18}\d($|[^0-9A-Z
 func TestNoAnswerLogLineOrEventCarriesAFullCardNumber(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
-		logs := &lockedBuffer{}
+		logs := &storetest.LogBuffer{}
 		logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		h := start(t, dialect, testserver.Options{Logger: logger, Limits: app.Limits{RegisterPerHour: 1000}})
 		wire := &tap{next: h.wire.next}

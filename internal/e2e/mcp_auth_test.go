@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -129,7 +130,7 @@ func TestMCPOnlyAcceptsPOST(t *testing.T) {
 // /mcp request that made them and attributed to its client address; a
 // client cannot pass another address off as its own.
 func TestMCPToolCallsAreLoggedAsTheirRequest(t *testing.T) {
-	logs := &lockedBuffer{}
+	logs := &storetest.LogBuffer{}
 	h := start(t, "sqlite", testserver.Options{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	c := h.claimedBot("traced")
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check_wallet","arguments":{}}}`

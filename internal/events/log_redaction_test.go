@@ -1,35 +1,15 @@
 package events_test
 
 import (
-	"bytes"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/store/storetest"
 )
-
-// lockedBuffer collects log output written from the dispatcher's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestDeliveryFailureLogsRedactTheCallbackURL: a failed delivery is logged
 // without the query or user information of the callback URL, whether the
@@ -50,7 +30,7 @@ func TestDeliveryFailureLogsRedactTheCallbackURL(t *testing.T) {
 				w := newWorld(t, db.Store)
 				callback := strings.Replace(base, "http://", "http://hookuser:PASSWORD42@", 1) + "/h?token=SUPERSECRET123"
 				w.bot(callback)
-				logs := &lockedBuffer{}
+				logs := &storetest.LogBuffer{}
 				cfg := fastRetries
 				cfg.MaxRetries, cfg.Logger = 1, slog.New(slog.NewTextHandler(logs, nil))
 				stop := w.dispatcher(cfg).Start(t.Context())

@@ -208,20 +208,7 @@ func pathOutcome(res store.CheckoutResult, err error) string {
 // "table: column=value ..." with the columns in name order.
 func dumpTables(t *testing.T, db *sql.DB) map[string]bool {
 	t.Helper()
-	rows, err := db.Query(`SELECT table_name FROM information_schema.tables
-		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	rows.Close()
+	tables := storetest.TableNames(t, db, store.Postgres)
 	out := map[string]bool{}
 	for _, table := range tables {
 		for _, row := range dumpTable(t, db, table) {

@@ -157,22 +157,27 @@ func niceCeil(cents int64) int64 {
 
 func dayLabel(d time.Time) string { return d.Format("Jan 2") }
 
+// dayBars is one bar per day, labelled with the day, of the amount each
+// day's figures hold.
+func dayBars[T any](days []T, amountOf func(T) (time.Time, botpay.Money)) []bar {
+	bars := make([]bar, len(days))
+	for i, d := range days {
+		day, amount := amountOf(d)
+		bars[i] = bar{Label: dayLabel(day), Cents: int64(amount)}
+	}
+	return bars
+}
+
 // approvedChart, declinedChart, categoryChart and earningChart are the bot
 // pages' four charts.
 func approvedChart(days []app.DaySpending) template.HTML {
-	bars := make([]bar, len(days))
-	for i, d := range days {
-		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Approved)}
-	}
+	bars := dayBars(days, func(d app.DaySpending) (time.Time, botpay.Money) { return d.Day, d.Approved })
 	return columnChart(chart{ID: "chart-approved", Title: fmt.Sprintf("Approved spending by day, last %d days", len(days)),
 		Color: "#1f5eff", Empty: "No approved spending in these days", Bars: bars})
 }
 
 func declinedChart(days []app.DaySpending) template.HTML {
-	bars := make([]bar, len(days))
-	for i, d := range days {
-		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Declined)}
-	}
+	bars := dayBars(days, func(d app.DaySpending) (time.Time, botpay.Money) { return d.Day, d.Declined })
 	return columnChart(chart{ID: "chart-declined", Title: fmt.Sprintf("Declined or denied attempts by day, last %d days (no money moved)", len(days)),
 		Color: "#c62828", Empty: "No declined attempts in these days", Bars: bars})
 }
@@ -191,10 +196,7 @@ func categoryChart(cats []app.CategorySpending) template.HTML {
 }
 
 func earningChart(days []app.DayAmount) template.HTML {
-	bars := make([]bar, len(days))
-	for i, d := range days {
-		bars[i] = bar{Label: dayLabel(d.Day), Cents: int64(d.Amount)}
-	}
+	bars := dayBars(days, func(d app.DayAmount) (time.Time, botpay.Money) { return d.Day, d.Amount })
 	return columnChart(chart{ID: "chart-earning", Title: fmt.Sprintf("Sales received by day, last %d days", len(days)),
 		Color: "#2e7d32", Empty: "No sales in these days", Bars: bars})
 }
