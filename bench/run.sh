@@ -13,6 +13,7 @@
 #   BENCH_ENGINES      engines to run                  (default "sqlite postgres")
 #   BENCH_SCENARIOS    loadgen scenarios               (default "wallet-check register")
 #   BENCH_DURATION     measured time per scenario      (default 10s)
+#   BENCH_REQUESTS     measured requests per scenario instead of a time (e.g. 12 for bench/explain.sh)
 #   BENCH_WARMUP       unmeasured warm-up per scenario (default 2s)
 #   BENCH_CONCURRENCY  concurrent workers; a list runs each (default 32; e.g. "8 32")
 #   BENCH_REPEAT       runs of each scenario           (default 1; every run is a row of the table)
@@ -214,7 +215,9 @@ run_scenario() {
 	log "$engine: $scenario for $DURATION (warm-up $WARMUP, concurrency $conc, run $n; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 	# In the background and waited for, so that a signal to this script is
 	# handled at once rather than after the run.
-	"$WORK/loadgen" -url "$BASE_URL" -scenario "$scenario" -c "$conc" -d "$DURATION" -warmup "$WARMUP" \
+	local bound=(-d "$DURATION")
+	[[ -n "${BENCH_REQUESTS:-}" ]] && bound=(-d 0 -n "$BENCH_REQUESTS")
+	"$WORK/loadgen" -url "$BASE_URL" -scenario "$scenario" -c "$conc" "${bound[@]}" -warmup "$WARMUP" \
 		-label "$engine${BENCH_LABEL:+ ($BENCH_LABEL)}${BENCH_SEED_BOTS:+, $BENCH_SEED_BOTS bots seeded}" -watch-pid "$SERVER_PID" -watch-cmdline "$match" -out "$out" >&2 &
 	LOADGEN_PID=$!
 	wait "$LOADGEN_PID"

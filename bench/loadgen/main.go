@@ -63,6 +63,7 @@ type options struct {
 	outFile     string
 	label       string
 	report      bool
+	compare     bool
 	waitReady   time.Duration
 	freePort    bool
 	watch       cpuWatch
@@ -85,6 +86,8 @@ func run(args []string, stdout io.Writer) error {
 	switch {
 	case opts.report:
 		return printReport(stdout, rest)
+	case opts.compare:
+		return printComparison(stdout, rest)
 	case opts.freePort:
 		return printFreePort(stdout)
 	case opts.waitReady > 0:
@@ -117,12 +120,13 @@ func parseFlags(args []string) (options, []string, error) {
 	fs.IntVar(&o.watch.serverPID, "watch-pid", 0, "server pid whose CPU time is reported (Linux /proc)")
 	fs.StringVar(&o.watch.dbMatch, "watch-cmdline", "", "report the CPU time of processes whose command line contains this (e.g. the PostgreSQL database name)")
 	fs.BoolVar(&o.report, "report", false, "print the result files named as arguments as a Markdown table")
+	fs.BoolVar(&o.compare, "compare", false, "print full ÷ empty ratios (medians over rounds) of the result files named as arguments")
 	fs.DurationVar(&o.waitReady, "wait-ready", 0, "only wait (at most this long) until -url answers GET /readyz with 200")
 	fs.BoolVar(&o.freePort, "free-port", false, "only print a currently free TCP port on 127.0.0.1")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
-	if o.report || o.freePort {
+	if o.report || o.compare || o.freePort {
 		return o, fs.Args(), nil
 	}
 	if o.waitReady > 0 {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // newRequest builds the next request of a scenario. worker and seq make
@@ -32,49 +33,75 @@ type setupConfig struct {
 var scenarios = map[string]setupFunc{
 	"wallet-check": botGET("/api/v1/bot/wallet/check"),
 	"status":       botGET("/api/v1/bot/status"),
-	"transactions": botGET("/api/v1/bot/wallet/transactions?limit=50"),
-	"sales":        botGET("/api/v1/bot/sales?limit=50"),
-	"dashboard":    setupDashboard,
-	"register":     setupRegister,
+	"transactions": botGET("/api/v1/bot/wallet/transactions?limit=50", withFundings),
+	// The second page (of a bot with 121 ledger rows, so it is full),
+	// through the cursor the first page answered.
+	"transactions-next": nextPageGET(botGET("/api/v1/bot/wallet/transactions?limit=50", fundings(2*historyLength))),
+	"sales":             botGET("/api/v1/bot/sales?limit=50", withSales),
+	// The owner's dashboard pages: the overview of every bot, then one
+	// bot's overview, spending and earning sections.
+	"dashboard-home":     dashboardPage("/dashboard"),
+	"dashboard":          dashboardPage("/dashboard/bots/{bot}"),
+	"dashboard-spending": dashboardPage("/dashboard/bots/{bot}/spending"),
+	"dashboard-earning":  dashboardPage("/dashboard/bots/{bot}/earning"),
+	"register":           setupRegister,
 }
 
-// setupDashboard sets up a funded bot and then loads its owner's bot page
-// with the session cookie, as a browser does.
-func setupDashboard(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
-	bot, err := fundedBotOfOwner(ctx, c, base, cfg.runID)
-	if err != nil {
-		return nil, err
-	}
-	target := base + "/dashboard/bots/" + bot.id
-	return func(ctx context.Context, _ int, _ int64) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-		if err == nil {
-			req.AddCookie(&http.Cookie{Name: "botpay_session", Value: bot.ownerToken})
-		}
-		return req, err
-	}, nil
-}
-
-// botGET sets up one claimed, funded bot and then issues authenticated GETs
-// of path with its API key.
-func botGET(path string) setupFunc {
+// dashboardPage sets up a funded bot with fundings and sales behind it,
+// and then loads one of its owner's dashboard pages (path, where {bot} is
+// the bot's id) with the session cookie, as a browser does.
+func dashboardPage(path string) setupFunc {
 	return func(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
-		apiKey := cfg.apiKey
-		if apiKey == "" {
-			var err error
-			if apiKey, err = fundedBot(ctx, c, base, cfg.runID); err != nil {
+		bot, err := fundedBotOfOwner(ctx, c, base, cfg.runID)
+		if err != nil {
+			return nil, err
+		}
+		for _, write := range []history{withFundings, withSales} {
+			if err := write(ctx, c, base, bot); err != nil {
 				return nil, err
 			}
 		}
-		target := base + path
-		auth := "Bearer " + apiKey
+		target := base + strings.ReplaceAll(path, "{bot}", bot.id)
 		return func(ctx context.Context, _ int, _ int64) (*http.Request, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 			if err == nil {
-				req.Header.Set("Authorization", auth)
+				req.AddCookie(&http.Cookie{Name: "botpay_session", Value: bot.ownerToken})
 			}
 			return req, err
 		}, nil
+	}
+}
+
+// botGET sets up one claimed, funded bot, gives it the history each of
+// histories writes, and then issues authenticated GETs of path with its
+// API key. A bot given by key (cfg.apiKey) is used as it is.
+func botGET(path string, histories ...history) setupFunc {
+	return func(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
+		apiKey := cfg.apiKey
+		if apiKey == "" {
+			bot, err := fundedBotOfOwner(ctx, c, base, cfg.runID)
+			if err != nil {
+				return nil, err
+			}
+			for _, write := range histories {
+				if err := write(ctx, c, base, bot); err != nil {
+					return nil, err
+				}
+			}
+			apiKey = bot.apiKey
+		}
+		return authorizedGET(base+path, "Bearer "+apiKey), nil
+	}
+}
+
+// authorizedGET builds GETs of target with the Authorization header auth.
+func authorizedGET(target, auth string) newRequest {
+	return func(ctx context.Context, _ int, _ int64) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		if err == nil {
+			req.Header.Set("Authorization", auth)
+		}
+		return req, err
 	}
 }
 
@@ -98,41 +125,37 @@ func setupRegister(_ context.Context, _ *http.Client, base string, cfg setupConf
 	}, nil
 }
 
-// fundedBot registers a bot, signs an owner up, claims the bot and funds
-// it with $1,000, returning the bot's API key. It uses one registration, so
-// it works under the default limit of 3 per hour.
-func fundedBot(ctx context.Context, c *http.Client, base, runID string) (string, error) {
-	b, err := fundedBotOfOwner(ctx, c, base, runID)
-	return b.apiKey, err
-}
-
 // benchBot is a claimed, funded bot with its owner's token.
 type benchBot struct{ id, apiKey, ownerToken string }
 
 func fundedBotOfOwner(ctx context.Context, c *http.Client, base, runID string) (benchBot, error) {
 	email := "bench-owner-" + runID + "@example.com"
-	var reg struct {
-		BotID      string `json:"bot_id"`
-		APIKey     string `json:"api_key"`
-		ClaimToken string `json:"claim_token"`
-	}
-	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "",
-		map[string]string{"bot_name": "bench-wallet-" + runID, "owner_email": email}, http.StatusCreated, &reg)
-	if err != nil {
-		return benchBot{}, fmt.Errorf("set-up: register bot: %w", err)
-	}
 	var owner struct {
 		Token string `json:"token"`
 	}
-	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/signup", "",
+	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/signup", "",
 		map[string]string{"email": email, "password": "bench-password-" + runID}, http.StatusCreated, &owner)
 	if err != nil {
 		return benchBot{}, fmt.Errorf("set-up: owner signup: %w", err)
 	}
-	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/claim", owner.Token,
-		map[string]string{"claim_token": reg.ClaimToken}, http.StatusOK, nil)
+	// A pairing code claims the bot at registration: claims are limited
+	// per client IP, which every run on a kept database shares.
+	var code struct {
+		PairingCode string `json:"pairing_code"`
+	}
+	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/pairing-codes", owner.Token, map[string]string{}, http.StatusCreated, &code)
 	if err != nil {
-		return benchBot{}, fmt.Errorf("set-up: claim bot: %w", err)
+		return benchBot{}, fmt.Errorf("set-up: pairing code: %w", err)
+	}
+	var reg struct {
+		BotID  string `json:"bot_id"`
+		APIKey string `json:"api_key"`
+	}
+	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "",
+		map[string]string{"bot_name": "bench-wallet-" + runID, "owner_email": email, "pairing_code": code.PairingCode},
+		http.StatusCreated, &reg)
+	if err != nil {
+		return benchBot{}, fmt.Errorf("set-up: register bot: %w", err)
 	}
 	err = callJSON(ctx, c, http.MethodPost, base+"/api/v1/owner/bots/"+reg.BotID+"/fund", owner.Token,
 		map[string]any{"amount_usd": 1000}, http.StatusOK, nil)

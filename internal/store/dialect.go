@@ -47,10 +47,11 @@ type dialect struct {
 	// load (SQLite plans without them).
 	analyzeAfterSeed bool
 
-	// Seeding (seed.go): a series of n rows, the false literal, a one-byte
-	// blob literal and an integer as 16 hexadecimal digits.
+	// Seeding (seed.go): a series of n rows, the boolean literals, a
+	// one-byte blob literal and an integer as 16 hexadecimal digits.
 	series func(n int) string
 	false_ string
+	true_  string
 	bytes  string
 	hex16  func(expr string) string
 }
@@ -63,6 +64,7 @@ var sqliteDialect = dialect{
 		return " FROM (WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < " + strconv.Itoa(n) + ") SELECT i FROM g)"
 	},
 	false_: "0",
+	true_:  "1",
 	bytes:  "x'00'",
 	hex16:  func(expr string) string { return "printf('%016x', " + expr + ")" },
 }
@@ -80,6 +82,7 @@ var postgresDialect = dialect{
 	analyzeAfterSeed:     true,
 	series:               func(n int) string { return " FROM generate_series(1, " + strconv.Itoa(n) + ") AS g(i)" },
 	false_:               "FALSE",
+	true_:                "TRUE",
 	bytes:                `'\x00'::bytea`,
 	hex16:                func(expr string) string { return "lpad(to_hex(" + expr + "), 16, '0')" },
 }

@@ -27,18 +27,21 @@ func atNow(_ Retention, now time.Time) time.Time { return now }
 // time: pending messages that expired or were acknowledged long ago
 // (pending_messages_expiry, _acked), finished outbox rows (outbox_done),
 // spent tunnel relays, and idempotency keys past their window
-// (idempotency_keys_created).
+// (idempotency_keys_created). The ORDER BY on the indexed column keeps
+// the planner on the index when its statistics guess that many rows are
+// due: without it, PostgreSQL chose a sequential scan that read the whole
+// table to find none (25-37 ms on 161,000 messages, against 0.1 ms).
 var retentions = []retention{
 	{"expired pending messages", true, atNow, `DELETE FROM pending_messages WHERE id IN (
-		SELECT id FROM pending_messages WHERE expires_at <= $1 LIMIT $2)`},
+		SELECT id FROM pending_messages WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)`},
 	{"acknowledged pending messages", true, func(r Retention, now time.Time) time.Time { return now.Add(-r.Acked) }, `DELETE FROM pending_messages WHERE id IN (
-		SELECT id FROM pending_messages WHERE acked_at <= $1 LIMIT $2)`},
+		SELECT id FROM pending_messages WHERE acked_at <= $1 ORDER BY acked_at LIMIT $2)`},
 	{"finished outbox rows", false, func(r Retention, now time.Time) time.Time { return now.Add(-r.DoneOutbox) }, `DELETE FROM outbox WHERE id IN (
-		SELECT id FROM outbox WHERE done_at <= $1 LIMIT $2)`},
+		SELECT id FROM outbox WHERE done_at <= $1 ORDER BY done_at LIMIT $2)`},
 	{"spent tunnel relays", false, func(_ Retention, now time.Time) time.Time { return now.Add(-time.Hour) }, `DELETE FROM tunnel_requests WHERE id IN (
 		SELECT id FROM tunnel_requests WHERE expires_at <= $1 LIMIT $2)`},
 	{"old idempotency keys", false, func(r Retention, now time.Time) time.Time { return now.Add(-r.Idempotency) }, `DELETE FROM idempotency_keys WHERE (scope, idem_key) IN (
-		SELECT scope, idem_key FROM idempotency_keys WHERE created_at <= $1 LIMIT $2)`},
+		SELECT scope, idem_key FROM idempotency_keys WHERE created_at <= $1 ORDER BY created_at LIMIT $2)`},
 }
 
 // Retention says how long finished rows are kept.

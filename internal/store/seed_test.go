@@ -20,9 +20,13 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 		for _, id := range []string{"bot_0000000000000001", "bot_00000000000003e8"} {
 			v, ok, err := st.WalletView(ctx, id)
 			sum, _ := st.LedgerSum(ctx, id)
-			if err != nil || !ok || v.Wallet.Balance != 9100 || sum != 9100 {
+			if err != nil || !ok || v.Wallet.Balance != 9700 || sum != 9700 {
 				t.Errorf("seeded %s: wallet %+v (%v, %v), ledger sum %d", id, v.Wallet, ok, err, sum)
 			}
+		}
+		sales, err := st.Sales(ctx, "bot_00000000000003e8", botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+		if err != nil || len(sales.Items) != 1 || sales.Items[0].Amount != 500 {
+			t.Errorf("seeded sales: %+v, %v", sales.Items, err)
 		}
 		owner := newOwner(t, st)
 		bot := claimedBot(t, st, owner)
