@@ -115,6 +115,7 @@ func Start(t testing.TB) *Node {
 		time.Sleep(50 * time.Millisecond)
 	}
 	n.Token = n.deploy(t)
+	n.watchPool(t)
 	return n
 }
 

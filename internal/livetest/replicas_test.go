@@ -48,7 +48,7 @@ func TestTwoReplicasSettlingFiftyPaymentsNeverReuseARelayerNonce(t *testing.T) {
 		}
 		wg.Wait()
 		if t.Failed() {
-			return
+			t.Fatalf("the node: %s", l.node.Pool(l.relayer.Address()))
 		}
 		nonces := map[uint64]string{}
 		for i, h := range hashes {
