@@ -35,9 +35,10 @@ func TestRateLimitedRoutesAnnounceWhatIsLeft(t *testing.T) {
 	})
 }
 
-// A limit kept per account is never announced: a password-reset request
-// for an address with an account answers exactly the headers of one for an
-// address without.
+// A limit kept per account, or one whose count would tell a prober what it
+// hit, is never announced: a password-reset request for an address with an
+// account answers exactly the headers of one for an address without, and
+// no answer names the per-owner or invoice-miss buckets.
 func TestPerAccountLimitsStayUnannounced(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
@@ -50,11 +51,40 @@ func TestPerAccountLimitsStayUnannounced(t *testing.T) {
 		if k, u := known.header.Get("RateLimit-Policy"), unknown.header.Get("RateLimit-Policy"); !strings.HasPrefix(k, `"reset-ip";`) || k != u {
 			t.Errorf("RateLimit-Policy known %q, unknown %q: want the same, the address's limit only", k, u)
 		}
-		if strings.Contains(known.header.Get("RateLimit"), "reset-owner") {
-			t.Errorf("the per-account limit was announced: %q", known.header.Get("RateLimit"))
+		for _, c := range unannouncedLimits(t, srv, o) {
+			r := do(t, srv, http.MethodPost, c.path, c.body, c.headers...)
+			wantStatus(t, r, c.status)
+			for _, h := range []string{"RateLimit-Policy", "RateLimit"} {
+				if strings.Contains(r.header.Get(h), c.bucket) {
+					t.Errorf("%s: %s = %q announces %s", c.name, h, r.header.Get(h), c.bucket)
+				}
+			}
 		}
 		if got := do(t, srv, http.MethodGet, "/healthz", nil).header.Get("RateLimit"); got != "" {
 			t.Errorf("an unlimited route announced %q", got)
 		}
 	})
+}
+
+// unannouncedLimit is a request that counts a limit no answer may name.
+type unannouncedLimit struct {
+	name, bucket, path string
+	body               map[string]any
+	headers            []string
+	status             int
+}
+
+func unannouncedLimits(t *testing.T, srv *testserver.Server, o owner) []unannouncedLimit {
+	key, _ := claimedBot(t, srv, o)
+	page := do(t, srv, http.MethodPost, "/api/v1/bot/checkout-pages/create", map[string]any{"title": "Widget", "amount_usd": 5}, auth(key)...)
+	wantStatus(t, page, http.StatusCreated)
+	return []unannouncedLimit{
+		{name: "password reset per owner", bucket: "reset-owner", path: "/api/v1/owner/password-reset",
+			body: map[string]any{"email": o.email}, status: http.StatusAccepted},
+		{name: "verification per owner", bucket: "verify-owner", path: "/api/v1/owner/email-verification",
+			headers: auth(o.token), status: http.StatusAccepted},
+		{name: "invoice reference misses", bucket: "invoice-ref-miss",
+			path: "/api/v1/checkout/" + page.str("checkout_page_id") + "/pay/sandbox?ref=INV-NONE&t=guess",
+			body: map[string]any{"buyer_email": "buyer@example.com"}, status: http.StatusNotFound},
+	}
 }
