@@ -159,3 +159,7 @@ func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, err
 // WithoutFastPath makes s write every checkout statement by statement
 // (tests compare the two paths on PostgreSQL).
 func (s *Store) WithoutFastPath() { s.dialect.checkoutInOne = false }
+
+// PGMigrationLock (tests only) is the statement a replica runs to take the
+// migration lock, so a test can hold it as a migrating replica would.
+const PGMigrationLock = pgMigrationLock

@@ -42,6 +42,15 @@ func (s *Store) migrations() ([]migration, error) {
 	return out, nil
 }
 
+// pgMigrationLock is the PostgreSQL advisory lock replicas take around
+// migrations. Advisory locks are per database, so the schema is the second
+// key: deployments (and tests) in other schemas of one database migrate
+// without waiting for each other.
+const (
+	pgMigrationLock   = `SELECT pg_advisory_lock(727274, hashtext(current_schema()))`
+	pgMigrationUnlock = `SELECT pg_advisory_unlock(727274, hashtext(current_schema()))`
+)
+
 // Migrate applies every embedded migration not yet applied, each in its own
 // transaction. On PostgreSQL an advisory lock lets several replicas start at
 // once; SQLite's immediate transactions serialise them already.
@@ -56,10 +65,10 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 			return nil, wrapErr(err, "migrate")
 		}
 		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(727274)`); err != nil {
+		if _, err := conn.ExecContext(ctx, pgMigrationLock); err != nil {
 			return nil, fmt.Errorf("migration lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(727274)`)
+		defer conn.ExecContext(context.WithoutCancel(ctx), pgMigrationUnlock)
 	}
 	err = s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -2,8 +2,11 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
+	"time"
 
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -20,4 +23,37 @@ func TestMigrateIsIdempotent(t *testing.T) {
 			t.Fatalf("ping: %v", err)
 		}
 	})
+}
+
+// A replica migrating one schema holds the migration lock; a service in
+// another schema of the same database starts without waiting for it.
+func TestMigrationsOfOneSchemaDoNotWaitForAnother(t *testing.T) {
+	t.Parallel()
+	a := storetest.Open(t, store.Postgres, nil)
+	raw, err := sql.Open("pgx", a.Options.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	conn, err := raw.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), store.PGMigrationLock); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		storetest.Open(t, store.Postgres, nil)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		// Release the lock so the waiting Open ends with the test.
+		conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock_all()`)
+		<-done
+		t.Fatal("a fresh schema's migrations waited for another schema's lock")
+	}
 }
