@@ -8,28 +8,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/botpay/botpay/internal/store/storetest"
 )
-
-// syncBuffer is written by the server goroutine and read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestVersionPrintsTheVersion(t *testing.T) {
 	var out bytes.Buffer
@@ -74,7 +57,7 @@ func TestMigrateThenOwnerCreatePrintsAToken(t *testing.T) {
 // port, checks health and readiness, then cancels (as SIGTERM does).
 func TestServeAnswersAndShutsDownGracefully(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &storetest.LogBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, io.Discard, logs)
@@ -99,7 +82,7 @@ func TestServeAnswersAndShutsDownGracefully(t *testing.T) {
 	}
 }
 
-func waitForAddr(t *testing.T, logs *syncBuffer, done chan error) string {
+func waitForAddr(t *testing.T, logs *storetest.LogBuffer, done chan error) string {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 // TestLiveServeRefusesToStartNamingWhatIsMissing runs the real binary, as
@@ -70,7 +72,7 @@ func cleanEnv() []string {
 
 func TestServeLogsTheSandboxModeAtStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &storetest.LogBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, io.Discard, logs)

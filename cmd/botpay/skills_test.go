@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 const overrideMarkdown = "# Acme\n\n## Overview\nTools.\n\n## Checkout methods\nCard.\n\n## Search patterns\nSearch box.\n\n" +
@@ -45,7 +47,7 @@ func TestServeRefusesToStartWithABrokenSkillsOverride(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeOverride(t, tt.version, tt.markdown)
-			logs := &syncBuffer{}
+			logs := &storetest.LogBuffer{}
 			err := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(),
 				"--skills-dir", dir}, io.Discard, logs)
 			if err == nil {
@@ -83,7 +85,7 @@ func TestServeServesVendorsOfTheSkillsFolder(t *testing.T) {
 	t.Parallel()
 	dir := writeOverride(t, "2.1.0", overrideMarkdown)
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs := &storetest.LogBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--base-url", "https://pay.example", "--data-dir", t.TempDir(),
