@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -83,12 +82,12 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 	}
 	wait, cancel := context.WithTimeout(ctx, x402ConfirmWait)
 	defer cancel()
-	outcome, err := s.chain.Await(wait, raw, sub.TxHash)
+	mined, outcome, err := s.awaitPayment(wait, store.X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx})
 	if err != nil {
 		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
-			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", sub.TxHash)
+			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined.TxHash)
 	}
-	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: sub.TxHash}
+	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined.TxHash}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -174,29 +173,34 @@ func (s *Service) ResumeSettlements(ctx context.Context, every time.Duration) {
 	})
 }
 
-// ResumePass checks once every settlement submitted before cutoff.
+// ResumePass checks once every settlement submitted before cutoff, and
+// replaces those stuck first in the relayer's line.
 func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
 	pending, err := s.store.SubmittedX402Payments(ctx, cutoff, 100)
 	if err != nil {
 		return err
 	}
 	for _, pay := range pending {
-		raw, err := evm.ParseHexBytes(pay.RawTx)
-		if err != nil {
-			return fmt.Errorf("x402 payment %d: stored raw transaction: %w", pay.ID, err)
-		}
-		outcome, err := s.chain.Check(ctx, raw, pay.TxHash)
-		if err != nil {
-			s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
-			continue
-		}
-		if outcome == settle.Pending {
-			continue
-		}
-		var rejected *X402Rejected
-		if _, err := s.finishOnChain(ctx, pay, outcome); err != nil && !errors.As(err, &rejected) {
-			s.log.WarnContext(ctx, "x402 settlement not recorded", "tx", pay.TxHash, "err", err)
-		}
+		s.resumeSettlement(ctx, pay)
 	}
 	return nil
+}
+
+// resumeSettlement checks one submitted payment: recorded once final,
+// replaced when stuck, left for the next pass otherwise.
+func (s *Service) resumeSettlement(ctx context.Context, pay store.X402Payment) {
+	outcome, hash, err := s.checkPayment(ctx, pay)
+	if err != nil {
+		s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
+		return
+	}
+	if outcome == settle.Pending {
+		s.replaceIfStuck(ctx, pay)
+		return
+	}
+	pay.TxHash = hash
+	var rejected *X402Rejected
+	if _, err := s.finishOnChain(ctx, pay, outcome); err != nil && !errors.As(err, &rejected) {
+		s.log.WarnContext(ctx, "x402 settlement not recorded", "tx", pay.TxHash, "err", err)
+	}
 }

@@ -28,6 +28,9 @@ type Chain struct {
 	MaxFeePerGas *big.Int
 	// Poll is the interval between receipt checks (default 500 ms).
 	Poll time.Duration
+	// ReplaceAfter is how long a settlement first in the relayer's line may
+	// wait unmined before it is replaced (default DefaultReplaceAfter).
+	ReplaceAfter time.Duration
 }
 
 // Relayer is the address that signs and pays for settlements.

@@ -36,38 +36,43 @@ func (c *Chain) Broadcast(ctx context.Context, raw []byte, hash string) error {
 // node knows nothing of it (dropped from its pool, or never sent before a
 // crash), the stored raw transaction is sent again.
 func (c *Chain) Check(ctx context.Context, raw []byte, hash string) (Outcome, error) {
-	r, err := c.RPC.TransactionReceipt(ctx, hash)
-	if err != nil {
+	outcome, mined, err := c.Final(ctx, hash)
+	if err != nil || mined {
+		return outcome, err
+	}
+	known, err := c.RPC.KnowsTransaction(ctx, hash)
+	if err != nil || known {
 		return Pending, err
 	}
-	if r == nil {
-		known, err := c.RPC.KnowsTransaction(ctx, hash)
-		if err != nil || known {
-			return Pending, err
-		}
-		return Pending, c.Broadcast(ctx, raw, hash)
+	return Pending, c.Broadcast(ctx, raw, hash)
+}
+
+// Final is what the chain says of a transaction by its hash alone: mined
+// reports a receipt, and the outcome stays Pending until the receipt has
+// enough confirmations.
+func (c *Chain) Final(ctx context.Context, hash string) (outcome Outcome, mined bool, err error) {
+	r, err := c.RPC.TransactionReceipt(ctx, hash)
+	if err != nil || r == nil {
+		return Pending, false, err
 	}
 	if !r.Succeeded() {
-		return Reverted, nil
+		return Reverted, true, nil
 	}
 	if c.Confirmations > 1 {
 		head, err := c.RPC.BlockNumber(ctx)
 		if err != nil {
-			return Pending, err
+			return Pending, true, err
 		}
 		if head+1 < r.BlockNumber.Uint64()+uint64(c.Confirmations) {
-			return Pending, nil
+			return Pending, true, nil
 		}
 	}
-	return Confirmed, nil
+	return Confirmed, true, nil
 }
 
 // Await checks until the settlement is final or ctx ends.
 func (c *Chain) Await(ctx context.Context, raw []byte, hash string) (Outcome, error) {
-	poll := c.Poll
-	if poll <= 0 {
-		poll = 500 * time.Millisecond
-	}
+	poll := c.PollInterval()
 	for {
 		outcome, err := c.Check(ctx, raw, hash)
 		if err == nil && outcome != Pending {
@@ -82,4 +87,12 @@ func (c *Chain) Await(ctx context.Context, raw []byte, hash string) (Outcome, er
 		case <-time.After(poll):
 		}
 	}
+}
+
+// PollInterval is the interval between receipt checks.
+func (c *Chain) PollInterval() time.Duration {
+	if c.Poll <= 0 {
+		return 500 * time.Millisecond
+	}
+	return c.Poll
 }

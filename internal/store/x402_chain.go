@@ -94,7 +94,9 @@ func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.Sale
 	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var nonce string
-		err := tx.queryRow(ctx, `UPDATE x402_payments SET status = 'confirmed' WHERE id = $1 AND status = 'submitted' RETURNING nonce`, id).Scan(&nonce)
+		// The hash mined may be one the current transaction replaced.
+		err := tx.queryRow(ctx, `UPDATE x402_payments SET status = 'confirmed', tx_hash = $2 WHERE id = $1 AND status = 'submitted'
+			RETURNING nonce`, id, strings.ToLower(in.TxHash)).Scan(&nonce)
 		if isNoRows(err) {
 			return ErrSettledElsewhere
 		}
@@ -191,16 +193,19 @@ func (s *Store) RelayerNextNonce(ctx context.Context, r RelayerAccount) (uint64,
 }
 
 const x402PaymentColumns = `id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at,
-	token, raw_tx, relayer_nonce, failure`
+	token, raw_tx, relayer_nonce, failure, submitted_at`
 
 func scanX402Payment(row interface{ Scan(...any) error }) (X402Payment, error) {
 	var p X402Payment
 	var sale, tx, raw, failure sql.NullString
-	var relayerNonce sql.NullInt64
+	var relayerNonce, submitted sql.NullInt64
 	var created int64
 	err := row.Scan(&p.ID, &p.Payer, &p.Nonce, &p.PageID, &p.InvoiceRef, &p.Amount, &p.Status, &sale, &tx, &created,
-		&p.Token, &raw, &relayerNonce, &failure)
+		&p.Token, &raw, &relayerNonce, &failure, &submitted)
 	p.SaleID, p.TxHash, p.RawTx, p.Failure, p.CreatedAt = sale.String, tx.String, raw.String, failure.String, fromMS(created)
+	if submitted.Valid {
+		p.SubmittedAt = fromMS(submitted.Int64)
+	}
 	p.RelayerNonce = uint64(relayerNonce.Int64)
 	return p, err
 }

@@ -28,6 +28,7 @@ type X402Payment struct {
 	RawTx        string
 	RelayerNonce uint64
 	Failure      string
+	SubmittedAt  time.Time // when its newest transaction was stored
 }
 
 // States of an x402 payment: claimed while the settler works, confirmed

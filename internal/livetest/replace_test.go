@@ -1,0 +1,154 @@
+package livetest
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// replaceAfter is how long these tests let a settlement wait unmined
+// before the resume worker replaces it.
+const replaceAfter = 50 * time.Millisecond
+
+// replacing is a replica whose resume worker replaces stuck settlements
+// at once, run by hand.
+func replacing(t *testing.T, l *live) *testserver.Server {
+	chain := l.chain()
+	chain.ReplaceAfter = replaceAfter
+	opts := l.options()
+	opts.Chain = chain
+	return l.srv.Replica(t, opts)
+}
+
+// submitted waits for the one submitted payment the service stored.
+func submitted(t *testing.T, l *live) store.X402Payment {
+	t.Helper()
+	for range 200 {
+		pays, err := l.srv.Store.SubmittedX402Payments(context.Background(), time.Now().Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pays) == 1 {
+			return pays[0]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no submitted payment")
+	return store.X402Payment{}
+}
+
+// replace runs one resume pass after the payment waited long enough and
+// returns the replacement it stored.
+func replace(t *testing.T, l *live, replica *testserver.Server, old store.X402Payment) store.X402Payment {
+	t.Helper()
+	time.Sleep(2 * replaceAfter)
+	if err := replica.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	now, err := l.srv.Store.X402PaymentByID(context.Background(), old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.TxHash == old.TxHash || now.RelayerNonce != old.RelayerNonce {
+		t.Fatalf("not replaced: %s (nonce %d), was %s (nonce %d)", now.TxHash, now.RelayerNonce, old.TxHash, old.RelayerNonce)
+	}
+	return now
+}
+
+// TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt: the node
+// mines nothing while a settlement waits; the resume worker of another
+// replica sends it again with higher fees and the same nonce. The buyer's
+// request, still waiting, gets the sale of the replacement, paid once.
+func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		replica := replacing(t, l)
+		seller := walletBot(t, l.srv.URL, "seller")
+		url := page(t, l.srv.URL, seller, 0.05)
+		payer, _ := x402.GenerateKey()
+		l.node.Mint(t, payer.Address(), 50_000)
+		header := sign(l, payer, seller.Address, 50_000)
+		l.node.Automine(t, false)
+		var status int
+		var body map[string]any
+		var wg sync.WaitGroup
+		wg.Go(func() { status, body = call(t, l.srv.URL, "GET", url[len(l.srv.URL):], "", nil, "X-PAYMENT", header) })
+		old := submitted(t, l)
+		next := replace(t, l, replica, old)
+		if known, _ := l.node.RPC.KnowsTransaction(context.Background(), old.TxHash); known {
+			t.Fatal("the node still holds the replaced transaction")
+		}
+		l.node.Mine(t)
+		l.node.Automine(t, true)
+		wg.Wait()
+		if status != http.StatusOK || body["tx_hash"] != next.TxHash {
+			t.Fatalf("payment: %d %v, want 200 with the replacement %s", status, body, next.TxHash)
+		}
+		paidOnce(t, l, seller, 50_000)
+	})
+}
+
+// TestAReplacedSettlementWhoseFirstTransactionIsMinedIsRecordedOnce: the
+// transaction a replacement was meant to supersede is the one mined (the
+// node never took the replacement). The sale is recorded once, with the
+// hash that was mined, and the same X-PAYMENT returns it.
+func TestAReplacedSettlementWhoseFirstTransactionIsMinedIsRecordedOnce(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		replica := replacing(t, l)
+		seller := walletBot(t, l.srv.URL, "seller")
+		url := page(t, l.srv.URL, seller, 0.05)
+		payer, _ := x402.GenerateKey()
+		l.node.Mint(t, payer.Address(), 50_000)
+		header := sign(l, payer, seller.Address, 50_000)
+		l.node.Automine(t, false)
+		hangUp(t, url, header) // the buyer gives up; only the worker goes on
+		old := submitted(t, l)
+		next := replace(t, l, replica, old)
+		l.node.Drop(t, next.TxHash)
+		raw, _ := evm.ParseHexBytes(old.RawTx)
+		if _, err := l.node.RPC.SendRawTransaction(context.Background(), raw); err != nil {
+			t.Fatal(err)
+		}
+		l.node.Mine(t)
+		l.node.Automine(t, true)
+		for range 2 {
+			if err := replica.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		status, body := call(t, l.srv.URL, "GET", url[len(l.srv.URL):], "", nil, "X-PAYMENT", header)
+		if status != http.StatusOK || body["tx_hash"] != old.TxHash {
+			t.Fatalf("the same X-PAYMENT again: %d %v, want 200 with the mined %s", status, body, old.TxHash)
+		}
+		paidOnce(t, l, seller, 50_000)
+	})
+}
+
+// hangUp sends a payment and gives up on the answer before it comes.
+func hangUp(t *testing.T, url, header string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("X-PAYMENT", header)
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the payment answered %d while the node mined nothing", resp.StatusCode)
+	}
+}
+
+// paidOnce checks the seller got micro once, on chain and in its sales.
+func paidOnce(t *testing.T, l *live, seller bot, micro uint64) {
+	t.Helper()
+	if got := l.node.Balance(t, seller.Address); got != micro {
+		t.Fatalf("seller holds %d, want %d", got, micro)
+	}
+	if sales := must(t, l.srv.URL, 200, "GET", "/api/v1/bot/sales", seller.Key, nil)["sales"].([]any); len(sales) != 1 {
+		t.Fatalf("%d sales, want 1", len(sales))
+	}
+}

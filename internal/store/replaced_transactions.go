@@ -1,0 +1,64 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kinds of rows whose relayer transaction can be replaced.
+const (
+	ReplacedX402Payment = "x402_payment"
+	ReplacedRefund      = "refund"
+)
+
+// ReplaceX402Transaction makes next, signed with the same nonce, the
+// transaction of submitted payment id in place of old, and keeps old's
+// hash: either may be the one mined. Only the first of concurrent
+// replacements of old succeeds; the others get ErrNotSubmittable.
+func (s *Store) ReplaceX402Transaction(ctx context.Context, id int64, old string, next SignedSubmission) error {
+	err := s.inTx(ctx, func(tx *Tx) error {
+		res, err := tx.exec(ctx, `UPDATE x402_payments SET tx_hash = $1, raw_tx = $2, submitted_at = $3
+			WHERE id = $4 AND status = 'submitted' AND tx_hash = $5`,
+			strings.ToLower(next.TxHash), next.RawTx, ms(s.clock.Now()), id, strings.ToLower(old))
+		if err != nil {
+			return fmt.Errorf("replace x402 transaction: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return ErrNotSubmittable
+		}
+		return tx.keepReplaced(ctx, ReplacedX402Payment, strconv.FormatInt(id, 10), old, next.TxHash)
+	})
+	return wrapErr(err, "replace x402 transaction")
+}
+
+// keepReplaced records that old was replaced by next.
+func (tx *Tx) keepReplaced(ctx context.Context, kind, ownerID, old, next string) error {
+	_, err := tx.exec(ctx, `INSERT INTO replaced_transactions (tx_hash, kind, owner_id, replaced_by, created_at)
+		VALUES ($1, $2, $3, $4, $5)`, strings.ToLower(old), kind, ownerID, strings.ToLower(next), ms(tx.s.clock.Now()))
+	if err != nil {
+		return fmt.Errorf("keep replaced transaction: %w", err)
+	}
+	return nil
+}
+
+// ReplacedTransactions are the hashes a payment's or refund's current
+// transaction replaced, oldest first.
+func (s *Store) ReplacedTransactions(ctx context.Context, kind, ownerID string) ([]string, error) {
+	rows, err := s.query(ctx, `SELECT tx_hash FROM replaced_transactions WHERE kind = $1 AND owner_id = $2
+		ORDER BY created_at, tx_hash`, kind, ownerID)
+	if err != nil {
+		return nil, fmt.Errorf("replaced transactions: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, fmt.Errorf("replaced transactions: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, wrapErr(rows.Err(), "replaced transactions")
+}

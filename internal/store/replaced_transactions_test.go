@@ -1,0 +1,71 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// Replicas replacing one stuck transaction at once: one replacement is
+// stored, its predecessor is kept, and a payment once confirmed (with the
+// hash that was mined) is replaced no more.
+func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st, other := db.Store, db.OpenAnother(t)
+		bot := claimedBot(t, st, newOwner(t, st))
+		page := newPage(t, st, bot.ID, cents(1999))
+		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 2))
+		first, err := st.SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wins, lost int
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i, replica := range []*store.Store{st, other, st, other} {
+			wg.Go(func() {
+				next := store.SignedSubmission{Nonce: first.Nonce, TxHash: fmt.Sprintf("0x%064x", 9000+i), RawTx: fmt.Sprintf("0x02ff%02x", i)}
+				err := replica.ReplaceX402Transaction(ctx, id, first.TxHash, next)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					wins++
+				case errors.Is(err, store.ErrNotSubmittable):
+					lost++
+				default:
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if wins != 1 || lost != 3 {
+			t.Fatalf("wins %d, lost %d", wins, lost)
+		}
+		pay, err := st.X402PaymentByID(ctx, id)
+		if err != nil || pay.TxHash == first.TxHash || pay.RelayerNonce != first.Nonce {
+			t.Fatalf("payment after the replacement %+v %v", pay, err)
+		}
+		replaced, err := st.ReplacedTransactions(ctx, store.ReplacedX402Payment, fmt.Sprint(id))
+		if err != nil || len(replaced) != 1 || replaced[0] != first.TxHash {
+			t.Fatalf("replaced %v %v, want [%s]", replaced, err, first.TxHash)
+		}
+		in := botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: first.TxHash, OnChain: true}
+		if _, err := st.ConfirmX402Payment(ctx, id, in); err != nil {
+			t.Fatal(err)
+		}
+		if pay, _ := st.X402PaymentByID(ctx, id); pay.TxHash != first.TxHash {
+			t.Fatalf("confirmed with %s, want the mined %s", pay.TxHash, first.TxHash)
+		}
+		late := store.SignedSubmission{Nonce: first.Nonce, TxHash: fmt.Sprintf("0x%064x", 9999), RawTx: "0x02ee"}
+		if err := st.ReplaceX402Transaction(ctx, id, first.TxHash, late); !errors.Is(err, store.ErrNotSubmittable) {
+			t.Fatalf("replacing a confirmed payment: %v, want ErrNotSubmittable", err)
+		}
+	})
+}
