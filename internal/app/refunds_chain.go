@@ -58,7 +58,7 @@ func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID 
 		// Stored already: the resume worker sends it again.
 		s.log.WarnContext(ctx, "refund transaction not sent yet", "tx", c.Refund.TxHash, "err", err)
 	}
-	go s.awaitRefund(context.WithoutCancel(ctx), c, raw)
+	go s.awaitRefund(context.WithoutCancel(ctx), c)
 	return c.Refund, nil
 }
 
@@ -97,28 +97,28 @@ func refundRefusal(err error) error {
 }
 
 // awaitRefund waits a while for a just-sent refund and records its outcome.
-func (s *Service) awaitRefund(ctx context.Context, c store.ChainRefund, raw []byte) {
+func (s *Service) awaitRefund(ctx context.Context, c store.ChainRefund) {
 	wait, cancel := context.WithTimeout(ctx, refundConfirmWait)
 	defer cancel()
-	outcome, err := s.chain.Await(wait, raw, c.Refund.TxHash)
+	outcome, mined, err := s.awaitSent(wait, refundTx(c))
 	if err != nil {
 		return // the resume worker finishes it
 	}
-	if err := s.finishRefund(ctx, c, outcome); err != nil {
+	if err := s.finishRefund(ctx, c, outcome, mined); err != nil {
 		s.log.WarnContext(ctx, "refund not recorded", "refund", c.Refund.ID, "err", err)
 	}
 }
 
-// finishRefund records what the chain decided of a refund, once across
-// requests and replicas: succeeded with its event, or failed with the
-// sale's refunded total lowered again.
-func (s *Service) finishRefund(ctx context.Context, c store.ChainRefund, outcome settle.Outcome) error {
+// finishRefund records what the chain decided of a refund (minedTx, the
+// transaction it decided), once across requests and replicas: succeeded
+// with its event, or failed with the sale's refunded total lowered again.
+func (s *Service) finishRefund(ctx context.Context, c store.ChainRefund, outcome settle.Outcome, minedTx string) error {
 	var err error
 	switch outcome {
 	case settle.Reverted:
 		err = s.store.FailSaleRefund(ctx, c.Refund.ID, "the refund transaction reverted")
 	case settle.Confirmed:
-		err = s.completeRefund(ctx, c)
+		err = s.completeRefund(ctx, c, minedTx)
 	}
 	if errors.Is(err, store.ErrRefundSettled) {
 		return nil
@@ -128,7 +128,7 @@ func (s *Service) finishRefund(ctx context.Context, c store.ChainRefund, outcome
 
 // completeRefund marks a confirmed refund succeeded; its event's
 // new_balance is the processor wallet's token balance, in cents.
-func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund) error {
+func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund, minedTx string) error {
 	w, err := s.processorWallet(ctx, c.Refund.BotID)
 	if err != nil || w == nil {
 		return firstErr(err, store.ErrNoProcessorWallet)
@@ -147,7 +147,7 @@ func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund) error
 			s.forgetChainBalance(a)
 		}
 	}
-	_, err = s.store.CompleteSaleRefund(ctx, c.Refund.ID, botpay.Money(balance.Int64()/botpay.MicroPerCent))
+	_, err = s.store.CompleteSaleRefund(ctx, c.Refund.ID, minedTx, botpay.Money(balance.Int64()/botpay.MicroPerCent))
 	return err
 }
 
@@ -161,16 +161,16 @@ func (s *Service) ResumeRefunds(ctx context.Context, cutoff time.Time) error {
 		return err
 	}
 	for _, c := range pending {
-		raw, err := evm.ParseHexBytes(c.RawTx)
+		outcome, mined, err := s.checkSent(ctx, refundTx(c))
 		if err != nil {
-			s.log.ErrorContext(ctx, "refund's stored transaction unreadable", "refund", c.Refund.ID, "err", err)
+			s.log.WarnContext(ctx, "refund check failed", "refund", c.Refund.ID, "err", err)
 			continue
 		}
-		outcome, err := s.chain.Check(ctx, raw, c.Refund.TxHash)
-		if err != nil || outcome == settle.Pending {
+		if outcome == settle.Pending {
+			s.replaceIfStuck(ctx, refundTx(c))
 			continue
 		}
-		if err := s.finishRefund(ctx, c, outcome); err != nil {
+		if err := s.finishRefund(ctx, c, outcome, mined); err != nil {
 			s.log.WarnContext(ctx, "refund not recorded", "refund", c.Refund.ID, "err", err)
 		}
 	}

@@ -82,12 +82,13 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 	}
 	wait, cancel := context.WithTimeout(ctx, x402ConfirmWait)
 	defer cancel()
-	mined, outcome, err := s.awaitPayment(wait, store.X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx})
+	sent := paymentTx(store.X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx, RelayerNonce: sub.Nonce})
+	outcome, mined, err := s.awaitSent(wait, sent)
 	if err != nil {
 		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
-			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined.TxHash)
+			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined)
 	}
-	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined.TxHash}
+	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -189,13 +190,13 @@ func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
 // resumeSettlement checks one submitted payment: recorded once final,
 // replaced when stuck, left for the next pass otherwise.
 func (s *Service) resumeSettlement(ctx context.Context, pay store.X402Payment) {
-	outcome, hash, err := s.checkPayment(ctx, pay)
+	outcome, hash, err := s.checkSent(ctx, paymentTx(pay))
 	if err != nil {
 		s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
 		return
 	}
 	if outcome == settle.Pending {
-		s.replaceIfStuck(ctx, pay)
+		s.replaceIfStuck(ctx, paymentTx(pay))
 		return
 	}
 	pay.TxHash = hash

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/evm"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/testserver"
@@ -151,4 +152,43 @@ func paidOnce(t *testing.T, l *live, seller bot, micro uint64) {
 	if sales := must(t, l.srv.URL, 200, "GET", "/api/v1/bot/sales", seller.Key, nil)["sales"].([]any); len(sales) != 1 {
 		t.Fatalf("%d sales, want 1", len(sales))
 	}
+}
+
+// TestAStuckRefundIsReplacedAndCompletesOnce: an on-chain refund waits
+// unmined; another replica's resume worker replaces it. The refund
+// succeeds once, with one event, under the replacement's hash.
+func TestAStuckRefundIsReplacedAndCompletesOnce(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		replica := replacing(t, l)
+		seller, buyer := walletBot(t, l.srv.URL, "seller"), walletBot(t, l.srv.URL, "buyer")
+		l.node.Mint(t, buyer.Address, 300_000)
+		saleID := liveSale(t, l, seller, buyer, 300_000)
+		l.node.Automine(t, false)
+		rf := must(t, l.srv.URL, 201, "POST", "/api/v1/bot/sales/"+saleID+"/refund", seller.Key, map[string]any{"reason": "stuck"})
+		old := rf["tx_hash"].(string)
+		time.Sleep(2 * replaceAfter)
+		if err := replica.App.ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		c, err := l.srv.Store.ChainRefundByID(context.Background(), rf["refund_id"].(string))
+		if err != nil || c.Refund.TxHash == old {
+			t.Fatalf("refund after the resume pass: %+v %v, want a replacement of %s", c, err, old)
+		}
+		l.node.Mine(t)
+		l.node.Automine(t, true)
+		if err := replica.App.ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		done := refundStatus(t, l, seller.ID, saleID, c.Refund.ID)
+		if done.Status != botpay.RefundSucceeded || done.TxHash != c.Refund.TxHash {
+			t.Fatalf("refund %+v, want succeeded with the replacement %s", done, c.Refund.TxHash)
+		}
+		if got := l.node.Balance(t, buyer.Address); got != 300_000 {
+			t.Fatalf("payer holds %d after the refund", got)
+		}
+		time.Sleep(200 * time.Millisecond) // the answering replica's wait ends too
+		if n := refundEvents(t, l, seller.ID); n != 1 {
+			t.Fatalf("%d refund events, want 1", n)
+		}
+	})
 }

@@ -40,11 +40,12 @@ func (s *Store) SaleForRefund(ctx context.Context, botID, saleID string) (SaleFo
 // ChainRefund is a refund of a live x402 sale paid back on chain, with the
 // relayer transaction that carries it.
 type ChainRefund struct {
-	Refund  botpay.Refund
-	RawTx   string
-	Relayer string
-	Nonce   uint64
-	Failure string
+	Refund      botpay.Refund
+	RawTx       string
+	Relayer     string
+	Nonce       uint64
+	Failure     string
+	SubmittedAt time.Time // when its newest transaction was stored
 }
 
 // SubmitSaleRefund records an on-chain refund of a sale as pending, in one
@@ -95,17 +96,20 @@ func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r Relaye
 // first: the refund completes once.
 var ErrRefundSettled = errors.New("store: the refund is no longer pending")
 
-// CompleteSaleRefund records that the chain confirmed a pending refund:
+// CompleteSaleRefund records that the chain confirmed a pending refund
+// (minedTx, its transaction that was mined):
 // succeeded, the invoice marked, and wallet.refund.completed written with
 // newBalance (the processor wallet's token balance after it, in cents) —
 // one transaction, and only for the first caller.
-func (s *Store) CompleteSaleRefund(ctx context.Context, id string, newBalance botpay.Money) (botpay.Refund, error) {
+func (s *Store) CompleteSaleRefund(ctx context.Context, id, minedTx string, newBalance botpay.Money) (botpay.Refund, error) {
 	var rf botpay.Refund
 	err := s.inTx(ctx, func(tx *Tx) error {
 		now := s.clock.Now()
 		var err error
-		rf, err = scanRefund(tx.queryRow(ctx, `UPDATE refunds SET status = $1, completed_at = $2
-			WHERE id = $3 AND status = $4 RETURNING `+refundColumns, botpay.RefundSucceeded, ms(now), id, botpay.RefundPending))
+		// The hash mined may be one the current transaction replaced.
+		rf, err = scanRefund(tx.queryRow(ctx, `UPDATE refunds SET status = $1, completed_at = $2, tx_hash = $5
+			WHERE id = $3 AND status = $4 RETURNING `+refundColumns, botpay.RefundSucceeded, ms(now), id, botpay.RefundPending,
+			strings.ToLower(minedTx)))
 		if isNoRows(err) {
 			return ErrRefundSettled
 		}
@@ -155,7 +159,7 @@ func (s *Store) FailSaleRefund(ctx context.Context, id, reason string) error {
 // PendingChainRefunds lists on-chain refunds submitted before cutoff that
 // the chain has not decided yet, oldest first: the resume worker's queue.
 func (s *Store) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit int) ([]ChainRefund, error) {
-	rows, err := s.query(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure FROM refunds
+	rows, err := s.query(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure, submitted_at FROM refunds
 		WHERE status = $1 AND submitted_at < $2 ORDER BY submitted_at LIMIT $3`, botpay.RefundPending, ms(cutoff), limit)
 	if err != nil {
 		return nil, fmt.Errorf("list pending refunds: %w", err)
@@ -174,7 +178,7 @@ func (s *Store) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit
 
 // ChainRefundByID reads one refund with its transaction.
 func (s *Store) ChainRefundByID(ctx context.Context, id string) (ChainRefund, error) {
-	c, err := scanChainRefund(s.queryRow(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure FROM refunds WHERE id = $1`, id))
+	c, err := scanChainRefund(s.queryRow(ctx, `SELECT `+refundColumns+`, raw_tx, relayer, relayer_nonce, failure, submitted_at FROM refunds WHERE id = $1`, id))
 	if isNoRows(err) {
 		return c, botpay.ErrNotFound("refund")
 	}
@@ -187,13 +191,16 @@ func (s *Store) ChainRefundByID(ctx context.Context, id string) (ChainRefund, er
 func scanChainRefund(row interface{ Scan(...any) error }) (ChainRefund, error) {
 	var c ChainRefund
 	var raw, relayer, failure sql.NullString
-	var nonce sql.NullInt64
+	var nonce, submitted sql.NullInt64
 	wrapped := scanFunc(func(dest ...any) error {
 		n := len(dest)
-		return row.Scan(append(dest[:n:n], &raw, &relayer, &nonce, &failure)...)
+		return row.Scan(append(dest[:n:n], &raw, &relayer, &nonce, &failure, &submitted)...)
 	})
 	rf, err := scanRefund(wrapped)
 	c.Refund, c.RawTx, c.Relayer, c.Nonce, c.Failure = rf, raw.String, relayer.String, uint64(nonce.Int64), failure.String
+	if submitted.Valid {
+		c.SubmittedAt = fromMS(submitted.Int64)
+	}
 	return c, err
 }
 

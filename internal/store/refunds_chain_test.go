@@ -48,10 +48,10 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		if err != nil || len(pending) != 2 || pending[0].Refund.ID != first.Refund.ID || pending[1].RawTx != "0x02" {
 			t.Fatalf("pending = %+v, %v", pending, err)
 		}
-		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, 400); err != nil {
+		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, 400); !errors.Is(err, store.ErrRefundSettled) {
+		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); !errors.Is(err, store.ErrRefundSettled) {
 			t.Fatalf("second completion: %v", err)
 		}
 		if err := st.FailSaleRefund(ctx, second.Refund.ID, "reverted"); err != nil {

@@ -2,10 +2,15 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 )
+
+// ErrNotReplaceable is a transaction another replica replaced already, or
+// whose payment or refund the chain has decided.
+var ErrNotReplaceable = errors.New("store: the transaction was replaced already or its outcome is recorded")
 
 // Kinds of rows whose relayer transaction can be replaced.
 const (
@@ -16,7 +21,7 @@ const (
 // ReplaceX402Transaction makes next, signed with the same nonce, the
 // transaction of submitted payment id in place of old, and keeps old's
 // hash: either may be the one mined. Only the first of concurrent
-// replacements of old succeeds; the others get ErrNotSubmittable.
+// replacements of old succeeds; the others get ErrNotReplaceable.
 func (s *Store) ReplaceX402Transaction(ctx context.Context, id int64, old string, next SignedSubmission) error {
 	err := s.inTx(ctx, func(tx *Tx) error {
 		res, err := tx.exec(ctx, `UPDATE x402_payments SET tx_hash = $1, raw_tx = $2, submitted_at = $3
@@ -26,11 +31,29 @@ func (s *Store) ReplaceX402Transaction(ctx context.Context, id int64, old string
 			return fmt.Errorf("replace x402 transaction: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return ErrNotSubmittable
+			return ErrNotReplaceable
 		}
 		return tx.keepReplaced(ctx, ReplacedX402Payment, strconv.FormatInt(id, 10), old, next.TxHash)
 	})
 	return wrapErr(err, "replace x402 transaction")
+}
+
+// ReplaceRefundTransaction is ReplaceX402Transaction for a pending
+// on-chain refund; the refund's tx_hash becomes next's.
+func (s *Store) ReplaceRefundTransaction(ctx context.Context, id, old string, next SignedSubmission) error {
+	err := s.inTx(ctx, func(tx *Tx) error {
+		res, err := tx.exec(ctx, `UPDATE refunds SET tx_hash = $1, raw_tx = $2, submitted_at = $3
+			WHERE id = $4 AND status = 'pending' AND tx_hash = $5`,
+			strings.ToLower(next.TxHash), next.RawTx, ms(s.clock.Now()), id, strings.ToLower(old))
+		if err != nil {
+			return fmt.Errorf("replace refund transaction: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return ErrNotReplaceable
+		}
+		return tx.keepReplaced(ctx, ReplacedRefund, id, old, next.TxHash)
+	})
+	return wrapErr(err, "replace refund transaction")
 }
 
 // keepReplaced records that old was replaced by next.

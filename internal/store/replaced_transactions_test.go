@@ -36,7 +36,7 @@ func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 				switch {
 				case err == nil:
 					wins++
-				case errors.Is(err, store.ErrNotSubmittable):
+				case errors.Is(err, store.ErrNotReplaceable):
 					lost++
 				default:
 					t.Error(err)
@@ -64,8 +64,8 @@ func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 			t.Fatalf("confirmed with %s, want the mined %s", pay.TxHash, first.TxHash)
 		}
 		late := store.SignedSubmission{Nonce: first.Nonce, TxHash: fmt.Sprintf("0x%064x", 9999), RawTx: "0x02ee"}
-		if err := st.ReplaceX402Transaction(ctx, id, first.TxHash, late); !errors.Is(err, store.ErrNotSubmittable) {
-			t.Fatalf("replacing a confirmed payment: %v, want ErrNotSubmittable", err)
+		if err := st.ReplaceX402Transaction(ctx, id, first.TxHash, late); !errors.Is(err, store.ErrNotReplaceable) {
+			t.Fatalf("replacing a confirmed payment: %v, want ErrNotReplaceable", err)
 		}
 	})
 }

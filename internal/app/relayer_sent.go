@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// sentTx is a relayer transaction the service follows to its outcome: a
+// settlement's or an on-chain refund's, named by the kind and id of its
+// row. It may replace earlier ones of the same nonce (replaceIfStuck).
+type sentTx struct {
+	kind, owner string // store.Replaced…, and the payment's or refund's id
+	hash, raw   string
+	nonce       uint64
+	sentAt      time.Time
+}
+
+func paymentTx(p store.X402Payment) sentTx {
+	return sentTx{kind: store.ReplacedX402Payment, owner: strconv.FormatInt(p.ID, 10), hash: p.TxHash, raw: p.RawTx,
+		nonce: p.RelayerNonce, sentAt: p.SubmittedAt}
+}
+
+func refundTx(c store.ChainRefund) sentTx {
+	return sentTx{kind: store.ReplacedRefund, owner: c.Refund.ID, hash: c.Refund.TxHash, raw: c.RawTx,
+		nonce: c.Nonce, sentAt: c.SubmittedAt}
+}
+
+// checkSent looks once at every transaction sent for t's row: those its
+// current one replaced, then the current one (sent again if the node
+// forgot it). It returns the first final outcome and the hash it belongs
+// to; only one of them can be mined, since they share a nonce.
+func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
+	replaced, err := s.store.ReplacedTransactions(ctx, t.kind, t.owner)
+	if err != nil {
+		return settle.Pending, "", err
+	}
+	for _, hash := range replaced {
+		if outcome, mined, err := s.chain.Final(ctx, hash); err == nil && mined {
+			return outcome, hash, nil
+		}
+	}
+	raw, err := evm.ParseHexBytes(t.raw)
+	if err != nil {
+		return settle.Pending, "", fmt.Errorf("%s %s: stored raw transaction: %w", t.kind, t.owner, err)
+	}
+	outcome, err := s.chain.Check(ctx, raw, t.hash)
+	return outcome, t.hash, err
+}
+
+// awaitSent follows t until one of its row's transactions is final,
+// re-reading the row each poll so it follows a replacement another
+// replica's resume worker sent. It returns the outcome and the hash mined.
+func (s *Service) awaitSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
+	for {
+		outcome, hash, err := s.checkSent(ctx, t)
+		if err == nil && outcome != settle.Pending {
+			return outcome, hash, nil
+		}
+		select {
+		case <-ctx.Done():
+			return settle.Pending, t.hash, ctx.Err()
+		case <-time.After(s.chain.PollInterval()):
+		}
+		if current, err := s.reloadSent(ctx, t); err == nil && current.raw != "" {
+			t = current
+		}
+	}
+}
+
+// reloadSent reads t's row again.
+func (s *Service) reloadSent(ctx context.Context, t sentTx) (sentTx, error) {
+	if t.kind == store.ReplacedRefund {
+		c, err := s.store.ChainRefundByID(ctx, t.owner)
+		return refundTx(c), err
+	}
+	id, err := strconv.ParseInt(t.owner, 10, 64)
+	if err != nil {
+		return t, err
+	}
+	p, err := s.store.X402PaymentByID(ctx, id)
+	return paymentTx(p), err
+}
+
+// replaceIfStuck sends t again with higher fees and the same nonce when
+// it has waited too long first in the relayer's line. Of concurrent
+// replicas only one replaces it.
+func (s *Service) replaceIfStuck(ctx context.Context, t sentTx) {
+	raw, err := evm.ParseHexBytes(t.raw)
+	if err != nil {
+		return
+	}
+	stuck, err := s.chain.Stuck(ctx, raw, t.sentAt, s.clock.Now())
+	if err != nil || !stuck {
+		return
+	}
+	next, err := s.chain.Replacement(ctx, raw)
+	if err != nil {
+		s.log.WarnContext(ctx, "stuck relayer transaction not replaced", "kind", t.kind, "tx", t.hash, "err", err)
+		return
+	}
+	sub := store.SignedSubmission{Nonce: t.nonce, TxHash: next.HashHex(), RawTx: next.RawHex()}
+	if err := s.storeReplacement(ctx, t, sub); err != nil {
+		return // another replica replaced it, or the chain decided meanwhile
+	}
+	s.log.InfoContext(ctx, "stuck relayer transaction replaced", "kind", t.kind, "tx", t.hash, "replacement", sub.TxHash)
+	if err := s.chain.Broadcast(ctx, next.Raw, sub.TxHash); err != nil {
+		s.log.WarnContext(ctx, "replacement not sent yet", "tx", sub.TxHash, "err", err)
+	}
+}
+
+func (s *Service) storeReplacement(ctx context.Context, t sentTx, next store.SignedSubmission) error {
+	if t.kind == store.ReplacedRefund {
+		return s.store.ReplaceRefundTransaction(ctx, t.owner, t.hash, next)
+	}
+	id, err := strconv.ParseInt(t.owner, 10, 64)
+	if err != nil {
+		return err
+	}
+	return s.store.ReplaceX402Transaction(ctx, id, t.hash, next)
+}
