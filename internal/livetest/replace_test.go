@@ -63,6 +63,19 @@ func replace(t *testing.T, l *live, replica *testserver.Server, old store.X402Pa
 	return now
 }
 
+// stalledPayment makes a seller's page and a payer's X-PAYMENT of $0.05
+// for it, and stops the node mining.
+func stalledPayment(t *testing.T, l *live) (seller bot, url, header string) {
+	t.Helper()
+	seller = walletBot(t, l.srv.URL, "seller")
+	url = page(t, l.srv.URL, seller, 0.05)
+	payer, _ := x402.GenerateKey()
+	l.node.Mint(t, payer.Address(), 50_000)
+	header = sign(l, payer, seller.Address, 50_000)
+	l.node.Automine(t, false)
+	return seller, url, header
+}
+
 // TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt: the node
 // mines nothing while a settlement waits; the resume worker of another
 // replica sends it again with higher fees and the same nonce. The buyer's
@@ -70,12 +83,7 @@ func replace(t *testing.T, l *live, replica *testserver.Server, old store.X402Pa
 func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, l *live) {
 		replica := replacing(t, l)
-		seller := walletBot(t, l.srv.URL, "seller")
-		url := page(t, l.srv.URL, seller, 0.05)
-		payer, _ := x402.GenerateKey()
-		l.node.Mint(t, payer.Address(), 50_000)
-		header := sign(l, payer, seller.Address, 50_000)
-		l.node.Automine(t, false)
+		seller, url, header := stalledPayment(t, l)
 		var status int
 		var body map[string]any
 		var wg sync.WaitGroup
@@ -102,12 +110,7 @@ func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
 func TestAReplacedSettlementWhoseFirstTransactionIsMinedIsRecordedOnce(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, l *live) {
 		replica := replacing(t, l)
-		seller := walletBot(t, l.srv.URL, "seller")
-		url := page(t, l.srv.URL, seller, 0.05)
-		payer, _ := x402.GenerateKey()
-		l.node.Mint(t, payer.Address(), 50_000)
-		header := sign(l, payer, seller.Address, 50_000)
-		l.node.Automine(t, false)
+		seller, url, header := stalledPayment(t, l)
 		hangUp(t, url, header) // the buyer gives up; only the worker goes on
 		old := submitted(t, l)
 		next := replace(t, l, replica, old)

@@ -23,37 +23,31 @@ const (
 // hash: either may be the one mined. Only the first of concurrent
 // replacements of old succeeds; the others get ErrNotReplaceable.
 func (s *Store) ReplaceX402Transaction(ctx context.Context, id int64, old string, next SignedSubmission) error {
-	err := s.inTx(ctx, func(tx *Tx) error {
-		res, err := tx.exec(ctx, `UPDATE x402_payments SET tx_hash = $1, raw_tx = $2, submitted_at = $3
-			WHERE id = $4 AND status = 'submitted' AND tx_hash = $5`,
-			strings.ToLower(next.TxHash), next.RawTx, ms(s.clock.Now()), id, strings.ToLower(old))
-		if err != nil {
-			return fmt.Errorf("replace x402 transaction: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return ErrNotReplaceable
-		}
-		return tx.keepReplaced(ctx, ReplacedX402Payment, strconv.FormatInt(id, 10), old, next.TxHash)
-	})
-	return wrapErr(err, "replace x402 transaction")
+	return s.replaceTransaction(ctx, `UPDATE x402_payments SET tx_hash = $1, raw_tx = $2, submitted_at = $3
+		WHERE id = $4 AND status = 'submitted' AND tx_hash = $5`, id, ReplacedX402Payment, strconv.FormatInt(id, 10), old, next)
 }
 
 // ReplaceRefundTransaction is ReplaceX402Transaction for a pending
 // on-chain refund; the refund's tx_hash becomes next's.
 func (s *Store) ReplaceRefundTransaction(ctx context.Context, id, old string, next SignedSubmission) error {
+	return s.replaceTransaction(ctx, `UPDATE refunds SET tx_hash = $1, raw_tx = $2, submitted_at = $3
+		WHERE id = $4 AND status = 'pending' AND tx_hash = $5`, id, ReplacedRefund, id, old, next)
+}
+
+// replaceTransaction runs update (the row's conditional switch to next)
+// and keeps old, in one transaction.
+func (s *Store) replaceTransaction(ctx context.Context, update string, id any, kind, ownerID, old string, next SignedSubmission) error {
 	err := s.inTx(ctx, func(tx *Tx) error {
-		res, err := tx.exec(ctx, `UPDATE refunds SET tx_hash = $1, raw_tx = $2, submitted_at = $3
-			WHERE id = $4 AND status = 'pending' AND tx_hash = $5`,
-			strings.ToLower(next.TxHash), next.RawTx, ms(s.clock.Now()), id, strings.ToLower(old))
+		res, err := tx.exec(ctx, update, strings.ToLower(next.TxHash), next.RawTx, ms(s.clock.Now()), id, strings.ToLower(old))
 		if err != nil {
-			return fmt.Errorf("replace refund transaction: %w", err)
+			return fmt.Errorf("store the replacement: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			return ErrNotReplaceable
 		}
-		return tx.keepReplaced(ctx, ReplacedRefund, id, old, next.TxHash)
+		return tx.keepReplaced(ctx, kind, ownerID, old, next.TxHash)
 	})
-	return wrapErr(err, "replace refund transaction")
+	return wrapErr(err, "replace "+kind+" transaction")
 }
 
 // keepReplaced records that old was replaced by next.

@@ -3,7 +3,6 @@ package store_test
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -24,26 +23,11 @@ func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var wins, lost int
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for i, replica := range []*store.Store{st, other, st, other} {
-			wg.Go(func() {
+		wins, lost := raceReplicas(t, []*store.Store{st, other, st, other}, store.ErrNotReplaceable,
+			func(i int, replica *store.Store) error {
 				next := store.SignedSubmission{Nonce: first.Nonce, TxHash: fmt.Sprintf("0x%064x", 9000+i), RawTx: fmt.Sprintf("0x02ff%02x", i)}
-				err := replica.ReplaceX402Transaction(ctx, id, first.TxHash, next)
-				mu.Lock()
-				defer mu.Unlock()
-				switch {
-				case err == nil:
-					wins++
-				case errors.Is(err, store.ErrNotReplaceable):
-					lost++
-				default:
-					t.Error(err)
-				}
+				return replica.ReplaceX402Transaction(ctx, id, first.TxHash, next)
 			})
-		}
-		wg.Wait()
 		if wins != 1 || lost != 3 {
 			t.Fatalf("wins %d, lost %d", wins, lost)
 		}

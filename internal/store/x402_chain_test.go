@@ -23,6 +23,32 @@ func claimLive(t *testing.T, st *store.Store, page botpay.CheckoutPage, nonce st
 	return id
 }
 
+// raceReplicas runs do on every replica at once and counts the calls
+// that succeeded and those refused with refused; any other error fails
+// the test.
+func raceReplicas(t *testing.T, replicas []*store.Store, refused error, do func(i int, st *store.Store) error) (wins, refusals int) {
+	t.Helper()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, replica := range replicas {
+		wg.Go(func() {
+			err := do(i, replica)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, refused):
+				refusals++
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	return wins, refusals
+}
+
 func fakeSigner(nonce uint64) (store.SignedSubmission, error) {
 	return store.SignedSubmission{Nonce: nonce, TxHash: fmt.Sprintf("0x%064x", nonce+1000), RawTx: fmt.Sprintf("0x02%04x", nonce)}, nil
 }
@@ -122,27 +148,11 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 		}
 		in := botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: sub.TxHash, OnChain: true}
-		var wins, elsewhere int
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for _, replica := range []*store.Store{st, other, st, other} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		wins, elsewhere := raceReplicas(t, []*store.Store{st, other, st, other}, store.ErrSettledElsewhere,
+			func(_ int, replica *store.Store) error {
 				_, err := replica.ConfirmX402Payment(ctx, id, in)
-				mu.Lock()
-				defer mu.Unlock()
-				switch {
-				case err == nil:
-					wins++
-				case errors.Is(err, store.ErrSettledElsewhere):
-					elsewhere++
-				default:
-					t.Error(err)
-				}
-			}()
-		}
-		wg.Wait()
+				return err
+			})
 		if wins != 1 || elsewhere != 3 {
 			t.Fatalf("wins %d, elsewhere %d", wins, elsewhere)
 		}
