@@ -10,8 +10,11 @@ import (
 )
 
 // DefaultReplaceAfter is how long a settlement may wait unmined, first in
-// the relayer's line, before it is sent again with higher fees.
-const DefaultReplaceAfter = 2 * time.Minute
+// the relayer's line, before it is sent again with higher fees: 15 blocks
+// on Base, and well inside the buyer's 2-minute wait, so the buyer still
+// gets the sale. Each replacement raises the fees by an eighth, under the
+// fee cap.
+const DefaultReplaceAfter = 30 * time.Second
 
 // Stuck reports whether a sent transaction, unmined, should be replaced:
 // it has waited ReplaceAfter since it was sent and nothing of the
