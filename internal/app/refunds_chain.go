@@ -161,13 +161,12 @@ func (s *Service) ResumeRefunds(ctx context.Context, cutoff time.Time) error {
 		return err
 	}
 	for _, c := range pending {
-		outcome, mined, err := s.checkSent(ctx, refundTx(c))
+		outcome, mined, err := s.resumeSent(ctx, refundTx(c))
 		if err != nil {
 			s.log.WarnContext(ctx, "refund check failed", "refund", c.Refund.ID, "err", err)
 			continue
 		}
 		if outcome == settle.Pending {
-			s.replaceIfStuck(ctx, refundTx(c))
 			continue
 		}
 		if err := s.finishRefund(ctx, c, outcome, mined); err != nil {

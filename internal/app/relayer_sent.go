@@ -13,10 +13,12 @@ import (
 
 // sentTx is a relayer transaction the service follows to its outcome: a
 // settlement's or an on-chain refund's, named by the kind and id of its
-// row. It may replace earlier ones of the same nonce (replaceIfStuck).
+// row, with the hashes it replaced (replaceIfStuck), any of which may be
+// the one mined.
 type sentTx struct {
 	kind, owner string // store.Replaced…, and the payment's or refund's id
 	hash, raw   string
+	replaced    []string
 	nonce       uint64
 	sentAt      time.Time
 }
@@ -31,16 +33,19 @@ func refundTx(c store.ChainRefund) sentTx {
 		nonce: c.Nonce, sentAt: c.SubmittedAt}
 }
 
+// withReplaced reads the hashes t's current transaction replaced.
+func (s *Service) withReplaced(ctx context.Context, t sentTx) (sentTx, error) {
+	var err error
+	t.replaced, err = s.store.ReplacedTransactions(ctx, t.kind, t.owner)
+	return t, err
+}
+
 // checkSent looks once at every transaction sent for t's row: those its
 // current one replaced, then the current one (sent again if the node
 // forgot it). It returns the first final outcome and the hash it belongs
 // to; only one of them can be mined, since they share a nonce.
 func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
-	replaced, err := s.store.ReplacedTransactions(ctx, t.kind, t.owner)
-	if err != nil {
-		return settle.Pending, "", err
-	}
-	for _, hash := range replaced {
+	for _, hash := range t.replaced {
 		if outcome, mined, err := s.chain.Final(ctx, hash); err == nil && mined {
 			return outcome, hash, nil
 		}
@@ -53,10 +58,13 @@ func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, stri
 	return outcome, t.hash, err
 }
 
-// awaitSent follows t until one of its row's transactions is final,
-// re-reading the row each poll so it follows a replacement another
-// replica's resume worker sent. It returns the outcome and the hash mined.
+// awaitSent follows a just-sent t until one of its row's transactions is
+// final and returns the outcome and the hash mined. Once a replacement is
+// possible (ReplaceWait after sending) it re-reads the row each poll, so
+// it follows a replacement another replica's resume worker sent; before,
+// waiting costs no database read.
 func (s *Service) awaitSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
+	replaceable := s.clock.Now().Add(s.chain.ReplaceWait())
 	for {
 		outcome, hash, err := s.checkSent(ctx, t)
 		if err == nil && outcome != settle.Pending {
@@ -67,10 +75,23 @@ func (s *Service) awaitSent(ctx context.Context, t sentTx) (settle.Outcome, stri
 			return settle.Pending, t.hash, ctx.Err()
 		case <-time.After(s.chain.PollInterval()):
 		}
-		if current, err := s.reloadSent(ctx, t); err == nil && current.raw != "" {
-			t = current
+		if !s.clock.Now().Before(replaceable) {
+			t = s.followReplacement(ctx, t)
 		}
 	}
+}
+
+// followReplacement re-reads t's row and, when its transaction changed,
+// the hashes it replaced; on any error t stays as it was.
+func (s *Service) followReplacement(ctx context.Context, t sentTx) sentTx {
+	current, err := s.reloadSent(ctx, t)
+	if err != nil || current.raw == "" || current.hash == t.hash {
+		return t
+	}
+	if current, err = s.withReplaced(ctx, current); err != nil {
+		return t
+	}
+	return current
 }
 
 // reloadSent reads t's row again.
@@ -85,6 +106,20 @@ func (s *Service) reloadSent(ctx context.Context, t sentTx) (sentTx, error) {
 	}
 	p, err := s.store.X402PaymentByID(ctx, id)
 	return paymentTx(p), err
+}
+
+// resumeSent is the resume worker's look at one pending row: the outcome
+// and hash once final; Pending after replacing t if it is stuck.
+func (s *Service) resumeSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
+	t, err := s.withReplaced(ctx, t)
+	if err != nil {
+		return settle.Pending, "", err
+	}
+	outcome, hash, err := s.checkSent(ctx, t)
+	if err == nil && outcome == settle.Pending {
+		s.replaceIfStuck(ctx, t)
+	}
+	return outcome, hash, err
 }
 
 // replaceIfStuck sends t again with higher fees and the same nonce when

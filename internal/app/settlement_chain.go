@@ -190,13 +190,12 @@ func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
 // resumeSettlement checks one submitted payment: recorded once final,
 // replaced when stuck, left for the next pass otherwise.
 func (s *Service) resumeSettlement(ctx context.Context, pay store.X402Payment) {
-	outcome, hash, err := s.checkSent(ctx, paymentTx(pay))
+	outcome, hash, err := s.resumeSent(ctx, paymentTx(pay))
 	if err != nil {
 		s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
 		return
 	}
 	if outcome == settle.Pending {
-		s.replaceIfStuck(ctx, paymentTx(pay))
 		return
 	}
 	pay.TxHash = hash

@@ -18,8 +18,9 @@ import (
 // before the resume worker replaces it.
 const replaceAfter = 50 * time.Millisecond
 
-// replacing is a replica whose resume worker replaces stuck settlements
-// at once, run by hand.
+// replacing is a replica that replaces stuck settlements after
+// replaceAfter: its resume worker, run by hand, and its waiting requests,
+// which follow a replacement from then on.
 func replacing(t *testing.T, l *live) *testserver.Server {
 	chain := l.chain()
 	chain.ReplaceAfter = replaceAfter
@@ -82,12 +83,14 @@ func stalledPayment(t *testing.T, l *live) (seller bot, url, header string) {
 // request, still waiting, gets the sale of the replacement, paid once.
 func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, l *live) {
-		replica := replacing(t, l)
+		answering, replica := replacing(t, l), replacing(t, l)
 		seller, url, header := stalledPayment(t, l)
 		var status int
 		var body map[string]any
 		var wg sync.WaitGroup
-		wg.Go(func() { status, body = call(t, l.srv.URL, "GET", url[len(l.srv.URL):], "", nil, "X-PAYMENT", header) })
+		wg.Go(func() {
+			status, body = call(t, answering.URL, "GET", url[len(l.srv.URL):], "", nil, "X-PAYMENT", header)
+		})
 		old := submitted(t, l)
 		next := replace(t, l, replica, old)
 		if known, _ := l.node.RPC.KnowsTransaction(context.Background(), old.TxHash); known {

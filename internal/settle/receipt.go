@@ -70,25 +70,6 @@ func (c *Chain) Final(ctx context.Context, hash string) (outcome Outcome, mined 
 	return Confirmed, true, nil
 }
 
-// Await checks until the settlement is final or ctx ends.
-func (c *Chain) Await(ctx context.Context, raw []byte, hash string) (Outcome, error) {
-	poll := c.PollInterval()
-	for {
-		outcome, err := c.Check(ctx, raw, hash)
-		if err == nil && outcome != Pending {
-			return outcome, nil
-		}
-		select {
-		case <-ctx.Done():
-			if err == nil {
-				err = ctx.Err()
-			}
-			return Pending, fmt.Errorf("settle: no final receipt for %s: %w", hash, err)
-		case <-time.After(poll):
-		}
-	}
-}
-
 // PollInterval is the interval between receipt checks.
 func (c *Chain) PollInterval() time.Duration {
 	if c.Poll <= 0 {

@@ -21,11 +21,7 @@ const DefaultReplaceAfter = 30 * time.Second
 // relayer's is ahead of it (its nonce is the relayer's next), so only its
 // own fees, or a node that lost track of it, hold it back.
 func (c *Chain) Stuck(ctx context.Context, raw []byte, sentAt, now time.Time) (bool, error) {
-	wait := c.ReplaceAfter
-	if wait <= 0 {
-		wait = DefaultReplaceAfter
-	}
-	if now.Sub(sentAt) < wait {
+	if now.Sub(sentAt) < c.ReplaceWait() {
 		return false, nil
 	}
 	tx, err := evm.DecodeDynamicFeeTx(raw)
@@ -37,6 +33,15 @@ func (c *Chain) Stuck(ctx context.Context, raw []byte, sentAt, now time.Time) (b
 		return false, fmt.Errorf("settle: eth_getTransactionCount: %w", err)
 	}
 	return mined.Uint64() == tx.Nonce, nil
+}
+
+// ReplaceWait is ReplaceAfter, or its default: no transaction is replaced
+// sooner after it was sent.
+func (c *Chain) ReplaceWait() time.Duration {
+	if c.ReplaceAfter <= 0 {
+		return DefaultReplaceAfter
+	}
+	return c.ReplaceAfter
 }
 
 // Replacement signs raw's transaction again, same nonce and call, with
