@@ -49,7 +49,15 @@ type process struct {
 // startBinary runs `botpay serve` with env and waits for its address.
 func startBinary(t *testing.T, bin string, env []string) *process {
 	t.Helper()
+	return startBinaryIn(t, bin, "", env)
+}
+
+// startBinaryIn is startBinary in the working folder dir ("" for the
+// test's own), where a relative data folder lands.
+func startBinaryIn(t *testing.T, bin, dir string, env []string) *process {
+	t.Helper()
 	cmd := exec.Command(bin, "serve")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/mcp"
+	"github.com/botpay/botpay/internal/suite"
 )
 
 // mcpInteropDir is interop/mcp with the TypeScript SDK installed, or skips
@@ -20,19 +21,12 @@ func mcpInteropDir(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "interop", "mcp")
-	missing := func(why string) string {
-		if os.Getenv("MCP_INTEROP_REQUIRED") == "1" {
-			t.Fatalf("MCP interop: %s (MCP_INTEROP_REQUIRED=1)", why)
-		}
-		t.Skipf("MCP interop skipped: %s; run `npm ci --prefix interop/mcp` (needs node ≥ 18) or set MCP_INTEROP_REQUIRED=1 to make this fatal", why)
-		return ""
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		return missing("node is not installed")
+		suite.MCPInterop.Need(t, "node is not installed")
+	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		suite.MCPInterop.Need(t, "@modelcontextprotocol/sdk is not installed in interop/mcp/node_modules")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		return missing("@modelcontextprotocol/sdk is not installed in interop/mcp/node_modules")
-	}
+	suite.MCPInterop.Need(t)
 	return dir
 }
 

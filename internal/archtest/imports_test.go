@@ -28,14 +28,14 @@ func inModule(imp string, paths ...string) bool {
 // testOnly are the packages that exist for tests: non-test code never
 // imports them.
 var testOnly = []string{"internal/store/storetest", "internal/testserver", "internal/chaintest",
-	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e"}
+	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e", "internal/suite"}
 
 var importRules = []importRule{
 	{name: "the domain imports nothing of the module", under: "internal/botpay",
 		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
 	{name: "the store imports only the domain", under: "internal/store",
 		forbidden: func(imp string) bool {
-			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/store")
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/store", "internal/suite")
 		}},
 	{name: "use cases know nothing of HTTP or the binary", under: "internal/app",
 		forbidden: func(imp string) bool { return inModule(imp, "internal/api", "internal/web", "cmd") }},

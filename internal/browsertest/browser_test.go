@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botpay/botpay/internal/suite"
 )
 
 // The browser tests need more than Go: node, the npm packages of browser/
@@ -32,12 +34,9 @@ func requireBrowser(t *testing.T) (repo string) {
 		missing = append(missing, "browser/node_modules (run npm ci in browser/)")
 	}
 	if len(missing) > 0 {
-		msg := "browser tests need " + strings.Join(missing, ", ")
-		if os.Getenv("BROWSER_TESTS_REQUIRED") == "1" {
-			t.Fatal(msg + " (BROWSER_TESTS_REQUIRED=1)")
-		}
-		t.Skip(msg + "; set BROWSER_TESTS_REQUIRED=1 to make this a failure")
+		suite.Browser.Need(t, "missing "+strings.Join(missing, ", "))
 	}
+	suite.Browser.Need(t)
 	return repo
 }
 

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -71,21 +72,16 @@ func AnvilPath() string {
 // and solc are installed.
 func Require(t testing.TB) {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CHAIN_TESTS_REQUIRED") == "1" {
-			t.Fatalf("chain tests: %s (CHAIN_TESTS_REQUIRED=1)", why)
-		}
-		t.Skipf("chain tests skipped: %s; run `npm ci --prefix chain` (needs node ≥ 18) or set CHAIN_TESTS_REQUIRED=1 to make this fatal", why)
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed")
+		suite.Chain.Need(t, "node is not installed")
 	}
 	if _, err := os.Stat(AnvilPath()); err != nil {
-		missing("anvil is not installed in chain/node_modules")
+		suite.Chain.Need(t, "anvil is not installed in chain/node_modules")
 	}
 	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "solc", "package.json")); err != nil {
-		missing("solc is not installed in chain/node_modules")
+		suite.Chain.Need(t, "solc is not installed in chain/node_modules")
 	}
+	suite.Chain.Need(t)
 }
 
 // Start runs a fresh node with the token deployed; it stops with the test.

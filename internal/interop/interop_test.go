@@ -16,6 +16,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -25,21 +26,15 @@ func interopDir(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "interop")
-	missing := func(why string) string {
-		if os.Getenv("X402_INTEROP_REQUIRED") == "1" {
-			t.Fatalf("x402 interop: %s (X402_INTEROP_REQUIRED=1)", why)
-		}
-		t.Skipf("x402 interop skipped: %s; run `npm ci --prefix interop` (needs node ≥ 18) or set X402_INTEROP_REQUIRED=1 to make this fatal", why)
-		return ""
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		return missing("node is not installed")
+		suite.X402Interop.Need(t, "node is not installed")
 	}
 	for _, pkg := range []string{"viem", "x402-fetch"} {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
-			return missing("npm package " + pkg + " is not installed in interop/node_modules")
+			suite.X402Interop.Need(t, "npm package "+pkg+" is not installed in interop/node_modules")
 		}
 	}
+	suite.X402Interop.Need(t)
 	return dir
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -32,14 +33,11 @@ func webhooksDir(t *testing.T) string {
 	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "standardwebhooks", "package.json")); err != nil {
 		why = "npm package standardwebhooks is not installed in interop/webhooks/node_modules"
 	}
-	if why == "" {
-		return dir
+	if why != "" {
+		suite.WebhooksInterop.Need(t, why)
 	}
-	if os.Getenv("WEBHOOKS_INTEROP_REQUIRED") == "1" {
-		t.Fatalf("webhooks interop: %s (WEBHOOKS_INTEROP_REQUIRED=1)", why)
-	}
-	t.Skipf("webhooks interop skipped: %s; run `npm ci --prefix interop/webhooks` or set WEBHOOKS_INTEROP_REQUIRED=1 to make this fatal", why)
-	return ""
+	suite.WebhooksInterop.Need(t)
+	return dir
 }
 
 type delivery struct {

@@ -3,7 +3,6 @@ package invoicepdf_test
 import (
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -72,11 +72,9 @@ func TestRenderPrintsLatinGreekAndCyrillicAsWritten(t *testing.T) {
 	t.Parallel()
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {
-		if os.Getenv("PDFTOTEXT_REQUIRED") != "" {
-			t.Fatal("pdftotext is required (PDFTOTEXT_REQUIRED is set) but not installed (Debian: poppler-utils)")
-		}
-		t.Skip("pdftotext not installed (Debian: poppler-utils); set PDFTOTEXT_REQUIRED=1 to fail instead")
+		suite.PDF.Need(t, "pdftotext is not installed")
 	}
+	suite.PDF.Need(t)
 	inv := botpay.Invoice{ReferenceNumber: "INV-2026-000044", RecipientName: "Łódź Привет Ελλάδα", Notes: "Thanks — 谢谢 €5",
 		CreatedAt: time.Now(), DueDate: time.Now(),
 		LineItems: []botpay.LineItem{{Description: "Kaffee für Jürgen, чай", Quantity: "1", UnitPrice: 100, Amount: 100}},

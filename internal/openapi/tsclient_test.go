@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -25,12 +26,9 @@ func TestGeneratedTypeScriptClient(t *testing.T) {
 	_, nodeErr := exec.LookPath("node")
 	_, modErr := os.Stat(filepath.Join(dir, "node_modules", ".bin", "openapi-typescript"))
 	if nodeErr != nil || modErr != nil {
-		msg := "needs node and `npm ci --prefix tsclient`"
-		if os.Getenv("OPENAPI_CLIENT_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		suite.OpenAPIClient.Need(t, "node or tsclient/node_modules is missing")
 	}
+	suite.OpenAPIClient.Need(t)
 	build := exec.Command("node_modules/.bin/openapi-typescript", "../internal/openapi/openapi.json", "-o", "build/schema.d.ts")
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/suite"
 )
 
 // DefaultPostgresURL is this machine's test server (trust auth).
@@ -89,11 +91,9 @@ func postgresSchema(t testing.TB) string {
 		cancel()
 	}
 	if err != nil {
-		if os.Getenv("TEST_POSTGRES_REQUIRED") == "1" {
-			t.Fatalf("PostgreSQL is required (TEST_POSTGRES_REQUIRED=1) but not reachable at %s: %v", redact(base), err)
-		}
-		t.Skipf("PostgreSQL not reachable at %s (%v); set TEST_DATABASE_URL, or TEST_POSTGRES_REQUIRED=1 to fail instead of skipping", redact(base), err)
+		suite.PostgreSQL.Need(t, fmt.Sprintf("not reachable at %s (%v)", redact(base), err))
 	}
+	suite.PostgreSQL.Need(t)
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_" + hex.EncodeToString(b)
