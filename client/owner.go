@@ -180,7 +180,8 @@ func (o *OwnerClient) Guardrails(ctx context.Context, botID string, opts ...Call
 	return &out, nil
 }
 
-// guardrailsPut is the whole 2.9 shape without the service-set updated_at.
+// guardrailsPut is the whole guardrails object without the service-set
+// updated_at.
 type guardrailsPut struct {
 	ApprovalMode       string          `json:"approval_mode"`
 	Limits             GuardrailLimits `json:"limits"`

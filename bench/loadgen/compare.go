@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Goals of the scale comparison (issue 22): the full database within 1.5×
+// Goals of the scale comparison: the full database within 1.5×
 // of the empty one in latency, and so at least 1/1.5 of its throughput.
 const (
 	maxLatencyRatio    = 1.5

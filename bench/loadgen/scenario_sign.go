@@ -8,7 +8,7 @@ import (
 	"strconv"
 )
 
-// The sign scenarios (issue 6): claimed bots with processor wallets funded
+// The sign scenarios: claimed bots with processor wallets funded
 // with $1,000,000 of USDC and limits that never refuse, then
 // POST /api/v1/processor-wallet/bot/sign of 1 micro-USDC each — every
 // request runs the whole guardrail chain and reserves inside one

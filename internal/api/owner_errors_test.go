@@ -14,7 +14,7 @@ import (
 )
 
 // TestOwnerAccountErrors covers signup and login (docs/decisions.md,
-// decision 16).
+// "Passwords" and "Login throttling without lockout").
 func TestOwnerAccountErrors(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
@@ -189,7 +189,7 @@ func TestOwnerBotRequestErrors(t *testing.T) {
 }
 
 // TestPairingCodeRateLimit: the sixth pairing code within an hour is 429
-// (docs/decisions.md, decision 16).
+// (docs/decisions.md, "Rate limits live in the database and name themselves").
 func TestPairingCodeRateLimit(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {

@@ -11,8 +11,9 @@ import (
 )
 
 // TestRegistrationLimitIsSharedByReplicas: the limit of 3 registrations per
-// address per hour holds across two servers on one database (docs/decisions.md
-// section 1 and decision 13), whether the requests alternate or race.
+// address per hour holds across two servers on one database, because every
+// limit window lives in the database (docs/decisions.md, "Rate limits live in
+// the database and name themselves"), whether the requests alternate or race.
 func TestRegistrationLimitIsSharedByReplicas(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {

@@ -178,8 +178,8 @@ func TestRegisterDuplicateIsCaseInsensitiveOnEmail(t *testing.T) {
 }
 
 // TestRegisterRateLimit: the fourth registration from one address within an
-// hour is 429 with retry_after_seconds 3600 and Retry-After (docs/api.md)
-// 7.2, 8; docs/decisions.md), and writes nothing.
+// hour is 429 with retry_after_seconds 3600 and Retry-After (docs/api.md,
+// docs/decisions.md "Registration"), and writes nothing.
 func TestRegisterRateLimit(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {

@@ -12,7 +12,9 @@ import (
 	"github.com/botpay/botpay/internal/skills"
 )
 
-// skillFileCacheControl is the API reference (docs/api.md) and section 8.
+// skillFileCacheControl lets browsers keep a skill file an hour and shared
+// caches a day: the files change only when the service restarts with a new
+// catalogue.
 const skillFileCacheControl = "public, max-age=3600, s-maxage=86400"
 
 // catalogue is the configured catalogue, or the embedded one.
@@ -135,8 +137,8 @@ func (s *Server) skillURL(slug string) string {
 	return s.svc.BaseURL() + "/api/v1/bot/skills/" + slug
 }
 
-// skillFile serves the Markdown skill file with the headers of the API reference (docs/api.md)
-// 4.19, an ETag, and 304 for a matching If-None-Match. Slugs are matched
+// skillFile serves the Markdown skill file with the headers of the API
+// reference (docs/api.md), an ETag, and 304 for a matching If-None-Match. Slugs are matched
 // case-insensitively, since every slug is lower case.
 func (s *Server) skillFile(w http.ResponseWriter, r *http.Request, _ botpay.Bot) {
 	slug := strings.ToLower(r.PathValue("vendor"))

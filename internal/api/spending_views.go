@@ -7,8 +7,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// purchaseView is a checkout answer (docs/api.md) and a status answer
-// (4.4): card details only when approved, expires_at only while held.
+// purchaseView is a checkout answer and a checkout status answer
+// (docs/api.md): card details only when approved, expires_at only while held.
 type purchaseView struct {
 	Approved       *bool             `json:"approved,omitempty"`
 	ConfirmationID string            `json:"confirmation_id"`

@@ -25,7 +25,9 @@ func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o
 	writeJSON(w, http.StatusCreated, map[string]string{"address": addr})
 }
 
-// invalidSignRequest turns any decoding problem into 4.20's 400 body.
+// invalidSignRequest turns any decoding problem into the sign endpoint's
+// one 400 body, "Invalid request" with per-field details, so a client can
+// tell a bad request from a refusal by the guardrails.
 func invalidSignRequest(err error) error {
 	e := botpay.AsError(err)
 	if e == nil || e.Kind != botpay.KindInvalid {

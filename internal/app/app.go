@@ -68,7 +68,7 @@ type Service struct {
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
-	// settler belongs to x402 (issue 6); see settlement.go.
+	// settler settles signed x402 payments; see settlement.go.
 	settler Settler
 	// chain settles on a real chain in live mode (nil in the sandbox);
 	// domain is the token every signature and requirement names.

@@ -46,7 +46,7 @@ func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput
 		return CheckoutOutcome{}, err
 	}
 	out := CheckoutOutcome{Purchase: res.Purchase}
-	s.notifyCheckout(ctx, bot, res) // after commit (issue 8)
+	s.notifyCheckout(ctx, bot, res) // after commit: a failed send must not undo the checkout
 	if res.SealedDetails != nil {
 		d, err := s.openDetails(res.Purchase.CardID, res.Purchase.ProfileIndex, res.SealedDetails)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/botpay/botpay/internal/store"
 )
 
-// Owner notifications by e-mail (issue 8). Each is sent after the change it
+// Owner notifications by e-mail. Each is sent after the change it
 // reports has committed, never inside a transaction; a failed send is logged
 // and does not undo the change.
 

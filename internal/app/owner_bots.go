@@ -70,7 +70,8 @@ func (s *Service) OwnedGuardrails(ctx context.Context, owner botpay.Owner, botID
 	return s.store.Guardrails(ctx, b.ID)
 }
 
-// GuardrailsChange is a PUT of the 2.9 shape; nil fields keep their value.
+// GuardrailsChange is a PUT of the guardrails object (docs/api.md); nil
+// fields keep their value.
 type GuardrailsChange struct {
 	ApprovalMode       *string
 	PerTransaction     *botpay.Money

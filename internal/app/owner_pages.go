@@ -9,7 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/store"
 )
 
-// Read use cases of the owner's pages (issue 23): the sections of a bot's
+// Read use cases of the owner's pages: the sections of a bot's
 // page, the owner's overview and the e-mail decision page. Each checks
 // that the bot or record belongs to the owner; none changes anything.
 

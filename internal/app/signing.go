@@ -79,8 +79,8 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 	return to, host, validBefore, nil
 }
 
-// Sign runs the signing endpoint: validation, the guardrail chain of 4.20
-// and the reservation, then a signature at once or a request held for the
+// Sign runs the signing endpoint: validation, the signing guardrail chain
+// (docs/api.md) and the reservation, then a signature at once or a request held for the
 // owner. When the owner has allow-lists, the request is first bound to
 // what the resource itself asks (bindRecipient), outside the transaction:
 // the decision that finds allow-lists rolls back, and the request is
@@ -118,7 +118,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	case verdict.Blocked:
 		return SignResult{}, &GuardrailBlocked{Reason: verdict.Reason}
 	case verdict.NeedsApproval:
-		s.notifyHeldSigning(ctx, bot, req) // after commit (issue 8)
+		s.notifyHeldSigning(ctx, bot, req) // after commit: a failed send must not undo the hold
 		return SignResult{Request: req, Pending: true}, nil
 	}
 	return SignResult{Request: req, From: a.from.Hex(), Header: req.Header, Signature: req.Signature}, nil

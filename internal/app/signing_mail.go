@@ -11,8 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/mail"
 )
 
-// Held x402 signing requests (issue 6) reach the owner like held purchases
-// (issue 8): an e-mail with one-click approve and deny links that expire
+// Held x402 signing requests reach the owner like held purchases: an e-mail with one-click approve and deny links that expire
 // with the approval window, decided through DecideSigning, the use case of
 // POST /api/v1/owner/signing-requests/{approval_id}/approve|deny.
 

@@ -43,6 +43,14 @@ var importRules = []importRule{
 		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/web") }},
 	{name: "the pages reach the store only through app and need nothing of the API", under: "internal/web",
 		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/api") }},
+	{name: "the Ethereum primitives import nothing of the module", under: "internal/eth", tests: true,
+		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
+	{name: "the payment protocol imports only the Ethereum primitives", under: "internal/x402",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/eth", "internal/x402")
+		}},
+	{name: "the transaction layer stands below the payment protocol", under: "internal/evm", tests: true,
+		forbidden: func(imp string) bool { return inModule(imp, "internal/x402") }},
 	{name: "the public SDK stands alone", under: "client", tests: true,
 		forbidden: func(imp string) bool { return inModule(imp, "internal") }},
 	{name: "test-only packages stay out of the service", under: "",
@@ -89,6 +97,9 @@ func TestImportRulesCatchAForbiddenImport(t *testing.T) {
 		{path: "internal/api/x.go", pkg: module + "/internal/api", imports: []string{module + "/internal/store"}},
 		{path: "internal/botpay/x.go", pkg: module + "/internal/botpay", imports: []string{module + "/internal/seal"}},
 		{path: "internal/app/x.go", pkg: module + "/internal/app", imports: []string{module + "/internal/testserver"}},
+		{path: "internal/eth/x.go", pkg: module + "/internal/eth", imports: []string{module + "/internal/x402"}},
+		{path: "internal/x402/x.go", pkg: module + "/internal/x402", imports: []string{module + "/internal/evm"}},
+		{path: "internal/evm/x_test.go", pkg: module + "/internal/evm", test: true, imports: []string{module + "/internal/x402"}},
 		{path: "client/x_test.go", pkg: module + "/client", test: true, imports: []string{module + "/internal/botpay"}},
 	}
 	caught := map[string]bool{}

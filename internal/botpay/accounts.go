@@ -1,6 +1,6 @@
 package botpay
 
-// Keys and accounts (issue 18): rail.updated action, error codes and the
+// Keys and accounts: rail.updated action, error codes and the
 // kinds of owner credentials.
 
 // ActionAPIKeyRotated is the rails.updated action of an API key rotation.

@@ -62,7 +62,7 @@ func CheckWallet(claimed, frozen bool) error {
 // controls and the approval mode, and last the available balance (a hold
 // needs the money as much as a debit does). A decoy profile is approved once
 // it passes steps 2 and 3: it moves no money. A refusal is a *Error whose
-// Code is one of 7.2's.
+// Code is one of the error codes of this package (codes.go).
 func EvaluateCheckout(req CheckoutRequest, r SpendingRules, u Usage) (Verdict, *Error) {
 	if err := cardGuardrails(req.Amount, r.Bot, r.Card, u); err != nil {
 		return 0, err

@@ -19,7 +19,9 @@ const (
 	SigningApproved = "approved"
 )
 
-// Signing limits (docs/api.md and decisions of issue 6).
+// Signing limits (docs/api.md): a signature lives 5 minutes unless the
+// request asks otherwise and never more than an hour, so a leaked one lapses
+// soon; an owner has 15 minutes to decide a held request.
 const (
 	SignatureDefaultValidity = 5 * time.Minute
 	SignatureMaxValidity     = time.Hour

@@ -131,8 +131,8 @@ func checkoutGuardrailErrors() []checkoutErrorCase {
 }
 
 // TestCheckoutAnswersEveryErrorCodeOfTheInterface covers every code of
-// the API reference (docs/api.md) (and section 5's authentication error) that checkout can
-// answer, each with its exact status.
+// the API reference (docs/api.md) that checkout can answer (the
+// authentication error included), each with its exact status.
 func TestCheckoutAnswersEveryErrorCodeOfTheInterface(t *testing.T) {
 	cases := append(checkoutRequestErrors(), checkoutGuardrailErrors()...)
 	forEachEngine(t, manyBots, func(t *testing.T, h *harness) {

@@ -16,8 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// Held x402 signing requests (issue 6) in the owner dashboard and the
-// owner's e-mail (issue 8).
+// Held x402 signing requests in the owner dashboard and the owner's e-mail.
 
 // ownerBrowser is a dashboard browser signed in with an owner token (the
 // session cookie is an owner token); without one it is signed out.

@@ -266,8 +266,8 @@ func wantAbsent(t *testing.T, fields map[string]json.RawMessage, names ...string
 // timestampText is the one timestamp format: UTC with milliseconds and Z.
 var timestampText = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
 
-// checkWireConventions: JSON answers, the error shape of section 7 on
-// failures, and every timestamp field ("*_at") in the one format.
+// checkWireConventions: JSON answers, the error shape {"error","message"}
+// on failures, and every timestamp field ("*_at") in the one format.
 func checkWireConventions(t *testing.T, route string, resp *http.Response, body []byte) {
 	t.Helper()
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {

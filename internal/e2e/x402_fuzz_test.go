@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzSignEndpointBody: whatever the body, the sign endpoint answers one
-// of 4.20's statuses, never a 500, and every 400 is "Invalid request".
+// of the statuses the API reference gives it, never a 500, and every 400 is "Invalid request".
 func FuzzSignEndpointBody(f *testing.F) {
 	r := raw{t: f, srv: testserver.Start(f, store.SQLite, x402Opts)}
 	b := r.walletBot("fuzz", 1)

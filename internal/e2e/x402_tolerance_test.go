@@ -12,7 +12,7 @@ import (
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-// The attack of issue 16: $10 signed valid for 11 s, a second $10 signed
+// The clock-tolerance attack: $10 signed valid for 11 s, a second $10 signed
 // 0.3 s after the first lapsed but while settlement still accepts it. The
 // wallet holds $10, so the second must be refused, and the first still
 // settles.

@@ -143,7 +143,7 @@ func checkHealthyReceiver(t *testing.T, out faultOutcome) {
 	}
 }
 
-// checkFailingReceiver: 3.4: active → degraded/1 at the first failure
+// checkFailingReceiver: webhook health (docs/api.md): active → degraded/1 at the first failure
 // (event 1 retried five times without changing health) → unreachable/2 at
 // the next first attempt (event 2); then nothing is attempted (event 3)
 // and events only go to pending messages.

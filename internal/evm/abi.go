@@ -4,13 +4,13 @@ import (
 	"encoding/binary"
 	"math/big"
 
-	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/internal/eth"
 )
 
 // Selector is the first four bytes of keccak256 of a function signature,
 // e.g. "balanceOf(address)".
 func Selector(signature string) []byte {
-	h := x402.Keccak256([]byte(signature))
+	h := eth.Keccak256([]byte(signature))
 	return h[:4]
 }
 
@@ -22,7 +22,7 @@ func WordUint(v uint64) []byte {
 }
 
 // WordAddress is an address ABI word (left-padded).
-func WordAddress(a x402.Address) []byte {
+func WordAddress(a eth.Address) []byte {
 	var w [32]byte
 	copy(w[12:], a[:])
 	return w[:]

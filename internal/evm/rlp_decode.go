@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/internal/eth"
 )
 
 // ErrRLP is a malformed RLP encoding.
@@ -110,7 +110,7 @@ func DecodeDynamicFeeTx(raw []byte) (DynamicFeeTx, error) {
 	switch len(s[5]) {
 	case 0:
 	case 20:
-		var to x402.Address
+		var to eth.Address
 		copy(to[:], s[5])
 		tx.To = &to
 	default:

@@ -5,11 +5,11 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/internal/eth"
 )
 
 func TestASignedTransactionDecodesToTheFieldsItWasSignedWith(t *testing.T) {
-	key, _ := x402.GenerateKey()
+	key, _ := eth.GenerateKey()
 	to := key.Address()
 	for _, tx := range []DynamicFeeTx{
 		{ChainID: 84532, Nonce: 0, MaxPriorityFeePerGas: big.NewInt(0), MaxFeePerGas: big.NewInt(1), Gas: 21000, To: &to},
@@ -36,7 +36,7 @@ func TestASignedTransactionDecodesToTheFieldsItWasSignedWith(t *testing.T) {
 }
 
 func TestMalformedTransactionsAreRefused(t *testing.T) {
-	key, _ := x402.GenerateKey()
+	key, _ := eth.GenerateKey()
 	to := key.Address()
 	signed, _ := DynamicFeeTx{ChainID: 1, MaxPriorityFeePerGas: big.NewInt(1), MaxFeePerGas: big.NewInt(1), To: &to}.Sign(key)
 	for name, raw := range map[string][]byte{
@@ -54,7 +54,7 @@ func TestMalformedTransactionsAreRefused(t *testing.T) {
 }
 
 func FuzzDecodeDynamicFeeTx(f *testing.F) {
-	key, _ := x402.GenerateKey()
+	key, _ := eth.GenerateKey()
 	to := key.Address()
 	signed, _ := DynamicFeeTx{ChainID: 1, MaxPriorityFeePerGas: big.NewInt(1), MaxFeePerGas: big.NewInt(1), To: &to, Data: []byte("x")}.Sign(key)
 	f.Add(signed.Raw)

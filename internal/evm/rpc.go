@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/internal/eth"
 )
 
 // Client talks to an EVM node over JSON-RPC (HTTP). The URL is the
@@ -152,7 +152,7 @@ func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
 }
 
 // PendingNonce is eth_getTransactionCount(address, "pending").
-func (c *Client) PendingNonce(ctx context.Context, a x402.Address) (uint64, error) {
+func (c *Client) PendingNonce(ctx context.Context, a eth.Address) (uint64, error) {
 	v, err := c.quantity(ctx, "eth_getTransactionCount", a.Hex(), "pending")
 	if err != nil {
 		return 0, err
@@ -161,7 +161,7 @@ func (c *Client) PendingNonce(ctx context.Context, a x402.Address) (uint64, erro
 }
 
 // BalanceWei is eth_getBalance(address, "latest").
-func (c *Client) BalanceWei(ctx context.Context, a x402.Address) (*big.Int, error) {
+func (c *Client) BalanceWei(ctx context.Context, a eth.Address) (*big.Int, error) {
 	return c.quantity(ctx, "eth_getBalance", a.Hex(), "latest")
 }
 
@@ -186,8 +186,8 @@ func (c *Client) BaseFee(ctx context.Context) (*big.Int, error) {
 
 // CallMsg is the call object of eth_call and eth_estimateGas.
 type CallMsg struct {
-	From x402.Address
-	To   x402.Address
+	From eth.Address
+	To   eth.Address
 	Data []byte
 }
 

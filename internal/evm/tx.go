@@ -5,7 +5,7 @@ import (
 	"errors"
 	"math/big"
 
-	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/internal/eth"
 )
 
 // DynamicFeeTx is an EIP-1559 transaction (EIP-2718 type 2) with an empty
@@ -16,7 +16,7 @@ type DynamicFeeTx struct {
 	MaxPriorityFeePerGas *big.Int // wei
 	MaxFeePerGas         *big.Int // wei
 	Gas                  uint64
-	To                   *x402.Address
+	To                   *eth.Address
 	Value                *big.Int // wei; nil is zero
 	Data                 []byte
 }
@@ -47,7 +47,7 @@ func (t DynamicFeeTx) fields() RLPList {
 
 // SigningHash is keccak256(0x02 ‖ rlp(fields)): what the sender signs.
 func (t DynamicFeeTx) SigningHash() [32]byte {
-	return x402.Keccak256([]byte{dynamicFeeTxType}, EncodeRLP(t.fields()))
+	return eth.Keccak256([]byte{dynamicFeeTxType}, EncodeRLP(t.fields()))
 }
 
 // ErrFees refuses a transaction whose priority fee exceeds its fee cap or
@@ -55,7 +55,7 @@ func (t DynamicFeeTx) SigningHash() [32]byte {
 var ErrFees = errors.New("evm: maxPriorityFeePerGas must be set and at most maxFeePerGas")
 
 // Sign signs the transaction with key (RFC 6979, low s).
-func (t DynamicFeeTx) Sign(key x402.Key) (SignedTx, error) {
+func (t DynamicFeeTx) Sign(key eth.Key) (SignedTx, error) {
 	if t.MaxFeePerGas == nil || t.MaxPriorityFeePerGas == nil || t.MaxPriorityFeePerGas.Cmp(t.MaxFeePerGas) > 0 {
 		return SignedTx{}, ErrFees
 	}
@@ -64,5 +64,5 @@ func (t DynamicFeeTx) Sign(key x402.Key) (SignedTx, error) {
 	r, s := new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:64])
 	list := append(t.fields(), RLPUint(yParity), RLPBig(r), RLPBig(s))
 	raw := append([]byte{dynamicFeeTxType}, EncodeRLP(list)...)
-	return SignedTx{Raw: raw, Hash: x402.Keccak256(raw)}, nil
+	return SignedTx{Raw: raw, Hash: eth.Keccak256(raw)}, nil
 }

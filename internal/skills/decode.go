@@ -34,7 +34,8 @@ func fieldProblem(field, format string, args ...any) *problem {
 	return &problem{where: "field " + strconv.Quote(field), text: fmt.Sprintf(format, args...)}
 }
 
-// dataFields are the keys of a vendor data file: the 2.8 fields except
+// dataFields are the keys of a vendor data file: the fields of a vendor
+// skill entry (docs/api.md) except
 // skill_url, which the service derives from its public address.
 var dataFields = []string{"slug", "name", "category", "url", "checkout_methods", "capabilities", "maturity",
 	"agent_friendliness", "guest_checkout", "bulk_pricing", "free_shipping_above", "catalog_url", "version",

@@ -1,6 +1,6 @@
-// Package skills owns the vendor skills catalogue of the API reference (docs/api.md)
-// and 4.19: the vendors a bot can shop at, each with a data file (the 2.8
-// fields) and a Markdown skill file (overview, checkout methods, search
+// Package skills owns the vendor skills catalogue of the API reference
+// (docs/api.md): the vendors a bot can shop at, each with a data file (the
+// fields of a vendor skill entry) and a Markdown skill file (overview, checkout methods, search
 // patterns, shipping and returns, integration notes).
 //
 // The catalogue is embedded in the binary (catalog/<slug>.json and

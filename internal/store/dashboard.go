@@ -8,7 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Reads for the owner dashboard (issue 8). None of them changes anything.
+// Reads for the owner dashboard. None of them changes anything.
 
 // TopupRequests lists a bot's most recent top-up requests, newest first.
 func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]botpay.TopupRequest, error) {

@@ -322,7 +322,8 @@ func (t *Tx) applyHealth(ctx context.Context, botID, url string, h Health) error
 	switch h {
 	case HealthSuccess:
 		// Success recovers a degraded webhook; unreachable is left to the
-		// explicit recoveries (callback update), as 3.4 says.
+		// explicit recoveries (callback update), so a receiver marked unreachable
+		// stays so until one of them (webhook health, docs/api.md).
 		_, err = t.exec(ctx, `UPDATE bots SET webhook_status = $1, webhook_fail_count = 0
 			WHERE id = $2 AND COALESCE(callback_url, '') = $3 AND webhook_status IN ($1, $4) AND webhook_fail_count > 0`,
 			botpay.WebhookActive, botID, url, botpay.WebhookDegraded)

@@ -7,7 +7,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Reads for the owner's pages (issue 23): the charts of the bot pages, the
+// Reads for the owner's pages: the charts of the bot pages, the
 // processor wallet's ledger, and one purchase for the decision page. None
 // of them changes anything.
 

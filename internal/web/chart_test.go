@@ -44,7 +44,7 @@ func monthOfDays(approved, declined map[int]botpay.Money) []app.DaySpending {
 	return days
 }
 
-// THE CHART TEST (issue 23): a declined $9,999 attempt beside $5 purchases
+// THE CHART TEST: a declined $9,999 attempt beside $5 purchases
 // leaves the approved bars visible. The old chart drew both on one scale,
 // so the $5 bars were 0.08 px high.
 func TestDeclinedAttemptNeverShrinksTheApprovedBars(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// The owner dashboard (issue 8): server-rendered pages under /dashboard plus
+// The owner dashboard: server-rendered pages under /dashboard plus
 // /signup, /login and /logout. Every action calls the same app use case as
 // the owner API; handlers only decode forms and pick a page.
 

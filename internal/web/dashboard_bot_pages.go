@@ -11,7 +11,7 @@ import (
 )
 
 // A bot's page comes in four sections, each at its own URL and each short
-// (issue 23): overview, spending, earning and settings, with tabs between
+// enough to load and read on its own: overview, spending, earning and settings, with tabs between
 // them.
 
 // botSections are the tabs, in order: the path suffix and the label.

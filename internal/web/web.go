@@ -87,7 +87,7 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 		b, err = p.svc.Claim(ctx, sess.Owner, page.Token, p.clientIP(r))
 		if err == nil {
 			page.Claimed = &b
-			p.setSession(w, sess.Token) // signed in to the dashboard too (issue 8)
+			p.setSession(w, sess.Token) // signed in to the dashboard too, so the claim leads straight to it
 			p.render(w, http.StatusOK, "claim.html", page)
 			return
 		}

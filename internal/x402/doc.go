@@ -1,10 +1,12 @@
 // Package x402 owns the cryptography and wire formats of the HTTP 402 payment
-// flow: Keccak-256, EIP-55 addresses, EIP-712 hashing of the EIP-3009
-// TransferWithAuthorization of USDC, secp256k1 signing (v = 27/28) and
-// recovery that refuses malleable (high-s) signatures and bad v, and the
-// X-PAYMENT / X-PAYMENT-RESPONSE header codec (x402 v1 nested payload and
+// flow: EIP-712 hashing of the EIP-3009 TransferWithAuthorization of USDC and
+// the X-PAYMENT / X-PAYMENT-RESPONSE header codec (x402 v1 nested payload and
 // the flat object of the API reference (docs/api.md)).
 //
-// It is pure: no I/O, no clock, no storage; it must not import other
-// packages of this module.
+// Keccak-256, EIP-55 addresses and secp256k1 keys (signing with v = 27/28,
+// recovery that refuses malleable high-s signatures and bad v) live in
+// package eth, below both x402 and evm; x402 re-exports their names.
+//
+// It is pure: no I/O, no clock, no storage; of this module it imports only
+// package eth.
 package x402

@@ -91,7 +91,7 @@ func headerErr(format string, args ...any) error {
 }
 
 // Decode reads an X-PAYMENT header in any of the accepted shapes: nested
-// x402 v1, flat 4.20, or both in one object, in which case both must say
+// x402 v1, the flat object of the API reference, or both in one object, in which case both must say
 // the same thing. It never judges the signature; verification does.
 func Decode(header string) (Payment, error) {
 	header = strings.TrimSpace(header)
@@ -261,7 +261,7 @@ func text(m map[string]json.RawMessage, field string, dst *string) error {
 }
 
 // number reads an unsigned integer written as a JSON number or a decimal
-// string (x402 v1 writes strings, 4.20's flat shape numbers).
+// string (x402 v1 writes strings, the flat shape numbers).
 func number(m map[string]json.RawMessage, field string) (uint64, error) {
 	raw, ok := m[field]
 	if !ok {

@@ -41,32 +41,6 @@ func TestGoldenDigestAndSignature(t *testing.T) {
 	}
 }
 
-func TestEIP55(t *testing.T) {
-	// Vectors from the EIP-55 specification.
-	for _, s := range []string{
-		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-		"0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
-		"0x52908400098527886E0F7030069857D2E4169EE7", "0xde709f2102306220921060314715629080e2fb77",
-	} {
-		a, err := ParseAddress(s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		if _, err := ParseAddress(strings.ToLower(s)); err != nil {
-			t.Fatalf("lower case %s: %v", s, err)
-		}
-		if a.Hex() != s { // every vector, even the all-lower-case one, is its own checksum
-			t.Fatalf("checksum of %s = %s", s, a.Hex())
-		}
-	}
-	for _, bad := range []string{"", "0x", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
-		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe", "0xZaAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"} {
-		if _, err := ParseAddress(bad); err == nil {
-			t.Fatalf("%q accepted", bad)
-		}
-	}
-}
-
 func TestRecoverRejectsMalleableAndBadV(t *testing.T) {
 	key, auth := golden(t)
 	digest := BaseUSDC.Digest(auth)

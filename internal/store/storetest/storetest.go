@@ -1,6 +1,7 @@
 // Package storetest opens isolated, migrated databases for tests on every
-// engine: a fresh SQLite file per test, and a fresh PostgreSQL schema per
-// test. It is the one place that decides whether PostgreSQL tests run, skip
+// engine: a SQLite file per test, copied from a migrated template, and a
+// PostgreSQL schema per test, leased from a pool of migrated schemas and
+// reset. It is the one place that decides whether PostgreSQL tests run, skip
 // or fail (TEST_POSTGRES_REQUIRED=1 makes an unreachable server fatal).
 package storetest
 
@@ -54,13 +55,27 @@ func ForEach(t *testing.T, fn func(t *testing.T, db *DB)) {
 	}
 }
 
-// Open creates a migrated, empty database on dialect for this test.
+// FreshSchemasEnv, set to 1, makes Open migrate a new database for every
+// test instead of copying a template file (SQLite) or leasing a pooled
+// schema (PostgreSQL): the way to rule the reuse out when a test misbehaves,
+// and the "before" of the setup benchmark.
+const FreshSchemasEnv = "TEST_FRESH_SCHEMAS"
+
+func freshSchemas() bool { return os.Getenv(FreshSchemasEnv) == "1" }
+
+// Open creates a migrated, empty database on dialect for this test. It is
+// the test's alone; unless FreshSchemasEnv says otherwise it comes from a
+// template (SQLite) or a pool of migrated schemas (PostgreSQL, pgpool.go)
+// instead of running every migration.
 func Open(t testing.TB, dialect store.Dialect, clock botpay.Clock) *DB {
 	t.Helper()
 	var opts store.Options
 	switch dialect {
 	case store.SQLite:
 		opts = store.Options{DataDir: t.TempDir()}
+		if !freshSchemas() {
+			copySQLiteTemplate(t, opts.DataDir)
+		}
 	case store.Postgres:
 		opts = store.Options{DatabaseURL: postgresSchema(t), MaxConns: 8}
 	}
@@ -80,9 +95,9 @@ func Open(t testing.TB, dialect store.Dialect, clock botpay.Clock) *DB {
 // connections use it. It skips, or fails when PostgreSQL is required.
 func postgresSchema(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		base = DefaultPostgresURL
+	base := postgresBase()
+	if !freshSchemas() && poolFor(base).ready.Load() {
+		return leaseSchema(t, base) // the server answered this process already
 	}
 	admin, err := sql.Open("pgx", base)
 	if err == nil {
@@ -94,9 +109,11 @@ func postgresSchema(t testing.TB) string {
 		suite.PostgreSQL.Need(t, fmt.Sprintf("not reachable at %s (%v)", redact(base), err))
 	}
 	suite.PostgreSQL.Need(t)
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
+	if !freshSchemas() {
+		admin.Close()
+		return leaseSchema(t, base)
+	}
+	schema := "t_" + randomSuffix()
 	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
@@ -112,6 +129,31 @@ func postgresSchema(t testing.TB) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// postgresBase is the URL of the test server's database.
+func postgresBase() string {
+	if base := os.Getenv("TEST_DATABASE_URL"); base != "" {
+		return base
+	}
+	return DefaultPostgresURL
+}
+
+// randomSuffix names a schema nobody else will pick.
+func randomSuffix() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// schema is the PostgreSQL schema of d.
+func (d *DB) schema(t testing.TB) string {
+	t.Helper()
+	u, err := url.Parse(d.Options.DatabaseURL)
+	if err != nil || u.Query().Get("search_path") == "" {
+		t.Fatalf("no schema in %q", d.Options.DatabaseURL)
+	}
+	return u.Query().Get("search_path")
 }
 
 func redact(dsn string) string {
