@@ -277,10 +277,10 @@ class Client:
                           idempotency_key=idempotency_key, request_id=request_id)
 
     def pay_x402(self, url: str, *, max_usdc: int, method: str | None = None, body: bytes | None = None,
-                 headers: dict[str, str] | None = None) -> "_x402.PaidResponse":
+                 headers: dict[str, str] | None = None, version: int | None = None) -> "_x402.PaidResponse":
         """Fetches an x402 resource, paying it (v2 or v1) through the sign
         endpoint when it answers 402; see botpay.x402.pay."""
-        return _x402.pay(self, url, max_usdc=max_usdc, method=method, body=body, headers=headers)
+        return _x402.pay(self, url, max_usdc=max_usdc, method=method, body=body, headers=headers, version=version)
 
 
 def decode(data: bytes) -> Any:

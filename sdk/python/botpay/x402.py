@@ -53,7 +53,7 @@ class _Asked:
 
 
 def pay(client: "Client", url: str, *, max_usdc: int, method: str | None = None, body: bytes | None = None,
-        headers: dict[str, str] | None = None) -> PaidResponse:
+        headers: dict[str, str] | None = None, version: int | None = None) -> PaidResponse:
     """Fetches url (GET, or POST when body is given); when it answers 402,
     pays it and fetches it again.
 
@@ -62,13 +62,14 @@ def pay(client: "Client", url: str, *, max_usdc: int, method: str | None = None,
     as it came, after checking it asks at most max_usdc micro-USDC; resends
     with PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1). Raises X402Error when the
     402 cannot be paid, AwaitingApprovalError when the owner must approve
-    first, APIError when the sign endpoint refuses.
+    first, APIError when the sign endpoint refuses. ``version`` 1 or 2
+    pays only that version of a seller that offers both.
     """
     method = method or ("POST" if body is not None else "GET")
     first = _fetch(client, method, url, body, headers, {})
     if first.status != 402:
         return first
-    asked = read_payment_required(first.headers, first.body, url)
+    asked = read_payment_required(first.headers, first.body, url, version)
     offer = next((o for o in asked.offers if isinstance(o, dict) and o.get("scheme") == "exact"), None)
     if offer is None:
         raise X402Error(f"botpay: the 402 of {url} offers no exact payment")
@@ -84,9 +85,11 @@ def pay(client: "Client", url: str, *, max_usdc: int, method: str | None = None,
     return paid
 
 
-def read_payment_required(headers: dict[str, str], body: bytes, url: str) -> _Asked:
+def read_payment_required(headers: dict[str, str], body: bytes, url: str, version: int | None = None) -> _Asked:
     """Reads a 402: the PAYMENT-REQUIRED header (v2) first, else the v1 JSON body."""
-    header = headers.get("payment-required", "").strip()
+    header = headers.get("payment-required", "").strip() if version != 1 else ""
+    if version == 2 and not header:
+        raise X402Error(f"botpay: the 402 of {url} carries no PAYMENT-REQUIRED header (x402 v2)")
     if header:
         document = _decode_base64_json(header)
         if not isinstance(document, dict) or not isinstance(document.get("accepts"), list):
