@@ -142,6 +142,7 @@ class ServiceTest(unittest.TestCase):
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
         threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
         callback = f"http://127.0.0.1:{server.server_address[1]}/hooks/botpay"
         bot, owner, reg = self.claimed_bot("py-hook", callback_url=callback)
