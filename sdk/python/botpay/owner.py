@@ -61,6 +61,29 @@ class OwnerClient:
     def logout(self, *, request_id: str | None = None) -> None:
         self._call("POST", "/api/v1/owner/logout", request_id=request_id)
 
+    def request_password_reset(self, email: str, *, idempotency_key: str | None = None,
+                               request_id: str | None = None) -> dict[str, Any]:
+        """E-mails a single-use reset link (the same answer whether or not the account exists)."""
+        return self._call("POST", "/api/v1/owner/password-reset", {"email": email},
+                          idempotency_key=idempotency_key, request_id=request_id)
+
+    def confirm_password_reset(self, token: str, password: str, *, idempotency_key: str | None = None,
+                               request_id: str | None = None) -> dict[str, Any]:
+        """Sets a new password with a reset link's token; every session and token ends."""
+        return self._call("POST", "/api/v1/owner/password-reset/confirm", {"token": token, "password": password},
+                          idempotency_key=idempotency_key, request_id=request_id)
+
+    def resend_email_verification(self, *, idempotency_key: str | None = None,
+                                  request_id: str | None = None) -> dict[str, Any]:
+        return self._call("POST", "/api/v1/owner/email-verification", idempotency_key=idempotency_key, request_id=request_id)
+
+    def sessions(self, *, request_id: str | None = None) -> list[dict[str, Any]]:
+        """The owner's live dashboard sessions and API tokens."""
+        return self._call("GET", "/api/v1/owner/sessions", request_id=request_id)["sessions"]
+
+    def revoke_session(self, session_id: str, *, request_id: str | None = None) -> dict[str, Any]:
+        return self._call("DELETE", f"/api/v1/owner/sessions/{quote(session_id)}", request_id=request_id)
+
     # Bots.
 
     def create_pairing_code(self, *, idempotency_key: str | None = None, request_id: str | None = None) -> dict[str, Any]:

@@ -66,6 +66,11 @@ class ServiceTest(unittest.TestCase):
         self.assertEqual(owner.procurement(reg["bot_id"])["allowed_domains"], [])
         address = owner.create_processor_wallet(reg["bot_id"])
         self.assertTrue(address.startswith("0x"))
+        sessions = owner.sessions()
+        self.assertEqual([s["current"] for s in sessions], [True])
+        self.assertTrue(owner.revoke_session(sessions[0]["id"])["revoked"])
+        with self.assertRaises(botpay.AuthenticationError):
+            owner.master_guardrails()
 
     def test_iteration_walks_every_page_once(self):
         made = {self.bot.create_payment_link(Decimal("1.25") + n, f"page test {n}")["payment_link_id"] for n in range(3)}
