@@ -74,9 +74,10 @@ class Client:
     def status(self, *, request_id: str | None = None) -> dict[str, Any]:
         return self._call("GET", "/api/v1/bot/status", request_id=request_id)
 
-    def update_profile(self, callback_url: str | None, *, request_id: str | None = None) -> dict[str, Any]:
-        """Sets (or, with "" or None, removes) the webhook callback URL."""
-        return self._call("PATCH", "/api/v1/bot/profile", {"callback_url": callback_url or ""}, request_id=request_id)
+    def update_profile(self, callback_url: str, *, request_id: str | None = None) -> dict[str, Any]:
+        """Points the bot's webhook at callback_url; its health goes back to
+        active with no failures and the webhook secret stays the same."""
+        return self._call("PATCH", "/api/v1/bot/profile", {"callback_url": callback_url}, request_id=request_id)
 
     def rotate_api_key(self, grace_seconds: int = 0, *, idempotency_key: str | None = None,
                        request_id: str | None = None) -> dict[str, Any]:
