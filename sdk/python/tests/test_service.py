@@ -72,6 +72,35 @@ class ServiceTest(unittest.TestCase):
         with self.assertRaises(botpay.AuthenticationError):
             owner.master_guardrails()
 
+    def test_the_other_calls_reach_their_routes(self):
+        bot, owner, reg = self.claimed_bot("py-calls")
+        bot_id = reg["bot_id"]
+        owner.fund(bot_id, 30)
+        self.assertTrue(owner.create_pairing_code()["pairing_code"])
+        self.assertEqual(owner.set_master_guardrails(owner.master_guardrails())["per_transaction_usd"],
+                         owner.master_guardrails()["per_transaction_usd"])
+        task = owner.create_task(bot_id, {"merchant_name": "Acme", "merchant_url": "https://acme.example",
+                                          "item_name": "Paper", "amount_cents": 500})
+        self.assertEqual(bot.next_task()["task_id"], task["task_id"])
+        self.assertTrue(bot.topup_request(Decimal("5"), "more paper")["topup_request_id"])
+        page = bot.create_checkout_page("Consulting", amount_usd=Decimal("40"))
+        invoice = bot.create_invoice(page["checkout_page_id"], [{"description": "hours", "quantity": 2, "unit_price_usd": 20}],
+                                     recipient_email="ap@example.com")
+        self.assertEqual(bot.send_invoice(invoice["invoice_id"])["invoice_id"], invoice["invoice_id"])
+        self.assertEqual([i["invoice_id"] for i in bot.all_invoices(checkout_page_id=page["checkout_page_id"])],
+                         [invoice["invoice_id"]])
+        self.assertEqual(owner.cancel_invoice(invoice["invoice_id"])["status"], "cancelled")
+        messages = list(bot.all_messages())
+        self.assertTrue(messages, "a bot without a callback URL gets its events as messages")
+        acked = bot.ack([m["message_id"] for m in messages])
+        self.assertEqual(sorted(acked["acknowledged"]), sorted(m["message_id"] for m in messages))
+        self.assertEqual(list(bot.all_messages()), [])
+        for listing in (owner.all_approvals(), owner.all_signing_requests(), owner.all_cards(bot_id),
+                        bot.all_checkout_pages(), bot.all_skills(search="zz-none")):
+            self.assertIsInstance(list(listing), list)
+        rotated = bot.rotate_api_key(0)
+        self.assertEqual(bot.with_api_key(rotated["api_key"]).status()["bot_id"], bot_id)
+
     def test_iteration_walks_every_page_once(self):
         made = {self.bot.create_payment_link(Decimal("1.25") + n, f"page test {n}")["payment_link_id"] for n in range(3)}
         first = self.bot.payment_links(limit=1)
