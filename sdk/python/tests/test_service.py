@@ -101,6 +101,47 @@ class ServiceTest(unittest.TestCase):
         rotated = bot.rotate_api_key(0)
         self.assertEqual(bot.with_api_key(rotated["api_key"]).status()["bot_id"], bot_id)
 
+    def test_spending_calls_hold_approve_deny_and_refund(self):
+        bot, owner, reg = self.claimed_bot("py-spend")
+        bot_id = reg["bot_id"]
+        owner.fund(bot_id, 100)
+        profiles = [{"profile_index": 1, "allowance_duration": "month", "allowance_usd": 500}]
+        card = owner.create_card(bot_id, {"card_name": "Team card", "missing_digits": "4242", "expiry_month": "12",
+                                          "expiry_year": "2031", "real_profile_index": 1, "profiles": profiles})
+        self.assertEqual([c["card_id"] for c in owner.all_cards(bot_id)], [card["card_id"]])
+        self.assertEqual(owner.set_card_status(bot_id, card["card_id"], "inactive")["status"], "inactive")
+        owner.set_card_status(bot_id, card["card_id"], "active")
+        owner.set_procurement(bot_id, {"blocked_domains": ["blocked.example"]})
+        self.assertEqual(owner.procurement(bot_id)["blocked_domains"], ["blocked.example"])
+
+        self.assertTrue(bot.checkout(1, "Acme", "https://shop.acme.com", "Pens", 500)["approved"])
+        held = bot.checkout(1, "Acme", "https://shop.acme.com", "Desk", 5000, category="office")
+        self.assertEqual(held["status"], "pending_confirmation")
+        self.assertIn(held["confirmation_id"], [str(a["id"]) for a in owner.all_approvals()])
+        self.assertEqual(owner.approve_purchase(held["confirmation_id"])["status"], "approved")
+        self.assertEqual(bot.checkout_status(held["confirmation_id"])["status"], "approved")
+        owner.refund_purchase(held["confirmation_id"], "returned", Decimal("10"))
+        denied = bot.checkout(1, "Acme", "https://shop.acme.com", "Chair", 4000)
+        self.assertEqual(owner.deny_purchase(denied["confirmation_id"])["status"], "denied")
+        with self.assertRaises(botpay.ConflictError) as caught:
+            owner.deny_purchase(denied["confirmation_id"])
+        self.assertEqual(caught.exception.error, errors.ALREADY_DECIDED)
+
+    def test_earning_calls_take_sandbox_payments_and_refund_them(self):
+        seller, _, _ = self.claimed_bot("py-earn")
+        page = seller.create_checkout_page("Stickers", amount_usd=Decimal("12.50"))
+        paid = seller.pay_checkout_sandbox(page["checkout_page_id"], "bea@example.com")
+        self.assertEqual(paid["amount_usd"], Decimal("12.5"))
+        self.assertEqual([s["sale_id"] for s in seller.all_sales(checkout_page_id=page["checkout_page_id"])], [paid["sale_id"]])
+        seller.refund_sale(paid["sale_id"], "sorry")
+        link = seller.create_payment_link(Decimal("7.25"), "Invoice 7", "bea@example.com")
+        seller.pay_link_sandbox(link["payment_link_id"], "bea@example.com")
+        self.assertIn(link["payment_link_id"], [p["payment_link_id"] for p in seller.all_payment_links(status="completed")])
+        vendor = next(self.bot.all_skills())
+        skill = self.bot.skill_file(vendor["slug"])
+        self.assertTrue(skill.markdown and skill.etag)
+        self.assertIsNone(self.bot.skill_file(vendor["slug"], etag=skill.etag))
+
     def test_iteration_walks_every_page_once(self):
         made = {self.bot.create_payment_link(Decimal("1.25") + n, f"page test {n}")["payment_link_id"] for n in range(3)}
         first = self.bot.payment_links(limit=1)
