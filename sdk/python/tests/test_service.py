@@ -207,6 +207,39 @@ class ServiceTest(unittest.TestCase):
                           "the v2 seller was paid with X-PAYMENT, not PAYMENT-SIGNATURE")
         self.assertEqual(str(paid.settlement.get("amount")), "50000", paid.settlement)
 
+    def test_a_held_x402_payment_waits_for_the_owner(self):
+        seller, page, url = self.seller_resource()
+        buyer, owner, reg = self.claimed_bot("py-held")
+        owner.create_processor_wallet(reg["bot_id"])
+        owner.fund(reg["bot_id"], 1, "processor_wallet")
+        rails = owner.guardrails(reg["bot_id"])
+        rails["limits"]["ask_approval_above_usd"] = Decimal("0.01")
+        owner.set_guardrails(reg["bot_id"], rails)
+        with self.assertRaises(botpay.AwaitingApprovalError) as caught:
+            buyer.pay_x402(url, max_usdc=50_000, version=1)
+        approval_id = caught.exception.signed["approval_id"]
+        self.assertEqual([a["id"] for a in owner.all_signing_requests()], [approval_id])
+        self.assertEqual(owner.approve_signing(approval_id)["status"], "approved")
+        with self.assertRaises(botpay.AwaitingApprovalError) as caught:
+            buyer.pay_x402(url, max_usdc=50_000, version=1)
+        self.assertEqual(owner.deny_signing(caught.exception.signed["approval_id"])["status"], "denied")
+
+    def test_sessions_profiles_and_keys(self):
+        bot, owner, reg = self.claimed_bot("py-keys")
+        email = unique("py-login") + "@example.com"
+        botpay.OwnerClient(URL).signup(email, "correct horse battery staple")
+        again = botpay.OwnerClient(URL)
+        again = again.with_token(again.login(email, "correct horse battery staple")["token"])
+        again.logout()
+        with self.assertRaises(botpay.AuthenticationError):
+            again.master_guardrails()
+        self.assertEqual(bot.update_profile("http://127.0.0.1:9/a")["callback_url"], "http://127.0.0.1:9/a")
+        self.assertEqual(owner.set_callback_url(reg["bot_id"], "http://127.0.0.1:9/b")["callback_url"], "http://127.0.0.1:9/b")
+        rotated = owner.rotate_bot_api_key(reg["bot_id"], 0)
+        self.assertEqual(bot.with_api_key(rotated["api_key"]).status()["bot_id"], reg["bot_id"])
+        with self.assertRaises(botpay.AuthenticationError):
+            bot.status()
+
     def test_a_webhook_delivery_verifies_with_the_registration_secret(self):
         deliveries = queue.Queue()
 
