@@ -37,6 +37,10 @@ var (
 		"install Chromium (Debian: apt-get install chromium) and run `npm ci --prefix browser`"}
 	PDF = Suite{"pdf", "PDFTOTEXT_REQUIRED",
 		"install pdftotext (Debian: apt-get install poppler-utils)"}
+	SDKPython = Suite{"sdk-python", "SDK_PYTHON_REQUIRED",
+		"install python3 3.10 or later"}
+	SDKTypeScript = Suite{"sdk-typescript", "SDK_TYPESCRIPT_REQUIRED",
+		"run `npm ci --prefix sdk/typescript` (needs node ≥ 18)"}
 	Readme = Suite{"readme", "README_TESTS_REQUIRED",
 		"install bash, curl and jq (Debian: apt-get install curl jq)"}
 )
