@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -104,7 +105,9 @@ func TestTypeScriptSDKAgainstTheService(t *testing.T) {
 		t.Fatalf("no compiled tests in sdk/typescript/dist/test (%v)", err)
 	}
 	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
-		srv := testserver.Start(t, dialect, testserver.Options{Deliver: true})
+		// The tests register and claim a bot each from one address.
+		limits := app.Limits{RegisterPerHour: 1000, ClaimPerHour: 1000, PairingPerHour: 1000}
+		srv := testserver.Start(t, dialect, testserver.Options{Deliver: true, Limits: limits})
 		env := append(os.Environ(), "BOTPAY_URL="+srv.URL)
 		env = append(env, claimedFundedBot(t, srv.URL)...)
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
