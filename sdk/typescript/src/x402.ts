@@ -93,6 +93,8 @@ export class X402PaymentError extends Error {
 interface Asked {
   version: 1 | 2;
   offers: PaymentOffer[];
+  /** The v1 offers of the body beside a PAYMENT-REQUIRED header (botpay's sellers ask in both). */
+  v1Offers: PaymentOffer[];
   /** What goes to the signing endpoint as payment_required. */
   paymentRequired: string | Record<string, unknown>;
   resourceUrl: string | undefined;
@@ -116,12 +118,25 @@ export async function payX402(bot: BotClient, url: string, options: PayX402Optio
   if (isAwaitingApproval(answer)) {
     throw new X402PaymentError("awaiting_approval", `the payment awaits the owner's approval (approval ${answer.approval_id})`, first, answer);
   }
-  const paymentHeader = paymentHeaderOf(asked.version, answer);
-  if (!paymentHeader) {
+  const version = versionToPay(asked, offer, answer);
+  if (!version) {
     throw new X402PaymentError("no_signature_header", "the signing endpoint returned no PAYMENT-SIGNATURE for this x402 v2 resource", first, answer);
   }
-  const response = await fetchResource(bot, url, options, paymentHeader);
-  return { response, paid: true, version: asked.version, offer, signed: answer, settlement: settlementOf(response, asked.version) };
+  const response = await fetchResource(bot, url, options, paymentHeaderOf(version, answer));
+  return { response, paid: true, version, offer, signed: answer, settlement: settlementOf(response, version) };
+}
+
+/**
+ * The version to pay in: the 402's own, except that a v2 resource that
+ * also asks in v1 for the same payee and amount (as botpay's sellers do) is
+ * paid in v1 when the service signed no v2 payload (a service older than
+ * x402 v2 signing). The authorization is the same either way.
+ */
+function versionToPay(asked: Asked, offer: PaymentOffer, signed: SignedNow): 1 | 2 | undefined {
+  if (asked.version === 1 || signed.payment_signature_header) return asked.version;
+  const same = asked.v1Offers.some((o) => o.scheme === "exact" && o.payTo?.toLowerCase() === offer.payTo?.toLowerCase() &&
+    o.maxAmountRequired === offer.amount);
+  return same ? 1 : undefined;
 }
 
 function fetchResource(bot: BotClient, url: string, options: PayX402Options, payment: Record<string, string>): Promise<Response> {
@@ -130,35 +145,36 @@ function fetchResource(bot: BotClient, url: string, options: PayX402Options, pay
 }
 
 /** The header that carries the payment: PAYMENT-SIGNATURE in v2, X-PAYMENT in v1. */
-function paymentHeaderOf(version: 1 | 2, signed: SignedNow): Record<string, string> | undefined {
-  if (version === 2) {
-    return signed.payment_signature_header ? { "PAYMENT-SIGNATURE": signed.payment_signature_header } : undefined;
-  }
+function paymentHeaderOf(version: 1 | 2, signed: SignedNow): Record<string, string> {
+  if (version === 2) return { "PAYMENT-SIGNATURE": signed.payment_signature_header ?? "" };
   // A stock v1 seller reads the standard payload; botpay's sellers read both.
   return { "X-PAYMENT": signed.x_payment_standard_header || signed.x_payment_header };
 }
 
 /** Reads PAYMENT-REQUIRED (v2) first, else the v1 JSON body. */
 async function readPaymentRequired(response: Response): Promise<Asked> {
+  const v1 = await v1BodyOf(response);
   const header = response.headers.get("payment-required");
   if (header) {
     const decoded = decodeBase64Json(header) as { accepts?: PaymentOffer[]; resource?: { url?: string } } | undefined;
     if (!decoded || !Array.isArray(decoded.accepts)) {
       throw new X402PaymentError("malformed_402", "the PAYMENT-REQUIRED header is not base64 of an x402 v2 PaymentRequired", response);
     }
-    return { version: 2, offers: decoded.accepts, paymentRequired: header, resourceUrl: decoded.resource?.url };
+    return { version: 2, offers: decoded.accepts, v1Offers: v1?.accepts ?? [], paymentRequired: header, resourceUrl: decoded.resource?.url };
   }
-  let body: unknown;
+  if (!v1) throw new X402PaymentError("malformed_402", "the 402 answer has neither PAYMENT-REQUIRED nor an x402 v1 body", response);
+  return { version: 1, offers: v1.accepts, v1Offers: v1.accepts, paymentRequired: v1, resourceUrl: undefined };
+}
+
+/** The x402 v1 body of a 402 answer, if it is one. */
+async function v1BodyOf(response: Response): Promise<{ accepts: PaymentOffer[] } & Record<string, unknown> | undefined> {
   try {
-    body = JSON.parse(await response.clone().text());
+    const body = JSON.parse(await response.clone().text()) as unknown;
+    const accepts = (body as { accepts?: unknown } | null)?.accepts;
+    return body && typeof body === "object" && Array.isArray(accepts) ? (body as { accepts: PaymentOffer[] }) : undefined;
   } catch {
-    body = undefined;
+    return undefined;
   }
-  const v1 = body as { accepts?: PaymentOffer[] } | undefined;
-  if (!v1 || typeof v1 !== "object" || !Array.isArray(v1.accepts)) {
-    throw new X402PaymentError("malformed_402", "the 402 answer has neither PAYMENT-REQUIRED nor an x402 v1 body", response);
-  }
-  return { version: 1, offers: v1.accepts, paymentRequired: body as Record<string, unknown>, resourceUrl: undefined };
 }
 
 function amountOf(offer: PaymentOffer, response: Response): number {

@@ -83,6 +83,17 @@ describe("payX402", () => {
     }
   });
 
+  it("pays a resource that asks in both versions in v1 when the service signs no v2 payload", async () => {
+    const sign = await signer(signed);
+    const shop = await seller((res) => json(res, 402, { x402Version: 1, accepts: [v1Offer] }, { "PAYMENT-REQUIRED": b64(v2Required) }),
+      "x-payment", ["X-PAYMENT-RESPONSE", { success: true, network: "base" }]);
+    const paid = await new BotClient({ baseUrl: sign.url }).payX402(shop.url, { maxAmountUsdc: 2000 });
+    assert.equal(paid.version, 1);
+    assert.equal(shop.requests[1]?.headers["x-payment"], "FLAT");
+    assert.equal(shop.requests[1]?.headers["payment-signature"], undefined);
+    assert.equal(signBody(sign).payment_required, b64(v2Required));
+  });
+
   it("pays the first exact offer on the networks the bot names", async () => {
     const sign = await signer(signed);
     const other = { ...v1Offer, network: "avalanche", payTo: "0x3333333333333333333333333333333333333333" };
@@ -98,7 +109,10 @@ describe("payX402", () => {
     { name: "an undecodable PAYMENT-REQUIRED", ask: (res) => json(res, 402, {}, { "PAYMENT-REQUIRED": "%%%" }), max: 2000, reason: "malformed_402", signs: false },
     { name: "a non-numeric amount", ask: (res) => json(res, 402, { accepts: [{ ...v1Offer, maxAmountRequired: "1e3" }] }), max: 2000, reason: "malformed_402", signs: false },
     { name: "no exact offer", ask: (res) => json(res, 402, { accepts: [{ ...v1Offer, scheme: "upto" }] }), max: 2000, reason: "no_offer", signs: false },
-    { name: "a v2 resource the service signed no v2 payload for", ask: (res) => json(res, 402, {}, { "PAYMENT-REQUIRED": b64(v2Required) }), max: 2000, reason: "no_signature_header", signs: true },
+    { name: "a v2-only resource the service signed no v2 payload for", ask: (res) => json(res, 402, {}, { "PAYMENT-REQUIRED": b64(v2Required) }), max: 2000, reason: "no_signature_header", signs: true },
+    { name: "a v2 resource whose v1 offer names another payee, when the service signed no v2 payload",
+      ask: (res) => json(res, 402, { accepts: [{ ...v1Offer, payTo: "0x4444444444444444444444444444444444444444" }] }, { "PAYMENT-REQUIRED": b64(v2Required) }),
+      max: 2000, reason: "no_signature_header", signs: true },
     { name: "a payment held for the owner", ask: (res) => json(res, 402, { accepts: [v1Offer] }), max: 2000, reason: "awaiting_approval", signs: true,
       answer: { status: "awaiting_approval", approval_id: 7, expires_at: "2026-11-27T12:00:00.000Z", message: "held" } },
   ];
