@@ -48,6 +48,7 @@ export const ErrorCode = {
   GuardrailBlocked: "guardrail_blocked",
   InsufficientTokenBalance: "insufficient_token_balance",
   PaymentInProgress: "payment_in_progress",
+  PaymentIdentifierReused: "payment_identifier_reused",
   NoProcessorWallet: "no_processor_wallet",
   // Purchases, cards and approvals.
   CardIDRequired: "card_id_required",

@@ -1058,6 +1058,8 @@ export interface paths {
             header?: {
                 /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
                 "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload` `{x402Version: 2, resource, accepted, payload: {signature, authorization}, extensions}`; `accepted` must be the offer of `PAYMENT-REQUIRED`, and the authorization's `value`, `validAfter` and `validBefore` are decimal strings. Used instead of `X-PAYMENT` when both come. `extensions["payment-identifier"].info.id` (16-128 characters of `[A-Za-z0-9_-]`) makes the payment idempotent on this route. */
+                "PAYMENT-SIGNATURE"?: string;
             };
             path: {
                 /** @description Checkout page id. */
@@ -1067,17 +1069,23 @@ export interface paths {
         };
         /**
          * Pay a checkout page with x402
-         * @description Without `X-PAYMENT`: 402 with the x402 v1 requirements. With it: verify, settle, and answer
-         *     the settlement with an `X-PAYMENT-RESPONSE` header. The same authorization again returns the
-         *     first result and moves no money.
+         * @description Speaks x402 versions 1 and 2. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
          */
         get: operations["getX402Requirements"];
         put?: never;
         /**
          * Pay a checkout page with x402
-         * @description Without `X-PAYMENT`: 402 with the x402 v1 requirements. With it: verify, settle, and answer
-         *     the settlement with an `X-PAYMENT-RESPONSE` header. The same authorization again returns the
-         *     first result and moves no money.
+         * @description Speaks x402 versions 1 and 2. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
          */
         post: operations["payX402"];
         delete?: never;
@@ -5795,6 +5803,8 @@ export interface operations {
             header?: {
                 /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
                 "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload` `{x402Version: 2, resource, accepted, payload: {signature, authorization}, extensions}`; `accepted` must be the offer of `PAYMENT-REQUIRED`, and the authorization's `value`, `validAfter` and `validBefore` are decimal strings. Used instead of `X-PAYMENT` when both come. `extensions["payment-identifier"].info.id` (16-128 characters of `[A-Za-z0-9_-]`) makes the payment idempotent on this route. */
+                "PAYMENT-SIGNATURE"?: string;
             };
             path: {
                 /** @description Checkout page id. */
@@ -5807,8 +5817,12 @@ export interface operations {
             /** @description Settled. */
             200: {
                 headers: {
-                    /** @description Base64 of `{success, transaction, network, payer}`. */
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
                     "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,9 +5831,18 @@ export interface operations {
             };
             /** @description `validation_error` (amount_usd). */
             400: components["responses"]["BadRequest"];
-            /** @description Payment required, or the payment was refused (`error` says why). */
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
             402: {
                 headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5828,7 +5851,7 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`. */
+            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
             /** @description `checkout_page_expired`. */
             410: components["responses"]["Error"];
@@ -5850,6 +5873,8 @@ export interface operations {
             header?: {
                 /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
                 "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload` `{x402Version: 2, resource, accepted, payload: {signature, authorization}, extensions}`; `accepted` must be the offer of `PAYMENT-REQUIRED`, and the authorization's `value`, `validAfter` and `validBefore` are decimal strings. Used instead of `X-PAYMENT` when both come. `extensions["payment-identifier"].info.id` (16-128 characters of `[A-Za-z0-9_-]`) makes the payment idempotent on this route. */
+                "PAYMENT-SIGNATURE"?: string;
             };
             path: {
                 /** @description Checkout page id. */
@@ -5862,8 +5887,12 @@ export interface operations {
             /** @description Settled. */
             200: {
                 headers: {
-                    /** @description Base64 of `{success, transaction, network, payer}`. */
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
                     "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5872,9 +5901,18 @@ export interface operations {
             };
             /** @description `validation_error` (amount_usd). */
             400: components["responses"]["BadRequest"];
-            /** @description Payment required, or the payment was refused (`error` says why). */
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
             402: {
                 headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5883,7 +5921,7 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`. */
+            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
             /** @description `checkout_page_expired`. */
             410: components["responses"]["Error"];
