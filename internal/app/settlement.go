@@ -108,6 +108,13 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	if err != nil {
 		return X402Settlement{}, &X402Rejected{Reason: "invalid_payment_header: " + strings.TrimPrefix(err.Error(), "x402: ")}
 	}
+	return s.settleX402(ctx, o, p, "")
+}
+
+// settleX402 is the one path of both versions once the payment is decoded;
+// paymentID is a v2 payer's payment identifier ("" for none), bound to the
+// authorization when it is claimed.
+func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, paymentID string) (X402Settlement, error) {
 	a := p.Authorization
 	out := X402Settlement{Payer: a.From}
 	if s.signedBy(p) {
@@ -125,13 +132,14 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	if s.Live() {
 		expect.Tolerance, expect.ExpiryMargin = 0, X402ExpiryMargin
 	}
-	if err = x402.Verify(p, s.domain, expect); err != nil {
+	if err := x402.Verify(p, s.domain, expect); err != nil {
 		if s.Live() {
 			return out, &X402Rejected{Reason: verifyReason(err)}
 		}
 		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
 	}
-	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex()}
+	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex(),
+		Route: o.Route(), PaymentID: paymentID}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -144,6 +152,9 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 		if err == nil {
 			out.Sale, err = s.settleClaim(ctx, id, o, p)
 			return out, err
+		}
+		if errors.Is(err, store.ErrPaymentIdentifierTaken) {
+			return out, errPaymentIdentifierReused(paymentID)
 		}
 		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
 			return out, err

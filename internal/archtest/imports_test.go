@@ -28,7 +28,8 @@ func inModule(imp string, paths ...string) bool {
 // testOnly are the packages that exist for tests: non-test code never
 // imports them.
 var testOnly = []string{"internal/store/storetest", "internal/testserver", "internal/chaintest",
-	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e", "internal/suite"}
+	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e", "internal/suite",
+	"internal/sdktest"}
 
 var importRules = []importRule{
 	{name: "the domain imports nothing of the module", under: "internal/botpay",

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // BenchmarkSignEndpoint measures POST /api/v1/processor-wallet/bot/sign
@@ -27,6 +29,38 @@ func BenchmarkSignEndpoint(b *testing.B) {
 					}
 				}
 			})
+		})
+	}
+}
+
+// BenchmarkCheckoutX402Versions pays a sandbox checkout page over HTTP
+// with an x402 v1 X-PAYMENT and with a v2 PAYMENT-SIGNATURE, side by side:
+// one new authorization per payment (signed outside the timer), so each
+// iteration is a sale.
+func BenchmarkCheckoutX402Versions(b *testing.B) {
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
+		b.Run(string(d), func(b *testing.B) {
+			r := raw{t: b, srv: testserver.Start(b, d, x402Opts)}
+			seller := r.walletBot("bench", 0)
+			path := "/api/v1/checkout/" + r.page(seller, nil)["checkout_page_id"].(string) + "/x402"
+			_, required := r.asked(path)
+			encode := map[string]func(x402.Payment) (string, string){
+				"v1": func(p x402.Payment) (string, string) { return "X-PAYMENT", x402.Encode(p, x402.BaseUSDC) },
+				"v2": func(p x402.Payment) (string, string) { return "PAYMENT-SIGNATURE", v2Signature(required, p, nil) },
+			}
+			for _, version := range []string{"v1", "v2"} {
+				b.Run(version, func(b *testing.B) {
+					for range b.N {
+						b.StopTimer()
+						p, _ := outsider(b, seller.Address, 50000, time.Now().Unix()+600)
+						name, header := encode[version](p)
+						b.StartTimer()
+						if a := r.do("GET", path, "", nil, name, header); a.Status != 200 {
+							b.Fatalf("%s: %d %s", version, a.Status, a.Body)
+						}
+					}
+				})
+			}
 		})
 	}
 }

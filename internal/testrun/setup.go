@@ -19,7 +19,7 @@ type npmFolder struct {
 
 // npmFolders are every pinned npm folder of the repository.
 var npmFolders = []npmFolder{
-	{dir: "interop"}, {dir: "interop/webhooks"}, {dir: "interop/mcp"}, {dir: "tsclient"},
+	{dir: "interop"}, {dir: "interop/webhooks"}, {dir: "interop/mcp"}, {dir: "tsclient"}, {dir: "sdk/typescript"},
 	{dir: "chain", runScripts: true}, {dir: "browser", runScripts: true},
 }
 

@@ -34,13 +34,16 @@ func ExactUSDC(d Domain, resource, description string, amount uint64, payTo Addr
 		Asset: d.Contract.Hex(), Extra: map[string]string{"name": d.Name, "version": d.Version}}
 }
 
-// SettleResponse is the JSON inside X-PAYMENT-RESPONSE.
+// SettleResponse is the JSON inside X-PAYMENT-RESPONSE and PAYMENT-RESPONSE.
 type SettleResponse struct {
 	Success     bool   `json:"success"`
 	Transaction string `json:"transaction"`
 	Network     string `json:"network"`
 	Payer       string `json:"payer"`
 	ErrorReason string `json:"errorReason,omitempty"`
+	// Amount is the settled amount in v2 answers (PAYMENT-RESPONSE); v1
+	// answers leave it out.
+	Amount string `json:"amount,omitempty"`
 }
 
 // EncodeSettleResponse is the X-PAYMENT-RESPONSE value: base64 JSON.
