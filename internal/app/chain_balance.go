@@ -59,3 +59,17 @@ func (s *Service) forgetChainBalance(a x402.Address) {
 	delete(s.balances.entries, a)
 	s.balances.mu.Unlock()
 }
+
+// freshChainBalance reads a processor wallet's token balance from the node
+// now (and caches it): a refund is judged against what the chain holds,
+// not against a read of a few seconds ago. A node that does not answer
+// is chain_unavailable.
+func (s *Service) freshChainBalance(ctx context.Context, a x402.Address) (botpay.Micro, error) {
+	s.forgetChainBalance(a)
+	b, err := s.chainBalance(ctx, a)
+	if err != nil {
+		s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "address", a.Hex(), "err", err)
+		return 0, botpay.ChainUnavailable("the processor wallet's token balance")
+	}
+	return b, nil
+}
