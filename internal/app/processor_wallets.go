@@ -98,7 +98,7 @@ func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) 
 		return w, err
 	}
 	a, _ := x402.ParseAddress(w.Address)
-	if w.Balance, err = s.chainBalance(ctx, a); err != nil {
+	if w.Balance, w.BalanceReadAt, err = s.chainBalanceAt(ctx, a); err != nil {
 		s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "bot_id", botID, "err", err)
 		return nil, fmt.Errorf("%w: %w", errChainUnreadable, botpay.ChainUnavailable("the processor wallet's token balance"))
 	}

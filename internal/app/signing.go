@@ -221,7 +221,7 @@ func (s *Service) reserver(ctx context.Context, botID string) (func(context.Cont
 		return nil, firstErr(err, store.ErrNoProcessorWallet)
 	}
 	return func(ctx context.Context, r botpay.SigningRequest, d store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
-		return s.store.ReserveSigningAgainst(ctx, r, w.Balance, d)
+		return s.store.ReserveSigningAgainst(ctx, r, store.ChainBalance{Micro: w.Balance, ReadAt: w.BalanceReadAt}, d)
 	}, nil
 }
 

@@ -32,10 +32,14 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 // chain holds: $10.
 const onChain botpay.Micro = 10_000_000
 
+func chainBalance(st *store.Store) store.ChainBalance {
+	return store.ChainBalance{Micro: onChain, ReadAt: st.Clock().Now()}
+}
+
 // signOnChain asks to sign micro against the chain balance, signing when
 // what is available covers it (as the service's decider does).
 func signOnChain(st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro) error {
-	_, _, err := st.ReserveSigningAgainst(ctx, signingRequest(st, owner, b, micro, 60), onChain,
+	_, _, err := st.ReserveSigningAgainst(ctx, signingRequest(st, owner, b, micro, 60), chainBalance(st),
 		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
 			if micro > available {
 				return botpay.SigningVerdict{}, botpay.Errorf(botpay.KindForbidden, botpay.CodeInsufficientTokens, "short")
@@ -50,7 +54,7 @@ var refundNonce atomic.Uint64
 func refundOnChain(st *store.Store, b botpay.Bot, saleID string, amount botpay.Money) error {
 	rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: b.ID, SaleID: saleID, Amount: amount, Reason: "r"}
 	relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
-	_, err := st.SubmitSaleRefund(ctx, rf, relayer, 0, onChain, func(n uint64) (store.SignedSubmission, error) {
+	_, err := st.SubmitSaleRefund(ctx, rf, relayer, 0, chainBalance(st), func(n uint64) (store.SignedSubmission, error) {
 		return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", refundNonce.Add(1)), RawTx: "0x02"}, nil
 	})
 	return err

@@ -55,7 +55,7 @@ type ChainRefund struct {
 // sale's refunded total raised (so racing refunds never exceed the sale),
 // the relayer's next nonce taken, the transaction signed with it, and the
 // refund stored with the signed bytes before anything is sent.
-func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64, balance botpay.Micro,
+func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64, balance ChainBalance,
 	sign func(nonce uint64) (SignedSubmission, error)) (ChainRefund, error) {
 	out := ChainRefund{Refund: rf, Relayer: strings.ToLower(r.Address)}
 	err := s.inTx(ctx, func(tx *Tx) error {

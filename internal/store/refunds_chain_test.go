@@ -31,7 +31,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
 		submit := func(amount botpay.Money) (store.ChainRefund, error) {
 			rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: sale.Sale.ID, Amount: amount, Reason: "r"}
-			return st.SubmitSaleRefund(ctx, rf, relayer, 0, 100_000_000, func(n uint64) (store.SignedSubmission, error) {
+			return st.SubmitSaleRefund(ctx, rf, relayer, 0, store.ChainBalance{Micro: 100_000_000, ReadAt: time.Now()}, func(n uint64) (store.SignedSubmission, error) {
 				return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", n), RawTx: "0x02"}, nil
 			})
 		}

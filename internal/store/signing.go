@@ -38,12 +38,12 @@ func (s *Store) ReserveSigning(ctx context.Context, r botpay.SigningRequest, dec
 // held elsewhere (on chain, in live mode): balance replaces the stored
 // one, and the live reservations and the on-chain refunds not yet final
 // are subtracted under the lock.
-func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance ChainBalance, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	req, verdict, err := s.reserveSigning(ctx, r, &balance, decide)
 	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
-func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *ChainBalance, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
@@ -51,7 +51,7 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 		var refunds botpay.Money // on-chain refunds promising the same tokens (chain_balance.go)
 		var after []step
 		if balance != nil {
-			after = append(after, chainRefundsStep(r.BotID, ms(now), &refunds))
+			after = append(after, chainRefundsStep(r.BotID, balance.ReadAt, &refunds))
 		}
 		sg, w, spent, err := tx.lockSigner(ctx, r, now, after...)
 		if err != nil {
@@ -64,7 +64,7 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 		}
 		have := w.balance
 		if balance != nil {
-			have = *balance - botpay.MicroOf(refunds)
+			have = balance.Micro - botpay.MicroOf(refunds)
 		}
 		if verdict, err = decide(sg, spent, have-w.reserved(), &r); err != nil || verdict.Blocked {
 			return err
