@@ -199,7 +199,8 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 	}
 	c := app.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
 		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants"),
-		AllowedRecipients: body.strings("allowed_recipients")}
+		AllowedRecipients: body.strings("allowed_recipients"),
+		BlockedRecipients: body.strings("blocked_recipients")}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return

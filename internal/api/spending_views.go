@@ -136,13 +136,15 @@ type procurementView struct {
 	BlockedMerchants []string `json:"blocked_merchants"`
 	// AllowedRecipients are EIP-55 checksummed.
 	AllowedRecipients []string          `json:"allowed_recipients"`
+	BlockedRecipients []string          `json:"blocked_recipients"`
 	UpdatedAt         *botpay.Timestamp `json:"updated_at"`
 }
 
 func viewProcurement(p botpay.Procurement) procurementView {
 	return procurementView{AllowedDomains: p.AllowedDomains, BlockedDomains: p.BlockedDomains,
 		AllowedMerchants: p.AllowedMerchants, BlockedMerchants: p.BlockedMerchants, AllowedRecipients: nonNilList(p.AllowedRecipients),
-		UpdatedAt: timestamp(p.UpdatedAt)}
+		BlockedRecipients: nonNilList(p.BlockedRecipients),
+		UpdatedAt:         timestamp(p.UpdatedAt)}
 }
 
 func nonNilList(l []string) []string {

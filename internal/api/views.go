@@ -136,7 +136,7 @@ func viewStatus(o app.BotOverview) statusView {
 	v.Rails[botpay.RailCardWallet] = cardWalletView{Status: railStatus, BalanceUSD: o.Wallet.Wallet.Available(),
 		HeldUSD: o.Wallet.Wallet.Held, SpendingLimits: viewSpendingLimits(o)}
 	if p := o.Processor; p != nil {
-		v.Rails[botpay.RailProcessorWallet] = processorWalletView{Status: railStatus, BalanceUSD: p.Available(), Address: p.Address}
+		v.Rails[botpay.RailProcessorWallet] = viewProcessorWallet(railStatus, p)
 	}
 	v.MasterGuardrails = viewMaster(o.Master)
 	v.WalletStatus = botpay.WalletStatus(&b, o.Wallet.Wallet)

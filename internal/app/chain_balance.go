@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -28,17 +29,23 @@ type chainBalance struct {
 // chainBalance is a processor wallet's token balance on chain in live
 // mode, at most chainBalanceTTL old.
 func (s *Service) chainBalance(ctx context.Context, a x402.Address) (botpay.Micro, error) {
+	b, _, err := s.chainBalanceAt(ctx, a)
+	return b, err
+}
+
+// chainBalanceAt is chainBalance with the time it was read from the node.
+func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Micro, time.Time, error) {
 	now := time.Now()
 	c := &s.balances
 	c.mu.Lock()
 	e, ok := c.entries[a]
 	c.mu.Unlock()
 	if ok && now.Sub(e.at) < chainBalanceTTL {
-		return e.micro, nil
+		return e.micro, e.at, nil
 	}
 	b, err := s.chain.TokenBalance(ctx, a)
 	if err != nil {
-		return 0, err
+		return 0, now, err
 	}
 	micro := botpay.Micro(b.Int64())
 	if !b.IsInt64() {
@@ -50,7 +57,7 @@ func (s *Service) chainBalance(ctx context.Context, a x402.Address) (botpay.Micr
 	}
 	c.entries[a] = chainBalance{micro: micro, at: now}
 	c.mu.Unlock()
-	return micro, nil
+	return micro, now, nil
 }
 
 // forgetChainBalance drops a cached balance that a settlement changed.
@@ -58,4 +65,18 @@ func (s *Service) forgetChainBalance(a x402.Address) {
 	s.balances.mu.Lock()
 	delete(s.balances.entries, a)
 	s.balances.mu.Unlock()
+}
+
+// freshChainBalance reads a processor wallet's token balance from the node
+// now (and caches it): a refund is judged against what the chain holds,
+// not against a read of a few seconds ago. A node that does not answer
+// is chain_unavailable.
+func (s *Service) freshChainBalance(ctx context.Context, a x402.Address) (store.ChainBalance, error) {
+	s.forgetChainBalance(a)
+	b, at, err := s.chainBalanceAt(ctx, a)
+	if err != nil {
+		s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "address", a.Hex(), "err", err)
+		return store.ChainBalance{}, botpay.ChainUnavailable("the processor wallet's token balance")
+	}
+	return store.ChainBalance{Micro: b, ReadAt: at}, nil
 }

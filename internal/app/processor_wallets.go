@@ -98,8 +98,9 @@ func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) 
 		return w, err
 	}
 	a, _ := x402.ParseAddress(w.Address)
-	if w.Balance, err = s.chainBalance(ctx, a); err != nil {
-		return nil, fmt.Errorf("%w: %w", errChainUnreadable, err)
+	if w.Balance, w.BalanceReadAt, err = s.chainBalanceAt(ctx, a); err != nil {
+		s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "bot_id", botID, "err", err)
+		return nil, fmt.Errorf("%w: %w", errChainUnreadable, botpay.ChainUnavailable("the processor wallet's token balance"))
 	}
 	return w, nil
 }
@@ -108,16 +109,16 @@ func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) 
 var errChainUnreadable = errors.New("app: processor wallet balance unreadable on chain")
 
 // processorWalletUnread lets the status answer survive a node that does
-// not answer: the wallet shows nothing available (signing, which reads
-// the chain itself, refuses meanwhile). Other errors stay errors.
+// not answer: the wallet's balance is unknown (null, not 0: a bot must not
+// take a fault for an empty wallet), and signing, which reads the chain
+// itself, answers chain_unavailable meanwhile. Other errors stay errors.
 func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
 	if !errors.Is(err, errChainUnreadable) {
 		return nil, err
 	}
-	s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "bot_id", botID, "err", err)
 	w, err := s.processorWallet(ctx, botID)
 	if w != nil {
-		w.Balance, w.Reserved = 0, 0
+		w.Balance, w.Reserved, w.BalanceUnknown = 0, 0, true
 	}
 	return w, err
 }

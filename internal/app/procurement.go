@@ -17,7 +17,7 @@ func (s *Service) Procurement(ctx context.Context, owner botpay.Owner, botID str
 // ProcurementChange is a PUT of procurement controls; nil lists keep their
 // value.
 type ProcurementChange struct {
-	AllowedDomains, BlockedDomains, AllowedMerchants, BlockedMerchants, AllowedRecipients *[]string
+	AllowedDomains, BlockedDomains, AllowedMerchants, BlockedMerchants, AllowedRecipients, BlockedRecipients *[]string
 }
 
 // SetProcurement merges a change into an owned bot's procurement controls.
@@ -41,6 +41,9 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 	}
 	if c.AllowedRecipients != nil {
 		cur.AllowedRecipients = recipientList(p, "allowed_recipients", *c.AllowedRecipients)
+	}
+	if c.BlockedRecipients != nil {
+		cur.BlockedRecipients = recipientList(p, "blocked_recipients", *c.BlockedRecipients)
 	}
 	if err := p.err(); err != nil {
 		return cur, err

@@ -42,11 +42,17 @@ func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID 
 	}
 	prepared, err := s.chain.Prepare(ctx, payment)
 	if err != nil {
-		return botpay.Refund{}, refundRefusal(err)
+		return botpay.Refund{}, s.refundRefusal(ctx, err)
+	}
+	// Read now, not from the cache: the store judges the refund against it
+	// beside the signatures and refunds that promise the same tokens.
+	balance, err := s.freshChainBalance(ctx, payment.Authorization.From)
+	if err != nil {
+		return botpay.Refund{}, err
 	}
 	rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: saleID, Amount: amount, Reason: req.Reason}
 	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
-	c, err := s.store.SubmitSaleRefund(ctx, rf, relayer, prepared.NonceFloor, func(nonce uint64) (store.SignedSubmission, error) {
+	c, err := s.store.SubmitSaleRefund(ctx, rf, relayer, prepared.NonceFloor, balance, func(nonce uint64) (store.SignedSubmission, error) {
 		signed, err := s.chain.Sign(prepared.Tx, nonce)
 		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
 	})
@@ -83,8 +89,9 @@ func (s *Service) refundAuthorization(ctx context.Context, botID, payer string, 
 }
 
 // refundRefusal answers a refund the chain checks refused before anything
-// was sent: the processor wallet short of tokens is 402 insufficient_funds.
-func refundRefusal(err error) error {
+// was sent: the processor wallet short of tokens is 402 insufficient_funds;
+// a node that did not answer is chain_unavailable.
+func (s *Service) refundRefusal(ctx context.Context, err error) error {
 	var refusal *settle.Refusal
 	switch {
 	case errors.As(err, &refusal) && refusal.Reason == settle.ReasonInsufficientFunds:
@@ -93,7 +100,8 @@ func refundRefusal(err error) error {
 	case errors.As(err, &refusal):
 		return botpay.Errorf(botpay.KindConflict, botpay.CodeRefundRefused, "the chain would refuse the refund (%s): %s", refusal.Reason, refusal.Detail)
 	}
-	return botpay.Errorf(botpay.KindUnavailable, botpay.CodeRefundUnavailable, "the chain cannot take the refund now; nothing was sent")
+	s.log.WarnContext(ctx, "refund checks could not reach the chain", "err", err)
+	return botpay.ChainUnavailable("the refund's checks")
 }
 
 // awaitRefund waits a while for a just-sent refund and records its outcome.

@@ -81,9 +81,9 @@ func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string
 
 // Sign runs the signing endpoint: validation, the signing guardrail chain
 // (docs/api.md) and the reservation, then a signature at once or a request held for the
-// owner. When the owner has allow-lists, the request is first bound to
+// owner. When the owner has any allow- or block-list, the request is first bound to
 // what the resource itself asks (bindRecipient), outside the transaction:
-// the decision that finds allow-lists rolls back, and the request is
+// the decision that finds such lists rolls back, and the request is
 // decided again once bound.
 func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (SignResult, error) {
 	now := s.clock.Now()
@@ -136,8 +136,8 @@ type signingAttempt struct {
 	from      x402.Address // the signing wallet, once signed
 }
 
-// errBindFirst rolls a decision back when the owner has allow-lists and
-// the request is not yet bound to the resource's requirements.
+// errBindFirst rolls a decision back when the owner has any procurement
+// list and the request is not yet bound to the resource's requirements.
 var errBindFirst = errors.New("signing: bind the recipient to the resource first")
 
 // decideSigning judges a request under the wallet lock and signs it when
@@ -158,7 +158,7 @@ func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 		if v.Blocked {
 			return v, nil
 		}
-		if sg.Procurement.HasAllowList() && !a.bound {
+		if sg.Procurement.BindsRecipient() && !a.bound {
 			return v, errBindFirst
 		}
 		if v.NeedsApproval {
@@ -221,7 +221,7 @@ func (s *Service) reserver(ctx context.Context, botID string) (func(context.Cont
 		return nil, firstErr(err, store.ErrNoProcessorWallet)
 	}
 	return func(ctx context.Context, r botpay.SigningRequest, d store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
-		return s.store.ReserveSigningAgainst(ctx, r, w.Balance, d)
+		return s.store.ReserveSigningAgainst(ctx, r, store.ChainBalance{Micro: w.Balance, ReadAt: w.BalanceReadAt}, d)
 	}, nil
 }
 

@@ -18,14 +18,19 @@ type Procurement struct {
 	// AllowedRecipients are the EIP-55 addresses a bot may sign payments
 	// to; empty allows any the other lists allow.
 	AllowedRecipients []string
+	// BlockedRecipients are EIP-55 addresses a bot may never sign
+	// payments to, whatever resource it names.
+	BlockedRecipients []string
 	UpdatedAt         time.Time
 }
 
-// HasAllowList reports whether the owner restricted where the bot may pay
-// to named domains, merchants or recipients: then a signature is made
-// only for what the resource itself asks (docs/api.md).
-func (p Procurement) HasAllowList() bool {
-	return len(p.AllowedDomains) > 0 || len(p.AllowedMerchants) > 0 || len(p.AllowedRecipients) > 0
+// BindsRecipient reports whether the owner has any allow- or block-list of
+// domains, merchants or recipients: then a signature is made only for the
+// payTo and amount the resource itself asks (docs/api.md), or a bot could
+// name an innocent resource beside a blocked vendor's address.
+func (p Procurement) BindsRecipient() bool {
+	return len(p.AllowedDomains) > 0 || len(p.AllowedMerchants) > 0 || len(p.AllowedRecipients) > 0 ||
+		len(p.BlockedDomains) > 0 || len(p.BlockedMerchants) > 0 || len(p.BlockedRecipients) > 0
 }
 
 // MerchantHost is the lower-case host of merchant_url, which may be a full

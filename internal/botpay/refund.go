@@ -24,9 +24,6 @@ const (
 	// CodeRefundRefused: the chain would refuse an on-chain refund's
 	// transfer (its simulation fails); nothing was sent.
 	CodeRefundRefused = "refund_refused"
-	// CodeRefundUnavailable: the chain or the relayer cannot take an
-	// on-chain refund now; nothing was sent or recorded.
-	CodeRefundUnavailable = "refund_unavailable"
 )
 
 // MaxRefundReason bounds the free-text reason kept with a refund.

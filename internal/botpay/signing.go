@@ -47,6 +47,9 @@ func ProcurementAllows(host, recipient string, p Procurement) (bool, string) {
 		m = strings.ToLower(strings.TrimSpace(m))
 		return m != "" && (m == recipient || domainMatches(host, m))
 	}
+	if slices.ContainsFunc(p.BlockedRecipients, func(a string) bool { return strings.EqualFold(a, recipient) }) {
+		return false, "recipient " + recipient + " is blocked by procurement controls"
+	}
 	if slices.ContainsFunc(p.BlockedMerchants, merchant) {
 		return false, "merchant is blocked by procurement controls"
 	}

@@ -33,18 +33,20 @@ func TestProcurementAllows(t *testing.T) {
 	}
 }
 
-func TestHasAllowList(t *testing.T) {
+func TestAnyListBindsTheRecipient(t *testing.T) {
 	for name, c := range map[string]struct {
 		p    Procurement
 		want bool
 	}{
 		"none":               {Procurement{}, false},
-		"only blocks":        {Procurement{BlockedDomains: []string{"a.example"}, BlockedMerchants: []string{"b"}}, false},
+		"blocked domains":    {Procurement{BlockedDomains: []string{"a.example"}}, true},
+		"blocked merchants":  {Procurement{BlockedMerchants: []string{"b"}}, true},
+		"blocked recipients": {Procurement{BlockedRecipients: []string{"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}}, true},
 		"allowed domains":    {Procurement{AllowedDomains: []string{"a.example"}}, true},
 		"allowed merchants":  {Procurement{AllowedMerchants: []string{"a"}}, true},
 		"allowed recipients": {Procurement{AllowedRecipients: []string{"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}}, true},
 	} {
-		if got := c.p.HasAllowList(); got != c.want {
+		if got := c.p.BindsRecipient(); got != c.want {
 			t.Errorf("%s: %v, want %v", name, got, c.want)
 		}
 	}

@@ -108,6 +108,11 @@ type ProcessorWallet struct {
 	SealedKey []byte
 	Balance   Micro
 	Reserved  Micro
+	// BalanceUnknown: in live mode the chain did not answer, so Balance
+	// means nothing (shown as null, never as 0).
+	BalanceUnknown bool
+	// BalanceReadAt is when a live Balance was read from the node.
+	BalanceReadAt time.Time
 }
 
 // Available is what new signatures may still promise.

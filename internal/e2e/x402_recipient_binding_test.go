@@ -90,7 +90,15 @@ func TestSigningIsBoundToTheRecipientTheResourceAsksFor(t *testing.T) {
 			"http://vendor-ok.example/item", vendorPayTo, 50_000, 200, "", true},
 		{"an allowed recipient the resource does not name is refused", map[string]any{"allowed_recipients": []string{accomplice}},
 			"http://vendor-ok.example/item", accomplice, 50_000, 403, "payTo", true},
-		{"without allow-lists nothing is fetched", map[string]any{"blocked_domains": []string{"evil.example"}},
+		{"a domain block-list binds too: an accomplice beside an innocent URL is refused", map[string]any{"blocked_domains": []string{"evil.example"}},
+			"http://vendor-ok.example/item", accomplice, 50_000, 403, "payTo", true},
+		{"a merchant block-list binds too", map[string]any{"blocked_merchants": []string{"Casino"}},
+			"http://vendor-ok.example/item", accomplice, 50_000, 403, "payTo", true},
+		{"under a block-list the vendor's own recipient is signed", map[string]any{"blocked_domains": []string{"evil.example"}},
+			"http://vendor-ok.example/item", vendorPayTo, 50_000, 200, "", true},
+		{"a blocked recipient is refused whatever resource names it", map[string]any{"blocked_recipients": []string{strings.ToLower(vendorPayTo)}},
+			"http://vendor-ok.example/item", vendorPayTo, 50_000, 403, "blocked", false},
+		{"without any list nothing is fetched", map[string]any{},
 			"http://vendor-ok.example/item", accomplice, 50_000, 200, "", false},
 	}
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
@@ -125,6 +133,10 @@ func TestAllowedRecipientsAreStoredChecksummed(t *testing.T) {
 		path := "/api/v1/owner/bots/" + b.ID + "/procurement"
 		if got := r.must(200, "GET", path, b.OwnerToken, nil)["allowed_recipients"]; got == nil || len(got.([]any)) != 0 {
 			t.Fatalf("default allowed_recipients = %#v, want []", got)
+		}
+		blocked := r.must(200, "PUT", path, b.OwnerToken, map[string]any{"blocked_recipients": []string{strings.ToLower(accomplice)}})
+		if list, _ := blocked["blocked_recipients"].([]any); len(list) != 1 || list[0] != accomplice {
+			t.Fatalf("blocked_recipients = %v", blocked["blocked_recipients"])
 		}
 		put := r.must(200, "PUT", path, b.OwnerToken, map[string]any{"allowed_recipients": []string{strings.ToLower(vendorPayTo), vendorPayTo, strings.ToLower(accomplice)}})
 		got := r.must(200, "GET", path, b.OwnerToken, nil)

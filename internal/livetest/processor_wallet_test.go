@@ -51,8 +51,9 @@ func TestProcessorWalletFundedOnChainSignsAndSettles(t *testing.T) {
 }
 
 // TestStatusSurvivesANodeThatDoesNotAnswer: with the RPC endpoint gone,
-// status still answers, showing nothing available in the processor
-// wallet, and nothing is signed against a balance nobody could read.
+// status still answers, showing the processor wallet's balance as unknown
+// (null, never 0), and signing answers 503 chain_unavailable: nothing is
+// signed against a balance nobody could read.
 func TestStatusSurvivesANodeThatDoesNotAnswer(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, l *live) {
 		base := l.srv.URL
@@ -61,11 +62,11 @@ func TestStatusSurvivesANodeThatDoesNotAnswer(t *testing.T) {
 		l.node.Stop()
 		time.Sleep(chainBalanceTTL)
 		pw := must(t, base, 200, "GET", "/api/v1/bot/status", b.Key, nil)["rails"].(map[string]any)["processor_wallet"].(map[string]any)
-		if pw["balance_usd"] != 0.0 || pw["address"] != b.Address.Hex() {
+		if balance, ok := pw["balance_usd"]; !ok || balance != nil || pw["address"] != b.Address.Hex() {
 			t.Fatalf("status with the node down: %v", pw)
 		}
 		if code, body := call(t, base, "POST", "/api/v1/processor-wallet/bot/sign", b.Key, map[string]any{
-			"resource_url": "https://vendor.example/r", "amount_usdc": 1, "recipient_address": b.Address.Hex()}); code == 200 {
+			"resource_url": "https://vendor.example/r", "amount_usdc": 1, "recipient_address": b.Address.Hex()}); code != 503 || body["error"] != "chain_unavailable" {
 			t.Fatalf("signed with the node down: %v", body)
 		}
 	})

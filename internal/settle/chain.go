@@ -55,6 +55,12 @@ func (c *Chain) TokenBalance(ctx context.Context, a x402.Address) (*big.Int, err
 	if err != nil {
 		return nil, fmt.Errorf("settle: balanceOf: %w", err)
 	}
+	if len(out) != 32 {
+		// A node that answers anything but one uint256 word is broken or
+		// not in front of this token; reading it as a balance would turn a
+		// fault into an empty wallet.
+		return nil, fmt.Errorf("settle: balanceOf: malformed answer of %d bytes", len(out))
+	}
 	return evm.WordBig(out), nil
 }
 

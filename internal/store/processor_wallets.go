@@ -159,7 +159,7 @@ func signerStep(botID, ownerID string, row *signerRow) step {
 		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
 		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
 			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
-			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.lists[4], &row.walletID, &row.version},
+			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.lists[4], &row.lists[5], &row.walletID, &row.version},
 		found: &row.found}
 }
 

@@ -21,13 +21,15 @@ func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.
 // [procurementListCount]sql.NullString and parsed by parseProcurement: the
 // spending decisions read the controls in the statement that reads the
 // rest of their rules.
-const procurementLists = `p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants, p.allowed_recipients`
+const procurementLists = `p.allowed_domains, p.blocked_domains, p.allowed_merchants, p.blocked_merchants, p.allowed_recipients,
+	p.blocked_recipients`
 
-const procurementListCount = 5
+const procurementListCount = 6
 
 // listsOf are p's lists in the order of procurementLists.
 func listsOf(p *botpay.Procurement) [procurementListCount]*[]string {
-	return [...]*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants, &p.AllowedRecipients}
+	return [...]*[]string{&p.AllowedDomains, &p.BlockedDomains, &p.AllowedMerchants, &p.BlockedMerchants, &p.AllowedRecipients,
+		&p.BlockedRecipients}
 }
 
 // parseProcurement fills p's lists from procurementLists (NULL: no controls).
@@ -42,15 +44,15 @@ func parseProcurement(lists [procurementListCount]sql.NullString, p *botpay.Proc
 	return nil
 }
 
-const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, allowed_recipients, updated_at
-	FROM procurement WHERE bot_id = $1`
+const procurementQuery = `SELECT allowed_domains, blocked_domains, allowed_merchants, blocked_merchants, allowed_recipients, blocked_recipients,
+	updated_at FROM procurement WHERE bot_id = $1`
 
 func scanProcurement(row interface{ Scan(...any) error }) (botpay.Procurement, error) {
 	p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedMerchants: []string{},
-		BlockedMerchants: []string{}, AllowedRecipients: []string{}}
+		BlockedMerchants: []string{}, AllowedRecipients: []string{}, BlockedRecipients: []string{}}
 	var lists [procurementListCount]sql.NullString
 	var updated int64
-	err := row.Scan(&lists[0], &lists[1], &lists[2], &lists[3], &lists[4], &updated)
+	err := row.Scan(&lists[0], &lists[1], &lists[2], &lists[3], &lists[4], &lists[5], &updated)
 	if isNoRows(err) {
 		return p, nil
 	}
@@ -70,13 +72,14 @@ func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p bot
 			return err
 		}
 		if _, err := tx.exec(ctx, `INSERT INTO procurement (bot_id, allowed_domains, blocked_domains, allowed_merchants, blocked_merchants,
-				allowed_recipients, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
+				allowed_recipients, blocked_recipients, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 			ON CONFLICT (bot_id) DO UPDATE SET allowed_domains = excluded.allowed_domains, blocked_domains = excluded.blocked_domains,
 				allowed_merchants = excluded.allowed_merchants, blocked_merchants = excluded.blocked_merchants,
-				allowed_recipients = excluded.allowed_recipients, updated_at = excluded.updated_at`,
+				allowed_recipients = excluded.allowed_recipients,
+				blocked_recipients = excluded.blocked_recipients, updated_at = excluded.updated_at`,
 			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants),
-			enc(p.AllowedRecipients), ms(p.UpdatedAt)); err != nil {
+			enc(p.AllowedRecipients), enc(p.BlockedRecipients), ms(p.UpdatedAt)); err != nil {
 			return err
 		}
 		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))

@@ -49,11 +49,13 @@ type ChainRefund struct {
 }
 
 // SubmitSaleRefund records an on-chain refund of a sale as pending, in one
-// transaction: the bot's wallet lock, the remainder check, the sale's
-// refunded total raised (so racing refunds never exceed the sale), the
-// relayer's next nonce taken, the transaction signed with it, and the
+// transaction: the bot's wallet locks, the remainder check, the check that
+// balance (the processor wallet's tokens on chain) still covers it beside
+// the outstanding signatures and the other refunds not yet final, the
+// sale's refunded total raised (so racing refunds never exceed the sale),
+// the relayer's next nonce taken, the transaction signed with it, and the
 // refund stored with the signed bytes before anything is sent.
-func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64,
+func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64, balance ChainBalance,
 	sign func(nonce uint64) (SignedSubmission, error)) (ChainRefund, error) {
 	out := ChainRefund{Refund: rf, Relayer: strings.ToLower(r.Address)}
 	err := s.inTx(ctx, func(tx *Tx) error {
@@ -63,6 +65,14 @@ func (s *Store) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r Relaye
 		}
 		if _, err := botpay.RefundAmount(o.amount, o.refunded, &rf.Amount); err != nil {
 			return err
+		}
+		available, err := tx.lockChainAvailable(ctx, rf.BotID, balance, s.clock.Now())
+		if err != nil {
+			return err
+		}
+		if botpay.MicroOf(rf.Amount) > available {
+			return botpay.Errorf(botpay.KindPaymentRequired, botpay.CodeInsufficientFunds,
+				"the processor wallet's tokens on chain are promised to signatures or refunds already; %s USDC is free", max(available, 0).USD())
 		}
 		if err := tx.raiseRefunded(ctx, "sales", rf.SaleID, rf.Amount); err != nil {
 			return err

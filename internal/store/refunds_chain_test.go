@@ -17,7 +17,11 @@ import (
 func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		bot := claimedBot(t, st, newOwner(t, st))
+		owner := newOwner(t, st)
+		bot := claimedBot(t, st, owner)
+		if err := st.CreateProcessorWallet(ctx, owner.ID, bot.ID, "0x00000000000000000000000000000000000000cc", []byte("sealed")); err != nil {
+			t.Fatal(err)
+		}
 		page := newPage(t, st, bot.ID, cents(1000))
 		sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
@@ -27,7 +31,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
 		submit := func(amount botpay.Money) (store.ChainRefund, error) {
 			rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: sale.Sale.ID, Amount: amount, Reason: "r"}
-			return st.SubmitSaleRefund(ctx, rf, relayer, 0, func(n uint64) (store.SignedSubmission, error) {
+			return st.SubmitSaleRefund(ctx, rf, relayer, 0, store.ChainBalance{Micro: 100_000_000, ReadAt: time.Now()}, func(n uint64) (store.SignedSubmission, error) {
 				return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", n), RawTx: "0x02"}, nil
 			})
 		}

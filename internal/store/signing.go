@@ -36,18 +36,24 @@ func (s *Store) ReserveSigning(ctx context.Context, r botpay.SigningRequest, dec
 
 // ReserveSigningAgainst is ReserveSigning for a wallet whose balance is
 // held elsewhere (on chain, in live mode): balance replaces the stored
-// one, and the live reservations are still subtracted under the lock.
-func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
+// one, and the live reservations and the on-chain refunds not yet final
+// are subtracted under the lock.
+func (s *Store) ReserveSigningAgainst(ctx context.Context, r botpay.SigningRequest, balance ChainBalance, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	req, verdict, err := s.reserveSigning(ctx, r, &balance, decide)
 	return req, verdict, wrapErr(err, "reserve signing %s", r.BotID)
 }
 
-func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *botpay.Micro, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
+func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, balance *ChainBalance, decide SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
 	now := s.clock.Now()
 	r.CreatedAt = now
 	var verdict botpay.SigningVerdict
 	err := s.inTx(ctx, func(tx *Tx) error {
-		sg, w, spent, err := tx.lockSigner(ctx, r, now)
+		var refunds botpay.Money // on-chain refunds promising the same tokens (chain_balance.go)
+		var after []step
+		if balance != nil {
+			after = append(after, chainRefundsStep(r.BotID, balance.ReadAt, &refunds))
+		}
+		sg, w, spent, err := tx.lockSigner(ctx, r, now, after...)
 		if err != nil {
 			return err
 		}
@@ -58,7 +64,7 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 		}
 		have := w.balance
 		if balance != nil {
-			have = *balance
+			have = balance.Micro - botpay.MicroOf(refunds)
 		}
 		if verdict, err = decide(sg, spent, have-w.reserved(), &r); err != nil || verdict.Blocked {
 			return err
@@ -95,14 +101,14 @@ func signatureReservedUntil(validBefore int64) time.Time {
 // lockSigner reads the bot's Signer and locks its processor wallet
 // (lockProcessorWallet), in one round trip when the bot's rules in memory
 // are still its own, else reading them again.
-func (tx *Tx) lockSigner(ctx context.Context, r botpay.SigningRequest, now time.Time) (sg Signer, w lockedProcessor, spent SpentTotals, err error) {
+func (tx *Tx) lockSigner(ctx context.Context, r botpay.SigningRequest, now time.Time, after ...step) (sg Signer, w lockedProcessor, spent SpentTotals, err error) {
 	cfg := tx.s.signers.get(r.BotID)
 	var row signerRow
 	first := signerStep(r.BotID, r.OwnerID, &row)
 	if cfg != nil {
 		first = slimSignerStep(r.BotID, &row)
 	}
-	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, first, tx.budgetLockStep(r.BotID))
+	w, spent, err = tx.lockProcessorWallet(ctx, r.BotID, now, []step{first, tx.budgetLockStep(r.BotID)}, after)
 	if err == nil && !row.found {
 		err = ErrNoProcessorWallet
 	}
@@ -143,16 +149,17 @@ func msPtr(t *time.Time) any {
 // that waited for the row lock still sees the snapshot taken before it
 // waited, so reads in the locking statement would miss what the previous
 // lock holder just committed.
-// Both statements, after first, travel in one round trip (a pipeline), and
-// still run one after the other.
-func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first ...step) (w lockedProcessor, spent SpentTotals, err error) {
+// Both statements, between first and after, travel in one round trip (a
+// pipeline), and still run one after the other.
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first, after []step) (w lockedProcessor, spent SpentTotals, err error) {
 	var found bool
-	err = tx.pipeline(ctx, append(first,
+	steps := append(first,
 		step{query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
 			args: []any{botID}, dest: []any{&w.balance, &w.total, &w.asOf}, found: &found},
 		step{query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + committedDays("bot_id"),
 			args: committedArgs("bot:"+botID, botID, now),
-			dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})...)
+			dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})
+	err = tx.pipeline(ctx, append(steps, after...)...)
 	if err == nil && !found {
 		return w, spent, ErrNoProcessorWallet
 	}
