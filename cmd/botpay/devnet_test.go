@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestDevnetThenServeSettlesALivePaymentOnTheLocalChain(t *testing.T) {
 	}
 	dir := t.TempDir()
 	port := freeTCPPort(t)
-	env := startDevnet(t, bin, "--dir", dir, "--port", port)
+	env, _ := startDevnet(t, bin, "--dir", dir, "--port", port)
 	if env["BOTPAY_MODE"] != "live" || env["BOTPAY_X402_RPC_URL"] != "http://127.0.0.1:"+port {
 		t.Fatalf("devnet printed %v", env)
 	}
@@ -64,9 +65,42 @@ func TestDevnetThenServeSettlesALivePaymentOnTheLocalChain(t *testing.T) {
 	}
 }
 
+// A second `botpay devnet` on the same folder resumes the chain the first
+// left at Ctrl-C: the same token, keys and balances, so the service's
+// stored relayer nonce stays true.
+func TestDevnetRestartResumesTheSameChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs a chain; skipped with -short")
+	}
+	chaintest.Require(t)
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	dir, port := t.TempDir(), freeTCPPort(t)
+	first, stop := startDevnet(t, bin, "--dir", dir, "--port", port)
+	wallet := "0x1111111111111111111111111111111111111111"
+	if out, err := exec.Command(bin, "devnet", "mint", wallet, "1.25", "--dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("devnet mint: %v\n%s", err, out)
+	}
+	stop()
+	second, _ := startDevnet(t, bin, "--dir", dir, "--port", port)
+	for _, k := range []string{"BOTPAY_X402_TOKEN", "BOTPAY_X402_RELAYER_KEY", "BOTPAY_SECRET_KEY", "BOTPAY_DATA_DIR"} {
+		if first[k] == "" || first[k] != second[k] {
+			t.Errorf("%s = %q after the restart, was %q", k, second[k], first[k])
+		}
+	}
+	token, _ := x402.ParseAddress(second["BOTPAY_X402_TOKEN"])
+	holder, _ := x402.ParseAddress(wallet)
+	if got, err := devnet.Balance(context.Background(), evm.NewClient(second["BOTPAY_X402_RPC_URL"]), token, holder); err != nil || got != 1_250_000 {
+		t.Fatalf("balance after the restart %d (%v), want 1250000", got, err)
+	}
+}
+
 // startDevnet runs `botpay devnet` from the repository's root and returns
-// the settings it printed; it stops (SIGINT) with the test.
-func startDevnet(t *testing.T, bin string, args ...string) map[string]string {
+// the settings it printed and a stop (SIGINT, as Ctrl-C) that also runs
+// with the test's cleanup.
+func startDevnet(t *testing.T, bin string, args ...string) (map[string]string, func()) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"devnet"}, args...)...)
 	cmd.Dir = filepath.Join("..", "..")
@@ -78,10 +112,11 @@ func startDevnet(t *testing.T, bin string, args ...string) map[string]string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	stop := sync.OnceFunc(func() {
 		cmd.Process.Signal(syscall.SIGINT)
 		cmd.Wait()
 	})
+	t.Cleanup(stop)
 	env := map[string]string{}
 	ready := make(chan struct{})
 	go func() {
@@ -97,10 +132,10 @@ func startDevnet(t *testing.T, bin string, args ...string) map[string]string {
 	}()
 	select {
 	case <-ready:
-		return env
+		return env, stop
 	case <-time.After(3 * time.Minute):
 		t.Fatal("botpay devnet printed no settings")
-		return nil
+		return nil, nil
 	}
 }
 
