@@ -65,7 +65,7 @@ func salesVerb() botVerb {
 var messagesListing = listing[client.PendingMessage]{verb: "messages", field: "messages",
 	columns: []string{"ID", "EVENT", "AT", "DATA"},
 	row: func(m client.PendingMessage) []string {
-		return []string{strconv.FormatInt(m.MessageID, 10), m.Event, stamp(m.Timestamp), pretty(m.Data)}
+		return []string{strconv.FormatInt(m.MessageID, 10), m.Event, stamp(m.Timestamp), compactJSON(m.Data)}
 	},
 	page: func(ctx context.Context, c *client.Client, l client.ListOptions) (*client.Page[client.PendingMessage], error) {
 		return c.MessagesPage(ctx, l)

@@ -169,7 +169,8 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
-func pretty(data json.RawMessage) string {
+// compactJSON puts a message's data on one table line.
+func compactJSON(data json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, data) != nil {
 		return string(data)
