@@ -5,7 +5,9 @@
 //	botpay owner create --email E --password P   create an owner, print a token
 //	botpay tunnel --server S --token T --to U     managed-tunnel client
 //	botpay mcp       MCP server over stdio (BOTPAY_URL, BOTPAY_API_KEY)
-//	botpay version   print the version
+//	botpay bot VERB  the bot API from the command line (BOTPAY_URL, BOTPAY_API_KEY)
+//	botpay devnet    a local chain for live mode (and devnet mint ADDRESS AMOUNT)
+//	botpay version   print the module version and the commit built from
 //
 // main wires configuration to the store, the use cases and the HTTP server;
 // it holds no business logic.
@@ -22,17 +24,15 @@ import (
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
+		var exit *exitError
+		if !errors.Is(err, flag.ErrHelp) && (!errors.As(err, &exit) || !exit.printed) {
 			fmt.Fprintln(os.Stderr, "botpay:", err)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -51,8 +51,29 @@ Usage:
                             relay webhook deliveries to a local gateway
   botpay mcp                MCP server over stdio for a desktop agent
                             (BOTPAY_URL and BOTPAY_API_KEY in the environment)
-  botpay version            print the version
+  botpay bot VERB [flags]   the bot API from the command line: status, wallet,
+                            transactions, buy, sign, pay, pages, invoices, sales,
+                            messages (botpay bot help)
+  botpay devnet [--dir DIR] a local chain for live mode: anvil, the test token, a
+                            funded relayer; prints the settings for botpay serve
+  botpay devnet mint ADDRESS AMOUNT
+                            give test USDC to a wallet on the running devnet
+  botpay version            print the module version and the commit built from
 `
+
+// exitCode is 0 for success, the code an *exitError carries (the
+// documented codes of `botpay bot`), else 1.
+func exitCode(err error) int {
+	var exit *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.code
+	default:
+		return 1
+	}
+}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -74,9 +95,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return tunnel(ctx, args[1:], stderr)
 	case "mcp":
 		return mcpServe(ctx, args[1:], stderr)
+	case "bot":
+		return bot(ctx, args[1:], stdout, stderr)
+	case "devnet":
+		return devnetCommand(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "botpay", version)
-		return nil
+		return printVersion(stdout)
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -7,6 +7,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -14,13 +19,72 @@ import (
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
-func TestVersionPrintsTheVersion(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"version"}, &out, io.Discard); err != nil {
+func TestVersionDescribesTheBuild(t *testing.T) {
+	t.Parallel()
+	setting := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i+1 < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"a tagged build from a clean checkout",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"},
+				Settings: setting("vcs.revision", "abc123", "vcs.time", "2026-11-27T11:00:00Z", "vcs.modified", "false")},
+			true, "botpay v1.2.0\nrevision abc123 (2026-11-27T11:00:00Z)\ngo go1.26.8\n"},
+		{"a build with uncommitted changes",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261127110000-abc123abc123+dirty"},
+				Settings: setting("vcs.revision", "abc123", "vcs.modified", "true")},
+			true, "botpay v0.0.0-20261127110000-abc123abc123+dirty\nrevision abc123 modified\ngo go1.26.8\n"},
+		{"a build outside a checkout",
+			&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}},
+			true, "botpay (devel)\nrevision unknown (not built from a git checkout)\ngo go1.26.8\n"},
+		{"a binary without build information", nil, false, "botpay (devel)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := buildDescription(tt.info, tt.ok); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// The real binary, built from this checkout with VCS stamping on (some
+// environments turn it off in GOFLAGS), names the commit it was built from
+// without any -ldflags.
+func TestVersionOfTheBuiltBinaryNamesItsCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	t.Parallel()
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	if info, err := os.Stat(filepath.Join("..", "..", ".git")); err != nil || !info.IsDir() {
+		t.Skip("a git worktree: the go command stamps the revision only where .git is a folder")
+	}
+	bin := filepath.Join(t.TempDir(), "botpay")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); got != "botpay dev\n" {
-		t.Fatalf("version printed %q", got)
+	lines := strings.Split(string(out), "\n")
+	if !strings.HasPrefix(lines[0], "botpay v") || len(lines) < 3 ||
+		!strings.HasPrefix(lines[1], "revision "+strings.TrimSpace(string(head))) || lines[2] != "go "+runtime.Version() {
+		t.Fatalf("botpay version printed %q; HEAD is %s", out, head)
 	}
 }
 

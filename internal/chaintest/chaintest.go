@@ -7,12 +7,9 @@
 package chaintest
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -20,26 +17,20 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/botpay/botpay/internal/devnet"
 	"github.com/botpay/botpay/internal/evm"
 	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// ChainID is the chain id the node runs with (Base Sepolia's).
-const ChainID = 84532
-
-// TokenName and TokenVersion are the token's EIP-712 domain, USDC's on
-// Base Sepolia.
+// ChainID, TokenName and TokenVersion are the local chain's, as
+// `botpay devnet` runs it.
 const (
-	TokenName    = "USDC"
-	TokenVersion = "2"
+	ChainID      = devnet.ChainID
+	TokenName    = devnet.TokenName
+	TokenVersion = devnet.TokenVersion
 )
-
-// deployerKey is anvil's first default account, funded with ether at
-// genesis (a published test key).
-const deployerKey = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 
 // Node is a running anvil with the token deployed.
 type Node struct {
@@ -64,22 +55,14 @@ func Dir() string {
 }
 
 // AnvilPath is the anvil binary npm installed into chain/node_modules.
-func AnvilPath() string {
-	return filepath.Join(Dir(), "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil")
-}
+func AnvilPath() string { return devnet.AnvilPath(Dir()) }
 
 // Require skips (or fails, with CHAIN_TESTS_REQUIRED=1) unless node, anvil
 // and solc are installed.
 func Require(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		suite.Chain.Need(t, "node is not installed")
-	}
-	if _, err := os.Stat(AnvilPath()); err != nil {
-		suite.Chain.Need(t, "anvil is not installed in chain/node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(Dir(), "node_modules", "solc", "package.json")); err != nil {
-		suite.Chain.Need(t, "solc is not installed in chain/node_modules")
+	if err := devnet.Missing(Dir()); err != nil {
+		suite.Chain.Need(t, err.Error())
 	}
 	suite.Chain.Need(t)
 }
@@ -89,27 +72,12 @@ func Start(t testing.TB) *Node {
 	t.Helper()
 	Require(t)
 	port := freePort(t)
-	cmd := exec.Command(AnvilPath(), "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--chain-id", fmt.Sprint(ChainID))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start anvil: %v", err)
+	cmd, rpc, err := devnet.StartAnvil(context.Background(), Dir(), port)
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a second Wait after Stop only errs
-	deployer, _ := x402.KeyFromHex(deployerKey)
-	n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Deployer: deployer, t: t, cmd: cmd}
-	n.RPC = evm.NewClient(n.URL)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		id, err := n.RPC.ChainID(context.Background())
-		if err == nil && id == ChainID {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("anvil did not answer: %v\n%s", err, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), RPC: rpc, Deployer: devnet.Deployer(), t: t, cmd: cmd}
 	n.Token = n.deploy(t)
 	n.watchPool(t)
 	return n
@@ -132,23 +100,7 @@ var compiled struct {
 
 // bytecode compiles the token once per test process.
 func bytecode(t testing.TB) []byte {
-	compiled.once.Do(func() {
-		cmd := exec.Command("node", "compile.mjs")
-		cmd.Dir = Dir()
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			compiled.err = fmt.Errorf("solc: %v: %s", err, stderr.String())
-			return
-		}
-		var c struct{ Bytecode string }
-		if err := json.Unmarshal(out, &c); err != nil {
-			compiled.err = err
-			return
-		}
-		compiled.bytecode, compiled.err = evm.ParseHexBytes(c.Bytecode)
-	})
+	compiled.once.Do(func() { compiled.bytecode, compiled.err = devnet.Bytecode(Dir()) })
 	if compiled.err != nil {
 		t.Fatal(compiled.err)
 	}
@@ -158,27 +110,13 @@ func bytecode(t testing.TB) []byte {
 // deploy sends the contract creation through internal/evm's own signing:
 // a node accepting it is a test of the relayer's transactions too.
 func (n *Node) deploy(t testing.TB) x402.Address {
-	code := append(bytecode(t), constructorArgs(TokenName, TokenVersion)...)
-	r := n.Send(t, n.Deployer, nil, code)
-	addr, err := x402.ParseAddress(r.ContractAddress)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	addr, err := devnet.Deploy(context.Background(), n.RPC, bytecode(t))
 	if err != nil {
-		t.Fatalf("deploy: contract address %q: %v", r.ContractAddress, err)
+		t.Fatal(err)
 	}
 	return addr
-}
-
-// constructorArgs ABI-encodes (string, string).
-func constructorArgs(a, b string) []byte {
-	tail := func(s string) []byte {
-		out := evm.WordUint(uint64(len(s)))
-		padded := make([]byte, (len(s)+31)/32*32)
-		copy(padded, s)
-		return append(out, padded...)
-	}
-	ta, tb := tail(a), tail(b)
-	out := evm.WordUint(64)
-	out = append(out, evm.WordUint(uint64(64+len(ta)))...)
-	return append(append(out, ta...), tb...)
 }
 
 // Send signs a transaction from key with internal/evm, sends it and waits
@@ -187,36 +125,11 @@ func (n *Node) Send(t testing.TB, key x402.Key, to *x402.Address, data []byte) e
 	t.Helper()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	ctx := context.Background()
-	nonce, err := n.RPC.PendingNonce(ctx, key.Address())
+	r, err := devnet.Send(context.Background(), n.RPC, key, to, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := evm.DynamicFeeTx{ChainID: ChainID, Nonce: nonce, MaxPriorityFeePerGas: big.NewInt(1_000_000_000),
-		MaxFeePerGas: big.NewInt(100_000_000_000), Gas: 3_000_000, To: to, Data: data}
-	signed, err := tx.Sign(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hash, err := n.RPC.SendRawTransaction(ctx, signed.Raw)
-	if err != nil || hash != signed.HashHex() {
-		t.Fatalf("send: %s, %v (signed %s)", hash, err, signed.HashHex())
-	}
-	for i := 0; i < 400; i++ {
-		r, err := n.RPC.TransactionReceipt(ctx, hash)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r != nil {
-			if !r.Succeeded() {
-				t.Fatalf("transaction %s reverted", hash)
-			}
-			return *r
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("no receipt for %s", hash)
-	return evm.Receipt{}
+	return r
 }
 
 // Mint gives an address micro-units of the token.
