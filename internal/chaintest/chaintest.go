@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
