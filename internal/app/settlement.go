@@ -43,6 +43,10 @@ type X402Offer struct {
 	Invoice *botpay.Invoice
 	Amount  botpay.Money
 	PayTo   x402.Address
+	// BotID and ResourceURL, with no Page, make the offer of a bot's own
+	// resource that the facilitator settles (facilitator.go).
+	BotID       string
+	ResourceURL string
 }
 
 // Micro is the offer's amount in micro-USDC.
@@ -108,6 +112,13 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	if err != nil {
 		return X402Settlement{}, &X402Rejected{Reason: "invalid_payment_header: " + strings.TrimPrefix(err.Error(), "x402: ")}
 	}
+	return s.settleX402(ctx, o, p, "")
+}
+
+// settleX402 is the one path of both versions once the payment is decoded;
+// paymentID is a v2 payer's payment identifier ("" for none), bound to the
+// authorization when it is claimed.
+func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, paymentID string) (X402Settlement, error) {
 	a := p.Authorization
 	out := X402Settlement{Payer: a.From}
 	if s.signedBy(p) {
@@ -125,7 +136,7 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	if s.Live() {
 		expect.Tolerance, expect.ExpiryMargin = 0, X402ExpiryMargin
 	}
-	if err = x402.Verify(p, s.domain, expect); err != nil {
+	if err := x402.Verify(p, s.domain, expect); err != nil {
 		if s.Live() {
 			return out, &X402Rejected{Reason: verifyReason(err)}
 		}
@@ -134,6 +145,9 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex()}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
+	}
+	if o.Page.ID == "" {
+		claim.BotID, claim.ResourceURL = o.BotID, o.ResourceURL
 	}
 	for attempt := 0; ; attempt++ {
 		id, err := s.store.ClaimX402Payment(ctx, claim)
@@ -157,10 +171,17 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 }
 
 // samePage lets a replay answer with its original result only where it
-// was paid: an authorization spent on another page (or invoice) is used up.
+// was paid: an authorization spent on another page (or invoice), or on
+// another bot's own resource through the facilitator, is used up.
 func samePage(res botpay.SaleResult, o X402Offer, err error) error {
-	if err != nil || res.Page == nil {
+	if err != nil {
 		return err
+	}
+	if o.Page.ID == "" || res.Page == nil {
+		if res.Page != nil || o.Page.ID != "" || res.Sale.BotID != o.BotID {
+			return &X402Rejected{Reason: "authorization_already_used"}
+		}
+		return nil
 	}
 	sameInvoice := (res.Invoice == nil && o.Invoice == nil) || (res.Invoice != nil && o.Invoice != nil && res.Invoice.ID == o.Invoice.ID)
 	if res.Page.ID != o.Page.ID || !sameInvoice {
@@ -193,7 +214,7 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 		return release(&X402Rejected{Reason: "settlement_failed"})
 	}
 	in := botpay.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount}
+		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount, BotID: o.BotID, ResourceURL: o.ResourceURL}
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -227,6 +248,9 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	var res botpay.SaleResult
 	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
+	}
+	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
+		return res, true, nil
 	}
 	page, err := s.store.CheckoutPage(ctx, pay.PageID, "")
 	if err != nil {
