@@ -12,8 +12,8 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// FacilitatorCallsPerMinute bounds each of a bot's verify and settle
-// calls. A vendor's middleware reports a refused call as a failed
+// FacilitatorCallsPerMinute is the default bound of each of a bot's
+// verify and settle calls (Limits.FacilitatorPerMinute). A vendor's middleware reports a refused call as a failed
 // payment, so the limit is generous: it only stops a runaway loop.
 const FacilitatorCallsPerMinute = 600
 
@@ -39,7 +39,7 @@ func (f facilitatorPayee) Relayer() (x402.Address, bool) {
 
 func (f facilitatorPayee) TakeFacilitatorCall(ctx context.Context, botID, call string) error {
 	return f.s.store.Take(ctx, store.Limit{Bucket: "facilitator-" + call + ":" + botID,
-		Max: FacilitatorCallsPerMinute, Window: time.Minute})
+		Max: f.s.limits.FacilitatorPerMinute, Window: time.Minute})
 }
 
 func (f facilitatorPayee) ProcessorAddress(ctx context.Context, botID string) (x402.Address, bool, error) {

@@ -5,7 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -149,5 +153,27 @@ func TestFacilitatorAuthorizationSpentOnAPageIsUsedUp(t *testing.T) {
 		if s["success"] != false || !strings.Contains(s["errorReason"].(string), "used") {
 			t.Fatalf("settle of an authorization paid on a page = %v", s)
 		}
+	})
+}
+
+func TestFacilitatorLimitsVerifyAndSettleCallsPerBot(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		r := raw{t: t, srv: testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 1000, FacilitatorPerMinute: 2}})}
+		seller := r.walletBot("seller", 0)
+		other := r.walletBot("other", 0)
+		p, _ := outsider(t, seller.Address, 20000, time.Now().Unix()+120)
+		body := facilitatorBodyV2(p, seller.Address, 20000, "https://x.example")
+		for i := 0; i < 2; i++ {
+			r.must(200, "POST", facilitatorPath+"/verify", seller.APIKey, body)
+		}
+		if a := r.do("POST", facilitatorPath+"/verify", seller.APIKey, body); a.Status != 429 || a.json(t)["error"] != "rate_limited" {
+			t.Fatalf("third verify in a minute: %d %s", a.Status, a.Body)
+		}
+		// Settling counts apart, and so does another bot.
+		if s := r.must(200, "POST", facilitatorPath+"/settle", seller.APIKey, body); s["success"] != true {
+			t.Fatalf("settle after verify was limited: %v", s)
+		}
+		r.must(200, "POST", facilitatorPath+"/verify", other.APIKey, body)
 	})
 }
