@@ -136,26 +136,28 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 	if offer.Invoice != nil {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
 	}
-	need := x402.ExactUSDC(s.svc.Domain(), s.svc.BaseURL()+r.URL.RequestURI(), description, uint64(offer.Micro()), offer.PayTo, app.X402Timeout)
-	header := r.Header.Get("X-PAYMENT")
+	ask := s.x402Ask(r, offer, description)
+	if signature := r.Header.Get(x402.HeaderPaymentSignature); signature != "" {
+		s.payX402V2(w, r, offer, ask, signature)
+		return
+	}
+	header := r.Header.Get(x402.HeaderXPayment)
 	if header == "" {
-		writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: "X-PAYMENT header is required",
-			Accepts: []x402.Requirement{need}})
+		ask.refuse(w, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
 		return
 	}
 	res, err := s.svc.SettleX402(r.Context(), offer, header)
 	var rejected *app.X402Rejected
 	if errors.As(err, &rejected) {
-		writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: rejected.Reason,
-			Accepts: []x402.Requirement{need}})
+		ask.refuse(w, rejected.Reason, rejected.Reason)
 		return
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	w.Header().Set("X-PAYMENT-RESPONSE", x402.EncodeSettleResponse(x402.SettleResponse{Success: true,
+	w.Header().Set(x402.HeaderXPaymentResponse, x402.EncodeSettleResponse(x402.SettleResponse{Success: true,
 		Transaction: res.Sale.Sale.TxHash, Network: s.svc.Domain().Network(), Payer: res.Payer.Hex()}))
-	w.Header().Set("Access-Control-Expose-Headers", "X-PAYMENT-RESPONSE")
+	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderXPaymentResponse)
 	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
 }

@@ -142,7 +142,8 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		}
 		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
 	}
-	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex()}
+	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex(),
+		Route: o.Route(), PaymentID: paymentID}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -158,6 +159,9 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		if err == nil {
 			out.Sale, err = s.settleClaim(ctx, id, o, p)
 			return out, err
+		}
+		if errors.Is(err, store.ErrPaymentIdentifierTaken) {
+			return out, errPaymentIdentifierReused(paymentID)
 		}
 		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
 			return out, err

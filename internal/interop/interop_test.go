@@ -35,7 +35,7 @@ func interopDir(t *testing.T) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		return missing("node is not installed")
 	}
-	for _, pkg := range []string{"viem", "x402-fetch"} {
+	for _, pkg := range []string{"viem", "x402-fetch", "@x402/fetch", "@x402/evm"} {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
 			return missing("npm package " + pkg + " is not installed in interop/node_modules")
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -33,6 +34,10 @@ type X402Payment struct {
 	// processor wallet for ResourceURL.
 	BotID       string
 	ResourceURL string
+	// A v2 payer's payment identifier and the route it is scoped to; the
+	// claim binds them (x402_payment_identifiers.go). Empty: none.
+	Route     string
+	PaymentID string
 }
 
 // States of an x402 payment: claimed while the settler works, confirmed
@@ -60,11 +65,18 @@ func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p 
 func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *Tx) error {
-		return tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token,
+		err := tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token,
 			bot_id, resource_url) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9) RETURNING id`, strings.ToLower(p.Payer),
 			strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token),
 			nullString(p.BotID), nullString(p.ResourceURL)).Scan(&id)
+		if err != nil {
+			return err
+		}
+		return tx.bindPaymentIdentifier(ctx, p, id)
 	})
+	if errors.Is(err, ErrPaymentIdentifierTaken) {
+		return 0, err
+	}
 	return id, wrapErr(classify(err), "claim x402 payment")
 }
 
@@ -72,6 +84,12 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 // may present the authorization again.
 func (s *Store) ReleaseX402Payment(ctx context.Context, id int64) error {
 	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
+		// The payer may present its payment identifier again with a new
+		// authorization: nothing was paid under it.
+		if _, err := tx.exec(ctx, `DELETE FROM x402_payment_identifiers WHERE payment_row = $1
+			AND EXISTS (SELECT 1 FROM x402_payments WHERE id = $1 AND status = 'settling')`, id); err != nil {
+			return err
+		}
 		_, err := tx.exec(ctx, `DELETE FROM x402_payments WHERE id = $1 AND status = 'settling'`, id)
 		return err
 	}), "release x402 payment")

@@ -246,3 +246,27 @@ func FuzzDecodePaymentRequired(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDecodeVersions(b *testing.B) {
+	doc, p := stockPayload(b)
+	v1, v2 := Encode(p, BaseUSDC), b64(doc)
+	b.Run("v1", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Decode(v1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("v2", func(b *testing.B) {
+		offers := []PaymentRequirements{ExactUSDCOffer(BaseUSDC, 1000000, p.Authorization.To, 300)}
+		for b.Loop() {
+			sig, err := DecodePaymentSignature(v2)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := MatchAccepted(sig.Accepted, offers); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -2,8 +2,11 @@
 -- settled through the facilitator belongs to no checkout page. It is paid
 -- to the bot's processor wallet (bot_id) for a resource of the bot's own
 -- (resource_url), and becomes a sale with that resource_url and no page.
--- SQLite cannot drop a NOT NULL, so x402_payments is rebuilt (nothing
--- references it); (payer, nonce) stays unique across both kinds.
+-- SQLite cannot drop a NOT NULL, so x402_payments is rebuilt; the payment
+-- identifiers that reference it are set aside meanwhile, so no foreign key
+-- is ever broken. (payer, nonce) stays unique across both kinds.
+CREATE TABLE x402_payment_identifiers_kept AS SELECT * FROM x402_payment_identifiers;
+DELETE FROM x402_payment_identifiers;
 CREATE TABLE x402_payments_rebuilt (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     payer         TEXT NOT NULL, -- lower-case 0x hex
@@ -33,5 +36,7 @@ SELECT id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx
 DROP TABLE x402_payments;
 ALTER TABLE x402_payments_rebuilt RENAME TO x402_payments;
 CREATE INDEX x402_payments_submitted ON x402_payments(submitted_at) WHERE status = 'submitted';
+INSERT INTO x402_payment_identifiers SELECT * FROM x402_payment_identifiers_kept;
+DROP TABLE x402_payment_identifiers_kept;
 
 ALTER TABLE sales ADD COLUMN resource_url TEXT;

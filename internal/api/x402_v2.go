@@ -1,0 +1,109 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// x402Ask is what a paid route asks, in both versions: the v1 requirement
+// of the 402 body and the v2 PaymentRequired of its PAYMENT-REQUIRED
+// header, the same offer in two forms.
+type x402Ask struct {
+	v1 x402.Requirement
+	v2 x402.PaymentRequiredV2
+}
+
+func (s *Server) x402Ask(r *http.Request, offer app.X402Offer, description string) x402Ask {
+	d, resource := s.svc.Domain(), s.svc.BaseURL()+r.URL.RequestURI()
+	micro := uint64(offer.Micro())
+	return x402Ask{
+		v1: x402.ExactUSDC(d, resource, description, micro, offer.PayTo, app.X402Timeout),
+		v2: x402.PaymentRequiredV2{X402Version: x402.Version2,
+			Resource: x402.ResourceInfo{URL: resource, Description: description, MimeType: "application/json"},
+			Accepts:  []x402.PaymentRequirements{x402.ExactUSDCOffer(d, micro, offer.PayTo, app.X402Timeout)},
+			Extensions: map[string]any{
+				x402.ExtensionPaymentIdentifier: x402.DeclarePaymentIdentifier(false),
+				x402.ExtensionBazaar:            bazaar(r.Method),
+			}},
+	}
+}
+
+// refuse answers 402: the v1 body with v1Reason as its error, and the
+// PAYMENT-REQUIRED header with v2Reason as its error.
+func (a x402Ask) refuse(w http.ResponseWriter, v1Reason, v2Reason string) {
+	required := a.v2
+	required.Error = v2Reason
+	w.Header().Set(x402.HeaderPaymentRequired, x402.EncodePaymentRequired(required))
+	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderPaymentRequired)
+	writeJSON(w, http.StatusPaymentRequired, x402.PaymentRequired{X402Version: x402.Version, Error: v1Reason,
+		Accepts: []x402.Requirement{a.v1}})
+}
+
+// payX402V2 pays the route with a PAYMENT-SIGNATURE: read it (an
+// unreadable one is no payment, as the stock servers treat it), find the
+// offer it accepted, then settle along the one path of both versions.
+func (s *Server) payX402V2(w http.ResponseWriter, r *http.Request, offer app.X402Offer, ask x402Ask, header string) {
+	sig, err := x402.DecodePaymentSignature(header)
+	if err != nil {
+		var unreadable *x402.UnreadableError
+		detail := err.Error()
+		if errors.As(err, &unreadable) {
+			detail = unreadable.Detail
+		}
+		reason := "invalid_payload: the PAYMENT-SIGNATURE header could not be read: " + detail
+		ask.refuse(w, reason, reason)
+		return
+	}
+	if _, err := x402.MatchAccepted(sig.Accepted, ask.v2.Accepts); err != nil {
+		reason := "no_matching_requirements: " + strings.TrimPrefix(err.Error(), x402.ErrNoMatchingOffer.Error()+": ")
+		ask.refuse(w, reason, reason)
+		return
+	}
+	res, err := s.svc.SettleX402V2(r.Context(), offer, sig)
+	var rejected *app.X402Rejected
+	if errors.As(err, &rejected) {
+		ask.refuse(w, rejected.Reason, rejected.Reason)
+		return
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	d := s.svc.Domain()
+	settled := x402.SettleResponse{Success: true, Transaction: res.Sale.Sale.TxHash, Network: d.Network(), Payer: res.Payer.Hex()}
+	w.Header().Set(x402.HeaderXPaymentResponse, x402.EncodeSettleResponse(settled))
+	settled.Network, settled.Amount = d.CAIP2(), strconv.FormatInt(int64(offer.Micro()), 10)
+	w.Header().Set(x402.HeaderPaymentResponse, x402.EncodePaymentResponse(settled))
+	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
+	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
+}
+
+// bazaar is the discovery extension describing the route: how it is
+// called and what a paid call answers.
+func bazaar(method string) map[string]any {
+	if method != http.MethodPost {
+		method = http.MethodGet
+	}
+	return map[string]any{
+		"info": map[string]any{
+			"input": map[string]any{"type": "http", "method": method,
+				"queryParams": map[string]any{"ref": "an invoice's reference number, to pay that invoice",
+					"amount_usd": "the amount, on pages that let the buyer choose it"}},
+			"output": map[string]any{"type": "json", "example": map[string]any{"status": "confirmed",
+				"sale_id": "sale_…", "tx_hash": "0x…", "amount_usd": 1.5, "product": nil}},
+		},
+		"schema": map[string]any{
+			"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+			"properties": map[string]any{
+				"input":  map[string]any{"type": "object", "properties": map[string]any{"type": map[string]any{"const": "http"}, "method": map[string]any{"type": "string"}}, "required": []string{"type", "method"}},
+				"output": map[string]any{"type": "object"},
+			},
+			"required": []string{"input"},
+		},
+	}
+}
