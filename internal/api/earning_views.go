@@ -139,6 +139,7 @@ type saleView struct {
 	ConfirmedAt     *botpay.Timestamp `json:"confirmed_at"`
 	CreatedAt       botpay.Timestamp  `json:"created_at"`
 	RefundedUSD     botpay.Money      `json:"refunded_usd"`
+	ResourceURL     *string           `json:"resource_url,omitempty"`
 }
 
 func viewSale(s botpay.Sale) saleView {
@@ -146,5 +147,5 @@ func viewSale(s botpay.Sale) saleView {
 		InvoiceID: optText(s.InvoiceID), AmountUSD: s.Amount, PaymentMethod: s.Method, Status: s.Status, BuyerType: s.BuyerType,
 		BuyerIdentifier: s.BuyerIdentifier, BuyerEmail: optText(s.BuyerEmail), TxHash: optText(s.TxHash),
 		CheckoutTitle: s.CheckoutTitle, ConfirmedAt: optTime(s.ConfirmedAt), CreatedAt: botpay.Timestamp(s.CreatedAt),
-		RefundedUSD: s.Refunded}
+		RefundedUSD: s.Refunded, ResourceURL: optText(s.ResourceURL)}
 }

@@ -93,6 +93,10 @@ func (s *Server) botRoutes() {
 	m.Handle("POST /api/v1/bot/invoices/send", s.bot(s.sendInvoice)) // the id left out
 	m.Handle("GET /api/v1/bot/sales", s.bot(s.listSales, authFailsAs(botpay.CodeUnauthorized)))
 	m.Handle("POST /api/v1/bot/sales/{sale_id}/refund", s.bot(s.refundSale, authFailsAs(botpay.CodeUnauthorized)))
+	// the x402 facilitator of the bot's own paid API (facilitator_handlers.go)
+	m.Handle("GET /api/v1/x402/facilitator/supported", s.bot(s.facilitatorSupported))
+	m.Handle("POST /api/v1/x402/facilitator/verify", s.bot(s.facilitatorVerify))
+	m.Handle("POST /api/v1/x402/facilitator/settle", s.bot(s.facilitatorSettle))
 }
 
 // ownerRoutes authenticate the owner by a session or API token.

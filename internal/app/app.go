@@ -34,6 +34,9 @@ type Limits struct {
 	// (invoice_mail_limits.go).
 	InvoiceMailsPerBotPerDay   int
 	InvoiceMailsPerOwnerPerDay int
+	// FacilitatorPerMinute bounds each of a bot's x402 facilitator verify
+	// and settle calls (facilitator.go).
+	FacilitatorPerMinute int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -53,6 +56,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.CheckoutPerHour, 30)
 	def(&l.InvoiceMailsPerBotPerDay, 50)
 	def(&l.InvoiceMailsPerOwnerPerDay, 200)
+	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
 	return l
 }
 

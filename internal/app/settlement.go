@@ -43,6 +43,10 @@ type X402Offer struct {
 	Invoice *botpay.Invoice
 	Amount  botpay.Money
 	PayTo   x402.Address
+	// BotID and ResourceURL, with no Page, make the offer of a bot's own
+	// resource that the facilitator settles (facilitator.go).
+	BotID       string
+	ResourceURL string
 }
 
 // Micro is the offer's amount in micro-USDC.
@@ -143,6 +147,9 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
+	if o.Page.ID == "" {
+		claim.BotID, claim.ResourceURL = o.BotID, o.ResourceURL
+	}
 	for attempt := 0; ; attempt++ {
 		id, err := s.store.ClaimX402Payment(ctx, claim)
 		if err == nil && s.onChain() {
@@ -168,10 +175,17 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 }
 
 // samePage lets a replay answer with its original result only where it
-// was paid: an authorization spent on another page (or invoice) is used up.
+// was paid: an authorization spent on another page (or invoice), or on
+// another bot's own resource through the facilitator, is used up.
 func samePage(res botpay.SaleResult, o X402Offer, err error) error {
-	if err != nil || res.Page == nil {
+	if err != nil {
 		return err
+	}
+	if o.Page.ID == "" || res.Page == nil {
+		if res.Page != nil || o.Page.ID != "" || res.Sale.BotID != o.BotID {
+			return &X402Rejected{Reason: "authorization_already_used"}
+		}
+		return nil
 	}
 	sameInvoice := (res.Invoice == nil && o.Invoice == nil) || (res.Invoice != nil && o.Invoice != nil && res.Invoice.ID == o.Invoice.ID)
 	if res.Page.ID != o.Page.ID || !sameInvoice {
@@ -204,7 +218,7 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 		return release(&X402Rejected{Reason: "settlement_failed"})
 	}
 	in := botpay.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount}
+		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount, BotID: o.BotID, ResourceURL: o.ResourceURL}
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -238,6 +252,9 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	var res botpay.SaleResult
 	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
+	}
+	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
+		return res, true, nil
 	}
 	page, err := s.store.CheckoutPage(ctx, pay.PageID, "")
 	if err != nil {

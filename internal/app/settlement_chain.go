@@ -88,7 +88,8 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
 			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined)
 	}
-	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined}
+	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined,
+		BotID: o.BotID, ResourceURL: o.ResourceURL}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -122,7 +123,8 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 	}
 	amount := botpay.Money(pay.Amount / botpay.MicroPerCent)
 	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true}
+		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
+		BotID: pay.BotID, ResourceURL: pay.ResourceURL}
 	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)

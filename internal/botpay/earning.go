@@ -271,6 +271,10 @@ type Sale struct {
 	ConfirmedAt     time.Time
 	CreatedAt       time.Time
 	Refunded        Money // what refunds of this sale gave back so far
+	// ResourceURL names what an x402 payment settled through the
+	// facilitator bought (a resource of the bot's own API); such a sale has
+	// no checkout page or payment link.
+	ResourceURL string
 }
 
 // SaleAmount decides what a buyer pays on a checkout page: an invoice's

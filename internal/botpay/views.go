@@ -59,6 +59,10 @@ type SaleInput struct {
 	// seller's address (live-mode x402): the sale is recorded and announced
 	// but no ledger balance changes, since the chain holds that money.
 	OnChain bool
+	// BotID and ResourceURL make a sale of a bot's own resource (x402
+	// through the facilitator): no page or link, Amount as paid.
+	BotID       string
+	ResourceURL string
 }
 
 // DaySpending is one day of the spending chart.

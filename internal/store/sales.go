@@ -36,9 +36,12 @@ func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleR
 			BuyerType: in.BuyerType, BuyerIdentifier: in.BuyerIdentifier, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName,
 			TxHash: in.TxHash, ExternalRef: in.ExternalRef, ConfirmedAt: now, CreatedAt: now}
 		var err error
-		if in.LinkID != "" {
+		switch {
+		case in.LinkID != "":
 			err = tx.saleOfLink(ctx, in, &sale, &res)
-		} else {
+		case in.PageID == "" && in.BotID != "":
+			err = saleOfResource(in, &sale)
+		default:
 			err = tx.saleOfPage(ctx, in, &sale, &res)
 		}
 		if err != nil {
@@ -51,7 +54,7 @@ func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleR
 		case res.Link != nil:
 			err = tx.completeLink(ctx, res.Link.ID, sale.ID, now)
 			res.Link.Completed, res.Link.SaleID, res.Link.PaidAt = true, sale.ID, now
-		default:
+		case res.Page != nil:
 			_, err = tx.exec(ctx, `UPDATE checkout_pages SET payment_count = payment_count + 1,
 				total_received_cents = total_received_cents + $1 WHERE id = $2`, int64(sale.Amount), res.Page.ID)
 			res.Page.PaymentCount++
@@ -109,6 +112,16 @@ func (t *Tx) saleOfPage(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 	return nil
 }
 
+// saleOfResource is a sale of a bot's own resource, settled through the
+// facilitator: no page or link to lock, the amount is what was paid.
+func saleOfResource(in botpay.SaleInput, sale *botpay.Sale) error {
+	if in.Amount == nil || *in.Amount <= 0 {
+		return botpay.ValidationError(map[string]string{"amount": "must be a positive amount"})
+	}
+	sale.BotID, sale.Amount, sale.ResourceURL, sale.CheckoutTitle = in.BotID, *in.Amount, in.ResourceURL, in.ResourceURL
+	return nil
+}
+
 func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
 	link, err := t.lockLink(ctx, in.LinkID)
 	if err != nil {
@@ -128,10 +141,10 @@ func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 func (t *Tx) insertSale(ctx context.Context, s botpay.Sale) error {
 	_, err := t.exec(ctx, `INSERT INTO sales (id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents,
 		payment_method, status, buyer_type, buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title,
-		confirmed_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		confirmed_at, created_at, resource_url) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 		s.ID, s.BotID, nullString(s.CheckoutPageID), nullString(s.PaymentLinkID), nullString(s.InvoiceID), int64(s.Amount),
 		s.Method, s.Status, s.BuyerType, s.BuyerIdentifier, nullString(s.BuyerEmail), nullString(s.BuyerName),
-		nullString(s.TxHash), nullString(s.ExternalRef), s.CheckoutTitle, nullMS(s.ConfirmedAt), ms(s.CreatedAt))
+		nullString(s.TxHash), nullString(s.ExternalRef), s.CheckoutTitle, nullMS(s.ConfirmedAt), ms(s.CreatedAt), nullString(s.ResourceURL))
 	return err
 }
 
@@ -144,8 +157,11 @@ func (t *Tx) creditSale(ctx context.Context, s botpay.Sale, now time.Time) (botp
 		return w, botpay.Transaction{}, err
 	}
 	desc := "Sale: " + s.CheckoutTitle
-	if s.PaymentLinkID != "" {
+	switch {
+	case s.PaymentLinkID != "":
 		desc = "Payment link: " + s.CheckoutTitle
+	case s.ResourceURL != "":
+		desc = "x402 sale: " + s.ResourceURL
 	}
 	tr, err := t.appendLedger(ctx, s.BotID, botpay.TxSale, s.Amount, &w.Balance, desc, s.CreatedAt)
 	return w, tr, err
@@ -167,18 +183,18 @@ func saleEvent(s botpay.Sale, now time.Time) botpay.Event {
 }
 
 const saleColumns = `id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents, payment_method, status, buyer_type,
-	buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title, confirmed_at, created_at, refunded_cents`
+	buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title, confirmed_at, created_at, refunded_cents, resource_url`
 
 func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
 	var s botpay.Sale
-	var page, link, inv, email, name, hash, ext sql.NullString
+	var page, link, inv, email, name, hash, ext, resource sql.NullString
 	var confirmed sql.NullInt64
 	var created int64
 	err := row.Scan(&s.ID, &s.BotID, &page, &link, &inv, &s.Amount, &s.Method, &s.Status, &s.BuyerType, &s.BuyerIdentifier,
-		&email, &name, &hash, &ext, &s.CheckoutTitle, &confirmed, &created, &s.Refunded)
+		&email, &name, &hash, &ext, &s.CheckoutTitle, &confirmed, &created, &s.Refunded, &resource)
 	s.CheckoutPageID, s.PaymentLinkID, s.InvoiceID = page.String, link.String, inv.String
 	s.BuyerEmail, s.BuyerName, s.TxHash, s.ExternalRef = email.String, name.String, hash.String, ext.String
-	s.ConfirmedAt, s.CreatedAt = fromNullMS(confirmed), fromMS(created)
+	s.ConfirmedAt, s.CreatedAt, s.ResourceURL = fromNullMS(confirmed), fromMS(created), resource.String
 	return s, err
 }
 

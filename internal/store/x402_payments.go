@@ -30,6 +30,10 @@ type X402Payment struct {
 	RelayerNonce uint64
 	Failure      string
 	SubmittedAt  time.Time // when its newest transaction was stored
+	// A settlement through the facilitator has no page: it pays BotID's
+	// processor wallet for ResourceURL.
+	BotID       string
+	ResourceURL string
 	// A v2 payer's payment identifier and the route it is scoped to; the
 	// claim binds them (x402_payment_identifiers.go). Empty: none.
 	Route     string
@@ -61,9 +65,10 @@ func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p 
 func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *Tx) error {
-		err := tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token)
-			VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7) RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce),
-			p.PageID, p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token)).Scan(&id)
+		err := tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token,
+			bot_id, resource_url) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9) RETURNING id`, strings.ToLower(p.Payer),
+			strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token),
+			nullString(p.BotID), nullString(p.ResourceURL)).Scan(&id)
 		if err != nil {
 			return err
 		}

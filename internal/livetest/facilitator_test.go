@@ -1,0 +1,68 @@
+package livetest
+
+import (
+	"crypto/rand"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/x402"
+)
+
+// facilitatorCall is what stock v2 middleware sends botpay for a payment
+// of amount to payTo on the node's chain.
+func facilitatorCall(d x402.Domain, key x402.Key, payTo x402.Address, amount uint64) (map[string]any, x402.Payment) {
+	var nonce x402.Nonce
+	rand.Read(nonce[:])
+	a := x402.Authorization{From: key.Address(), To: payTo, Value: amount, ValidBefore: uint64(time.Now().Unix() + 600), Nonce: nonce}
+	p := x402.Payment{Authorization: a, Signature: key.Sign(d.Digest(a))}
+	offer := x402.ExactUSDCOffer(d, amount, payTo, 300)
+	payload := x402.NewPaymentPayloadV2(p, offer, &x402.ResourceInfo{URL: "https://api.seller.example/weather"}, nil)
+	return map[string]any{"x402Version": 2, "paymentPayload": payload, "paymentRequirements": offer}, p
+}
+
+// TestFacilitatorSettlesOnChainOnceIntoTheBotsWallet: in live mode the
+// facilitator's settle sends one transferWithAuthorization through the
+// relayer, the seller's processor wallet receives exactly the amount on
+// chain, the sale is listed once, and the same call again sends nothing.
+func TestFacilitatorSettlesOnChainOnceIntoTheBotsWallet(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		base := l.srv.URL
+		seller := walletBot(t, base, "seller")
+		other := walletBot(t, base, "other")
+		payer, _ := x402.GenerateKey()
+		l.node.Mint(t, payer.Address(), 5_000_000)
+		d := l.node.Domain()
+		supported := must(t, base, 200, "GET", "/api/v1/x402/facilitator/supported", seller.Key, nil)
+		if kinds := supported["kinds"].([]any); kinds[1].(map[string]any)["network"] != d.CAIP2() ||
+			supported["signers"].(map[string]any)["eip155:*"].([]any)[0] != l.relayer.Address().Hex() {
+			t.Fatalf("supported = %v", supported)
+		}
+		foreign, _ := facilitatorCall(d, payer, other.Address, 250_000)
+		if v := must(t, base, 200, "POST", "/api/v1/x402/facilitator/verify", seller.Key, foreign); v["invalidReason"] != "invalid_payee" {
+			t.Fatalf("verify of a foreign payTo = %v", v)
+		}
+		body, _ := facilitatorCall(d, payer, seller.Address, 250_000)
+		if v := must(t, base, 200, "POST", "/api/v1/x402/facilitator/verify", seller.Key, body); v["isValid"] != true {
+			t.Fatalf("verify = %v", v)
+		}
+		first := must(t, base, 200, "POST", "/api/v1/x402/facilitator/settle", seller.Key, body)
+		if first["success"] != true || first["network"] != d.CAIP2() || len(first["transaction"].(string)) != 66 || first["extra"] != nil {
+			t.Fatalf("settle = %v", first)
+		}
+		again := must(t, base, 200, "POST", "/api/v1/x402/facilitator/settle", seller.Key, body)
+		if again["transaction"] != first["transaction"] || again["success"] != true {
+			t.Fatalf("settle again = %v, want %v", again, first)
+		}
+		if got := l.node.Balance(t, seller.Address); got != 250_000 {
+			t.Fatalf("seller's wallet holds %d on chain, want 250000", got)
+		}
+		if n := l.node.Nonce(t, l.relayer.Address()); n != 1 {
+			t.Fatalf("the relayer sent %d transactions, want 1", n)
+		}
+		sales := must(t, base, 200, "GET", "/api/v1/bot/sales", seller.Key, nil)["sales"].([]any)
+		if len(sales) != 1 || sales[0].(map[string]any)["tx_hash"] != first["transaction"] ||
+			sales[0].(map[string]any)["resource_url"] != "https://api.seller.example/weather" {
+			t.Fatalf("sales = %v", sales)
+		}
+	})
+}
