@@ -87,7 +87,7 @@ INVALID_CHECKOUT_STATE = "invalid_checkout_status"
 REFUND_EXCEEDS_AMOUNT = "refund_exceeds_amount"
 NOT_REFUNDABLE = "not_refundable"
 REFUND_REFUSED = "refund_refused"
-REFUND_UNAVAILABLE = "refund_unavailable"
+CHAIN_UNAVAILABLE = "chain_unavailable"
 
 
 class BotpayError(Exception):

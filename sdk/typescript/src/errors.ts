@@ -82,7 +82,7 @@ export const ErrorCode = {
   RefundExceedsAmount: "refund_exceeds_amount",
   NotRefundable: "not_refundable",
   RefundRefused: "refund_refused",
-  RefundUnavailable: "refund_unavailable",
+  ChainUnavailable: "chain_unavailable",
   // Owner decision links and vendors.
   LinkExpired: "link_expired",
   LinkUsed: "link_used",

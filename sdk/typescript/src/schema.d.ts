@@ -491,6 +491,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/x402/facilitator/supported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What botpay's x402 facilitator settles (stock x402 middleware asks at start)
+         * @description The service's one chain and token in both x402 versions; the v2 network is the exact CAIP-2 id (`eip155:<chain id>`), which the stock middleware matches exactly. `signers` lists the relayer that sends settlements (none in sandbox mode).
+         */
+        get: operations["facilitatorSupported"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/x402/facilitator/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an x402 payment to the bot's own processor wallet without settling it
+         * @description Every check a settlement makes, without sending anything: the payment matches the requirements (v2: `accepted` equals them), pays the calling bot's own processor wallet (`invalid_payee` otherwise), in whole cents (`amount_not_whole_cents`), on the service's chain and token, with a valid signature and window, an authorization not used before, and in live mode the chain's own checks (state, balance, simulation). A payment that would not settle is a 200 with `isValid` false and `invalidReason`. 600 calls per bot per minute.
+         */
+        post: operations["facilitatorVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/x402/facilitator/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle an x402 payment into the bot's own processor wallet
+         * @description The checks of verify, then the settlement through the service's one x402 path (the sandbox settler, or the relayer on chain in live mode). Each settlement is a sale of the bot (`payment_method` `x402`, no checkout page, `resource_url` from the payload's `resource.url` in v2 or the requirements' `resource` in v1) with its ledger row and `wallet.sale.completed`. The same authorization again answers the first result and sends nothing. A failed settlement is a 200 with `success` false, `errorReason`, `transaction` `""` and `network`. 600 calls per bot per minute.
+         */
+        post: operations["facilitatorSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bot/rail5/confirm-delivery": {
         parameters: {
             query?: never;
@@ -2541,8 +2601,8 @@ export interface components {
                 };
                 processor_wallet?: {
                     status: string;
-                    /** @description USDC. */
-                    balance_usd: number;
+                    /** @description USDC available to new signatures; in live mode null while the chain cannot be read (never 0 for unknown). */
+                    balance_usd: number | null;
                     address: string;
                 };
             };
@@ -2810,6 +2870,17 @@ export interface components {
             confirmed_at: components["schemas"]["NullableTimestamp"];
             created_at: components["schemas"]["Timestamp"];
             refunded_usd?: components["schemas"]["USD"];
+            /** @description What an x402 payment settled through the facilitator bought (a resource of the bot's own API); such a sale has no checkout page. */
+            resource_url?: string;
+        };
+        /** @description What stock x402 server middleware sends its facilitator, in either version. */
+        FacilitatorRequest: {
+            /** @enum {unknown} */
+            x402Version: 1 | 2;
+            /** @description The payer's PaymentPayload (v2: with `accepted`; v1: with `scheme` and `network`). */
+            paymentPayload: Record<string, never>;
+            /** @description The offer the payment answers (v2 `amount`; v1 `maxAmountRequired` and `resource`). */
+            paymentRequirements: Record<string, never>;
         };
         BuyerPayment: {
             buyer_email: string;
@@ -2924,6 +2995,8 @@ export interface components {
             blocked_merchants: string[] | null;
             /** @description Checksummed 0x addresses. */
             allowed_recipients?: string[] | null;
+            /** @description Checksummed 0x addresses. */
+            blocked_recipients?: string[] | null;
             updated_at: components["schemas"]["NullableTimestamp"];
         };
         Approval: {
@@ -4436,6 +4509,173 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    facilitatorSupported: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported kinds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kinds": [
+                     *         {
+                     *           "x402Version": 1,
+                     *           "scheme": "exact",
+                     *           "network": "base"
+                     *         },
+                     *         {
+                     *           "x402Version": 2,
+                     *           "scheme": "exact",
+                     *           "network": "eip155:8453"
+                     *         }
+                     *       ],
+                     *       "extensions": [
+                     *         "payment-identifier"
+                     *       ],
+                     *       "signers": {
+                     *         "eip155:*": [
+                     *           "0x2222222222222222222222222222222222222222"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        kinds: {
+                            /** @enum {unknown} */
+                            x402Version: 1 | 2;
+                            /** @constant */
+                            scheme: "exact";
+                            network: string;
+                        }[];
+                        extensions: string[];
+                        signers: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["BotUnauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    facilitatorVerify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isValid": false,
+                     *       "invalidReason": "invalid_payee",
+                     *       "invalidMessage": "payTo must be the calling bot's own processor wallet",
+                     *       "payer": "0x1111111111111111111111111111111111111111"
+                     *     }
+                     */
+                    "application/json": {
+                        isValid: boolean;
+                        invalidReason?: string;
+                        invalidMessage?: string;
+                        payer?: string;
+                        /** @description `{"sandbox": true}` in sandbox mode. */
+                        extra?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description `validation_error`: the body is not `{x402Version, paymentPayload, paymentRequirements}`; `invalid_json`. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["BotUnauthenticated"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["InvalidJSONOrTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    facilitatorSettle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same key and body within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The settlement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "payer": "0x1111111111111111111111111111111111111111",
+                     *       "transaction": "0x8f2e0b5c9a7d4e3f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081",
+                     *       "network": "eip155:8453",
+                     *       "amount": "10000"
+                     *     }
+                     */
+                    "application/json": {
+                        success: boolean;
+                        errorReason?: string;
+                        errorMessage?: string;
+                        payer?: string;
+                        /** @description The transaction hash; `""` when the settlement failed; simulated in sandbox mode. */
+                        transaction: string;
+                        /** @description The requirements' network as they name it. */
+                        network: string;
+                        /** @description Micro-units settled. */
+                        amount?: string;
+                        /** @description `{"sandbox": true}` in sandbox mode. */
+                        extra?: Record<string, never>;
+                    };
+                };
+            };
+            /** @description `validation_error`: the body is not `{x402Version, paymentPayload, paymentRequirements}`; `invalid_json`. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["BotUnauthenticated"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["InvalidJSONOrTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     confirmRail5Delivery: {
         parameters: {
             query?: never;
@@ -4690,7 +4930,8 @@ export interface operations {
             413: components["responses"]["InvalidJSONOrTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer usefully, so the wallet's balance is unknown; nothing was signed or reserved. */
+            503: components["responses"]["Error"];
         };
     };
     ownerSignup: {
@@ -5436,6 +5677,7 @@ export interface operations {
                     allowed_merchants?: components["schemas"]["StringList"] | null;
                     blocked_merchants?: components["schemas"]["StringList"] | null;
                     allowed_recipients?: components["schemas"]["StringList"] | null;
+                    blocked_recipients?: components["schemas"]["StringList"] | null;
                 };
             };
         };
@@ -5786,7 +6028,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["InvalidJSONOrTooLarge"];
             500: components["responses"]["InternalError"];
-            /** @description `refund_unavailable`: the chain or the relayer cannot take a live refund now; nothing was sent. */
+            /** @description `chain_unavailable` (with `Retry-After`): the chain cannot be read or take a live refund now; nothing was sent or recorded. */
             503: components["responses"]["Error"];
         };
     };
