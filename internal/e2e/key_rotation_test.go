@@ -86,8 +86,8 @@ func TestBotRotationKeepsThePreviousKeyForItsGrace(t *testing.T) {
 		r.must(200, "GET", "/api/v1/bot/status", old, nil)
 		r.must(200, "GET", "/api/v1/bot/status", newKey, nil)
 		r.must(200, "GET", "/api/v1/bot/wallet/check", old, nil)
-		if a := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil); a.Status != 403 || a.json(t)["error"] != "previous_api_key" {
-			t.Errorf("rotation with the previous key = %d %s, want 403 previous_api_key", a.Status, a.Body)
+		if a := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil); a.Status != 403 || a.json(t)["error"] != "key_superseded" {
+			t.Errorf("rotation with the previous key = %d %s, want 403 key_superseded", a.Status, a.Body)
 		}
 		for _, g := range []any{-1, 604801, 1.5, "60"} {
 			if a := r.do("POST", "/api/v1/bot/api-key/rotate", newKey, map[string]any{"grace_seconds": g}); a.Status != 400 {
