@@ -108,7 +108,6 @@ func (s *Store) RotateAPIKey(ctx context.Context, k RotateKey) (KeyRotation, err
 var errBotFrozen = botpay.Errorf(botpay.KindForbidden, botpay.CodeWalletFrozen,
 	"your owner froze this bot; its API key, profile and callback cannot be changed by the bot until the owner unfreezes it")
 
-
 // APIKeyEpoch is the number of API key rotations so far, service-wide.
 func (s *Store) APIKeyEpoch(ctx context.Context) (int64, error) {
 	var epoch int64
