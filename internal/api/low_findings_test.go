@@ -52,3 +52,24 @@ func TestRegistrationRateLimitResetIsWhenTheOldestLeaves(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPEnvelopeWithDuplicateMembersIsRefused: a JSON-RPC message naming
+// a member twice, at any depth, is refused before any tool runs.
+func TestMCPEnvelopeWithDuplicateMembersIsRefused(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, lenient())
+		key, _ := claimedBot(t, srv, signup(t, srv))
+		mcpHeaders := append(auth(key), "Accept", "application/json, text/event-stream")
+		for name, body := range map[string]string{
+			"arguments": `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"request_topup","arguments":{"amount_usd":1,"amount_usd":999,"reason":"x"}}}`,
+			"envelope":  `{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call","params":{}}`,
+		} {
+			r := do(t, srv, http.MethodPost, "/mcp", body, mcpHeaders...)
+			if r.status != http.StatusBadRequest || r.str("error") != "validation_error" {
+				t.Errorf("%s: %s, want 400 validation_error", name, r)
+			}
+		}
+		wantRows(t, srv, "topup_requests", 0)
+	})
+}
