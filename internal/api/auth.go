@@ -25,7 +25,12 @@ type botOption func(*botRoute)
 type botRoute struct {
 	authFailure *botpay.Error
 	spending    bool
+	currentKey  bool
 }
+
+// currentKeyOnly refuses a previous key in its grace period (403
+// key_superseded): the route changes what a leaked key must not.
+func currentKeyOnly(r *botRoute) { r.currentKey = true }
 
 // spendingAuth authenticates the route with app.AuthenticateBotForSpending:
 // its handler must take what can change about the bot (freeze, claim,
@@ -52,6 +57,9 @@ func (s *Server) bot(h botHandler, opts ...botOption) http.Handler {
 		authenticate := s.svc.AuthenticateBot
 		if route.spending {
 			authenticate = s.svc.AuthenticateBotForSpending
+		}
+		if route.currentKey {
+			authenticate = s.svc.AuthenticateBotCurrentKey
 		}
 		b, err := authenticate(r.Context(), bearer(r))
 		if err != nil {

@@ -73,6 +73,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	noteSecretAnswer(r)
 	writeJSON(w, http.StatusCreated, s.viewRegistration(reg))
 }
 

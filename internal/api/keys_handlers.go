@@ -28,11 +28,16 @@ func (s *Server) rotateKeyAsBot(w http.ResponseWriter, r *http.Request, b botpay
 	writeRotation(w, r, rot, err)
 }
 
+// writeRotation answers a rotation; its answer is never replayed: a retry
+// with its key (the previous key's included) gets 409
+// idempotency_key_reused, and a bot that lost the answer still holds its
+// previous key through the grace period while its owner rotates again.
 func writeRotation(w http.ResponseWriter, r *http.Request, rot app.KeyRotation, err error) {
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	noteNeverReplayed(r)
 	writeJSON(w, http.StatusOK, map[string]any{"api_key": rot.APIKey,
 		"previous_key_expires_at": botpay.Timestamp(rot.PreviousKeyExpiresAt)})
 }

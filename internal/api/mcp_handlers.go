@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 
 	"github.com/botpay/botpay/internal/mcp"
@@ -24,6 +26,20 @@ func (s *Server) mcpAuth(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="botpay"`)
 			writeError(w, r, err)
 			return
+		}
+		if r.Method == http.MethodPost {
+			// The SDK's decoder keeps the last of duplicate members: a
+			// message read one way by a reviewer or a log and another by
+			// the tool ({"amount_usd":1,"amount_usd":999}) is refused.
+			body, err := readBody(r)
+			if err == nil {
+				err = refuseDuplicateKeys(body)
+			}
+			if err != nil {
+				writeError(w, r, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		r = r.Clone(r.Context())
 		r.Header.Set("X-Request-Id", requestID(r))

@@ -57,9 +57,28 @@ func (s *Server) observeDecision(route string, rec *statusRecorder) {
 	}
 }
 
-// outcomeFlag is set when an answer is a 503 for a change whose outcome is
-// unknown; the idempotency layer then keeps the key instead of freeing it.
-type outcomeFlag struct{ unknown bool }
+// outcomeFlag tells the idempotency layer how to keep an answer: unknown
+// when it is a 503 for a change whose outcome is unknown (the key is kept
+// instead of freed), secret when it carries a secret shown once (replayed
+// only to its first caller, briefly), neverReplayed when no replay may
+// ever hand it out again (a key rotation's new key).
+type outcomeFlag struct{ unknown, secret, neverReplayed bool }
+
+// noteSecretAnswer marks the answer being written as carrying a secret
+// shown once.
+func noteSecretAnswer(r *http.Request) {
+	if f, ok := r.Context().Value(outcomeKey).(*outcomeFlag); ok {
+		f.secret = true
+	}
+}
+
+// noteNeverReplayed marks the answer being written as one no replay may
+// repeat.
+func noteNeverReplayed(r *http.Request) {
+	if f, ok := r.Context().Value(outcomeKey).(*outcomeFlag); ok {
+		f.neverReplayed = true
+	}
+}
 
 func noteOutcomeUnknown(r *http.Request) {
 	if f, ok := r.Context().Value(outcomeKey).(*outcomeFlag); ok {

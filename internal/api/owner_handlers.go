@@ -23,6 +23,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	noteSecretAnswer(r)
 	writeJSON(w, http.StatusCreated, map[string]string{"owner_uid": sess.Owner.ID, "email": sess.Owner.Email, "token": sess.Token})
 }
 
@@ -42,6 +43,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	noteSecretAnswer(r)
 	writeJSON(w, http.StatusOK, map[string]string{"owner_uid": sess.Owner.ID, "token": sess.Token})
 }
 
@@ -59,6 +61,7 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Ow
 		writeError(w, r, err)
 		return
 	}
+	noteSecretAnswer(r)
 	writeJSON(w, http.StatusCreated, map[string]any{"pairing_code": pc.Code, "expires_at": botpay.Timestamp(pc.ExpiresAt)})
 }
 

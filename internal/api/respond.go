@@ -44,7 +44,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
 	if l := e.Limit; l != nil {
-		setRateLimitHeaders(w.Header(), l, e.RetryAfterSeconds)
+		reset := e.LimitResetSeconds
+		if reset == 0 {
+			reset = e.RetryAfterSeconds
+		}
+		setRateLimitHeaders(w.Header(), l, reset)
 	}
 	if code, ok := r.Context().Value(errCodeKey).(*string); ok {
 		*code = e.Code

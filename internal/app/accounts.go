@@ -73,7 +73,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err := p.err(); err != nil {
 		return err
 	}
-	if err := s.store.Take(ctx, store.Limit{Bucket: "reset-ip:" + clientIP, Max: s.limits.ResetPerHour, Window: time.Hour}); err != nil {
+	if err := s.store.Take(ctx, store.Limit{Bucket: addressBucket("reset-ip", clientIP), Max: s.limits.ResetPerHour, Window: time.Hour}); err != nil {
 		return err
 	}
 	o, _, err := s.store.OwnerCredentials(ctx, email)

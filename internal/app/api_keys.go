@@ -79,7 +79,7 @@ func (s *Service) notifyKeyRotated(ctx context.Context, r store.KeyRotation, gra
 		"If you did not expect this, freeze the bot and rotate its key yourself from the owner API "+
 		"(POST /api/v1/owner/bots/%s/api-key/rotate): that ends every other key at once.\n\nDashboard: %s/dashboard/bots/%s\n",
 		r.Bot.Name, r.Bot.ID, by, previous, r.Bot.ID, s.baseURL, r.Bot.ID)
-	s.notifyOwner(ctx, mail.Message{To: to, Subject: "API key rotated: " + oneLine(r.Bot.Name), Text: text})
+	s.notifyAboutBot(ctx, r.Bot, mail.Message{To: to, Subject: "API key rotated for your bot", Text: text})
 }
 
 // notifyCallbackChanged tells the owner where the bot's events go now: a
@@ -94,7 +94,7 @@ func (s *Service) notifyCallbackChanged(ctx context.Context, b botpay.Bot, previ
 		"Its events (webhooks) now go to the new address. If you did not expect this, freeze the bot, set the "+
 		"callback URL back from your dashboard and rotate the bot's API key.\n\nDashboard: %s/dashboard/bots/%s\n",
 		b.Name, b.ID, by, displayURL(previous), displayURL(b.CallbackURL), s.baseURL, b.ID)
-	s.notifyOwner(ctx, mail.Message{To: to, Subject: "Callback URL changed: " + oneLine(b.Name), Text: text})
+	s.notifyAboutBot(ctx, b, mail.Message{To: to, Subject: "Callback URL changed for your bot", Text: text})
 }
 
 // displayURL shows a callback URL without its query or user info, which

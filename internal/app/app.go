@@ -25,7 +25,11 @@ type Limits struct {
 	// ResetPerHour bounds password-reset requests per client IP.
 	ResetPerHour int
 	ClaimPerHour int // per owner and per client IP
-	TopupPerHour int // per bot, so a bot cannot flood its owner's inbox
+	// Failed claims per owner account per day and service-wide per hour
+	// (claims.go): budgets a guesser cannot multiply with addresses.
+	ClaimFailuresPerOwnerPerDay int
+	ClaimFailuresPerHour        int
+	TopupPerHour                int // per bot, so a bot cannot flood its owner's inbox
 	// RefMissesPerHour bounds unknown invoice references per client IP on
 	// the buyer side (reference numbers are sequential).
 	RefMissesPerHour int
@@ -37,6 +41,10 @@ type Limits struct {
 	// FacilitatorPerMinute bounds each of a bot's x402 facilitator verify
 	// and settle calls (facilitator.go).
 	FacilitatorPerMinute int
+	// Owner notifications per rolling 24 hours, per bot and per recipient
+	// address (owner_mail_limits.go).
+	OwnerMailsPerBotPerDay     int
+	OwnerMailsPerAddressPerDay int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -51,12 +59,16 @@ func (l Limits) withDefaults() Limits {
 	def(&l.SignupPerHour, 10)
 	def(&l.ResetPerHour, 10)
 	def(&l.ClaimPerHour, 20)
+	def(&l.ClaimFailuresPerOwnerPerDay, 20)
+	def(&l.ClaimFailuresPerHour, 1000)
 	def(&l.TopupPerHour, 10)
 	def(&l.RefMissesPerHour, 30)
 	def(&l.CheckoutPerHour, 30)
 	def(&l.InvoiceMailsPerBotPerDay, 50)
 	def(&l.InvoiceMailsPerOwnerPerDay, 200)
 	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
+	def(&l.OwnerMailsPerBotPerDay, 20)
+	def(&l.OwnerMailsPerAddressPerDay, 50)
 	return l
 }
 

@@ -59,7 +59,7 @@ func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, token, clien
 		inv, err = botpay.Invoice{}, botpay.ErrNotFound("invoice")
 	}
 	if IsNotFound(err) {
-		if lerr := s.store.Take(ctx, store.Limit{Bucket: "invoice-ref-miss:" + clientIP, Max: s.limits.RefMissesPerHour,
+		if lerr := s.store.Take(ctx, store.Limit{Bucket: addressBucket("invoice-ref-miss", clientIP), Max: s.limits.RefMissesPerHour,
 			Window: time.Hour, Unannounced: true}); lerr != nil {
 			return inv, lerr
 		}

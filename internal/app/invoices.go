@@ -62,8 +62,13 @@ func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceI
 	}
 	inv.LineItems, inv.Subtotal = p.lineItems(in.LineItems)
 	inv.Total = inv.Subtotal + inv.Tax
-	if inv.Total > botpay.MaxMoney {
+	switch {
+	case inv.Total > botpay.MaxMoney:
 		p.add("total_usd", "is too large")
+	case inv.Total <= 0 && len(inv.LineItems) > 0:
+		// Nothing to pay would make an invoice only a way to mail a
+		// stranger the bot's text.
+		p.add("total_usd", "must be more than $0.00")
 	}
 	if err := p.err(); err != nil {
 		return inv, err

@@ -59,6 +59,7 @@ func (s *Service) RetryMail(ctx context.Context, every time.Duration) {
 
 // retryMailPass attempts every due message once.
 func (s *Service) retryMailPass(ctx context.Context) {
+	s.sendDueDigests(ctx)
 	for ctx.Err() == nil {
 		due, err := s.store.ClaimMailRetries(ctx, mailRetryBatch, mailRetryLease)
 		if err != nil {

@@ -137,7 +137,7 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 	text := fmt.Sprintf("Your bot %q wants to buy %q from %q for %s.\n\nIt waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
 		bot.Name, p.ItemName, p.MerchantName, data["Amount"], data["Expires"], approve, deny, data["Dashboard"])
-	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " purchase by " + oneLine(bot.Name),
+	s.notifyAboutBot(ctx, bot, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " purchase by your bot",
 		Text: text, HTML: html.String()})
 }
 
@@ -151,19 +151,9 @@ func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *sto
 	if err != nil {
 		return
 	}
-	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Low balance: " + oneLine(bot.Name),
+	s.notifyAboutBot(ctx, bot, mail.Message{To: owner.Email, Subject: "Low balance on your bot",
 		Text: fmt.Sprintf("Your bot %q has %s available, below its low-balance threshold of %s.\n\nFund it from your dashboard: %s/dashboard/bots/%s\n",
 			bot.Name, botpay.FormatUSD(after), botpay.FormatUSD(threshold), s.baseURL, bot.ID)})
-}
-
-// oneLine keeps a bot-chosen string from adding header lines to a subject.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // notifyCheckout mails the owner about a committed checkout: a held one

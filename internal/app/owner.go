@@ -63,7 +63,7 @@ func (s *Service) signup(ctx context.Context, email, password, clientIP string, 
 		return OwnerSession{}, err
 	}
 	if clientIP != "" {
-		l := store.Limit{Bucket: "signup-ip:" + clientIP, Max: s.limits.SignupPerHour, Window: time.Hour}
+		l := store.Limit{Bucket: addressBucket("signup-ip", clientIP), Max: s.limits.SignupPerHour, Window: time.Hour}
 		if err := s.store.Take(ctx, l); err != nil {
 			return OwnerSession{}, err
 		}
@@ -99,22 +99,23 @@ func (s *Service) login(ctx context.Context, email, password, clientIP string, e
 	if email == "" || password == "" || !utf8.ValidString(email) || strings.ContainsRune(email, 0) || len(email) > 254 {
 		return OwnerSession{}, errBadCredentials
 	}
-	if err := s.store.LoginThrottled(ctx, email, clientIP); err != nil {
+	client := botpay.AddressKey(clientIP) // the failure backoff counts a /64 as one client too
+	if err := s.store.LoginThrottled(ctx, email, client); err != nil {
 		return OwnerSession{}, err
 	}
-	if err := s.store.Take(ctx, store.Limit{Bucket: "login-ip:" + clientIP, Max: s.limits.LoginPerHour, Window: time.Hour}); err != nil {
+	if err := s.store.Take(ctx, store.Limit{Bucket: addressBucket("login-ip", clientIP), Max: s.limits.LoginPerHour, Window: time.Hour}); err != nil {
 		return OwnerSession{}, err
 	}
 	o, err := s.checkCredentials(ctx, email, password)
 	if e := botpay.AsError(err); e != nil && e.Code == botpay.CodeInvalidCredentials {
-		if rerr := s.store.RecordLoginFailure(ctx, email, clientIP); rerr != nil {
+		if rerr := s.store.RecordLoginFailure(ctx, email, client); rerr != nil {
 			return OwnerSession{}, rerr
 		}
 	}
 	if err != nil {
 		return OwnerSession{}, err
 	}
-	if err := s.store.ClearLoginFailures(ctx, email, clientIP); err != nil {
+	if err := s.store.ClearLoginFailures(ctx, email, client); err != nil {
 		return OwnerSession{}, err
 	}
 	token := botpay.NewSecret(botpay.OwnerTokenPrefix)
@@ -181,18 +182,4 @@ func (s *Service) CreatePairingCode(ctx context.Context, owner botpay.Owner) (Pa
 		return PairingCode{Code: code, ExpiresAt: expires}, nil
 	}
 	return PairingCode{}, errors.New("could not draw a free pairing code")
-}
-
-// Claim attaches the bot holding claimToken to owner.
-func (s *Service) Claim(ctx context.Context, owner botpay.Owner, claimToken, clientIP string) (botpay.Bot, error) {
-	claimToken = botpay.NormalizeClaimToken(claimToken)
-	if claimToken == "" {
-		return botpay.Bot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
-	}
-	for _, bucket := range []string{"claim-owner:" + owner.ID, "claim-ip:" + clientIP} {
-		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
-			return botpay.Bot{}, err
-		}
-	}
-	return s.store.ClaimBot(ctx, owner.ID, botpay.Digest(claimToken))
 }

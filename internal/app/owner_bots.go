@@ -192,4 +192,22 @@ func (s *Service) AuthenticateBot(ctx context.Context, apiKey string) (botpay.Bo
 	return b, err
 }
 
+// AuthenticateBotCurrentKey is AuthenticateBot for what only the bot's
+// current key may do (rotate, change the profile or the callback): a
+// previous key in its grace period is refused with key_superseded, before
+// any idempotent replay could hand it an answer.
+func (s *Service) AuthenticateBotCurrentKey(ctx context.Context, apiKey string) (botpay.Bot, error) {
+	if !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
+		return botpay.Bot{}, errBotAuth
+	}
+	b, keyExpires, err := s.store.BotByAPIKey(ctx, botpay.Digest(apiKey))
+	if botpay.AsError(err) != nil {
+		return b, errBotAuth
+	}
+	if err == nil && !keyExpires.IsZero() {
+		return botpay.Bot{}, botpay.ErrKeySuperseded
+	}
+	return b, err
+}
+
 var errBotAuth = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeAuthRequired, "a valid API key is required in the Authorization header")

@@ -110,7 +110,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	nb := store.NewBot{
 		APIKeyHash:          botpay.Digest(reg.APIKey),
 		WebhookSecretSealed: s.sealer.Seal([]byte(reg.WebhookSecret), []byte("webhook_secret:"+b.ID)),
-		Limit: store.Limit{Bucket: "register:" + in.ClientIP, Max: s.limits.RegisterPerHour,
+		Limit: store.Limit{Bucket: addressBucket("register", in.ClientIP), Max: s.limits.RegisterPerHour,
 			Window: time.Hour, FixedRetryAfter: time.Hour},
 	}
 	if in.CallbackURL == "" {
@@ -141,7 +141,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	}
 	reg.Bot = b
 	if reg.ClaimToken != "" {
-		s.notifyOwner(ctx, s.verificationMail(b, reg.ClaimToken))
+		s.notifyAboutBot(ctx, b, s.verificationMail(b, reg.ClaimToken))
 	}
 	return reg, nil
 }
@@ -174,7 +174,7 @@ func (s *Service) verificationMail(b botpay.Bot, claimToken string) mail.Message
 	link := s.VerificationURL(claimToken)
 	return mail.Message{
 		To:      b.OwnerEmail,
-		Subject: "Claim your bot " + b.Name + " on botpay",
+		Subject: "Claim your bot on botpay",
 		Text: fmt.Sprintf("A bot named %q registered with botpay and named you as its owner.\n\n"+
 			"To claim it, open this link, sign up or log in, and confirm:\n\n  %s\n\n"+
 			"Claim token: %s\n\nIf you do not recognise this bot, ignore this message; nothing happens until you claim it.\n",

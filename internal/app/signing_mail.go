@@ -82,6 +82,6 @@ func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r botpa
 		"It waits for your decision until %s UTC.\n\nApprove: %s\n\nDeny: %s\n\n"+
 		"Each link opens a confirmation page; nothing happens until you press its button.\nApprovals queue: %s\n",
 		bot.Name, data["Amount"], r.ResourceHost, r.ResourceURL, data["Expires"], approve, deny, data["Dashboard"])
-	s.notifyOwner(ctx, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " x402 payment by " + oneLine(bot.Name),
+	s.notifyAboutBot(ctx, bot, mail.Message{To: owner.Email, Subject: "Approval needed: " + data["Amount"] + " x402 payment by your bot",
 		Text: text, HTML: html.String()})
 }

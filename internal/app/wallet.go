@@ -118,7 +118,7 @@ func (s *Service) RequestTopup(ctx context.Context, bot botpay.Bot, amount botpa
 	if err != nil {
 		return r, err
 	}
-	if s.notify(ctx, topupMail(owner.Email, bot, r, s.baseURL)) {
+	if s.admitOwnerMail(ctx, bot, owner.Email) && s.notify(ctx, topupMail(owner.Email, bot, r, s.baseURL)) {
 		r.OwnerNotified = true
 		if err := s.store.MarkTopupNotified(ctx, id); err != nil {
 			s.log.WarnContext(ctx, "could not record top-up notification", "topup_request_id", id, "err", err)
@@ -134,7 +134,7 @@ func topupMail(to string, bot botpay.Bot, r botpay.TopupRequest, baseURL string)
 		fmt.Fprintf(&b, "Its reason: %s\n\n", r.Reason)
 	}
 	fmt.Fprintf(&b, "Fund it from your dashboard: %s/dashboard\n(bot %s, request #%d)\n", baseURL, bot.ID, r.ID)
-	return mail.Message{To: to, Subject: "Top-up request from " + bot.Name, Text: b.String()}
+	return mail.Message{To: to, Subject: "Top-up request from your bot", Text: b.String()}
 }
 
 // UpdateCallbackURL points a bot's webhook at a new URL and resets health.

@@ -60,7 +60,11 @@ func weakPassword(password, email string) bool {
 	if distinctRunes(l) < 5 || repeatedUnit(l) {
 		return true
 	}
-	name, _, _ := strings.Cut(strings.ToLower(email), "@")
+	address := strings.ToLower(strings.TrimSpace(email))
+	if address != "" && strings.Contains(l, address) {
+		return true // the e-mail is the first thing a guesser of the account tries
+	}
+	name, _, _ := strings.Cut(address, "@")
 	residue := withoutWalks(l)
 	for _, c := range []string{l, trimPadding(l), trimPadding(residue)} {
 		if commonPasswords[c] || commonPasswords[unleet.Replace(c)] || commonPasswords[trimPadding(unleet.Replace(c))] ||

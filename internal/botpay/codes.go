@@ -15,7 +15,7 @@ const (
 	CodeNoProcessorWallet       = "no_processor_wallet"
 	CodeLinkExpired             = "link_expired"
 	CodeLinkUsed                = "link_used"
-	CodePreviousAPIKey          = "previous_api_key"
+	CodeKeySuperseded           = "key_superseded"
 	CodeTunnelNotInUse          = "tunnel_not_in_use"
 	CodeCrossOrigin             = "cross_origin_request"
 	CodeLiveMode                = "live_mode" // what only the sandbox may do

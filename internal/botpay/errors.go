@@ -43,8 +43,11 @@ type Error struct {
 	// RetryAfterSeconds is set for rate-limit errors.
 	RetryAfterSeconds int
 	// Limit names the rate limit that refused the request, for the
-	// RateLimit-Policy and RateLimit headers.
-	Limit *RateLimit
+	// RateLimit-Policy and RateLimit headers; LimitResetSeconds is when
+	// the oldest request it counted leaves its window (RateLimit's t=),
+	// which a fixed Retry-After may exceed.
+	Limit             *RateLimit
+	LimitResetSeconds int
 }
 
 // RateLimit describes a rolling-window limit: Quota requests per
@@ -117,3 +120,10 @@ func ErrNotFound(what string) *Error {
 // ErrWalletNotActive is the 403 for bots whose owner has not claimed them.
 var ErrWalletNotActive = &Error{Kind: KindForbidden, Code: CodeWalletNotActive,
 	Message: "the wallet is not active: the bot's owner has not claimed it yet"}
+
+// ErrKeySuperseded refuses a key in the grace period of a rotation what
+// only the current key may do: rotate, or change the bot's profile or
+// callback. Such a key reads and spends until its grace period ends, but a
+// leaked one must not take the bot over.
+var ErrKeySuperseded = &Error{Kind: KindForbidden, Code: CodeKeySuperseded,
+	Message: "this API key was rotated and only reads and spends until its grace period ends; use the current key"}

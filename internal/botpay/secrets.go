@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"math"
 	"math/big"
 	"strings"
+	"time"
 )
 
 // Prefixes of the secrets the service hands out (docs/decisions.md).
@@ -72,15 +74,36 @@ winter zephyr`)
 // claimAlphabet omits look-alike characters (0/O, 1/I/L).
 const claimAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
-// NewClaimToken returns a token like "reef-7K3M" (docs/decisions.md).
+// Claim tokens read like "reef-7K3M-Q9XH-2BWP": a word and ClaimTokenGroups
+// groups of four characters, log2(121) + 12·log2(31) ≈ 66 bits, so that
+// guessing one within its lifetime is hopeless whatever the rate limits
+// (docs/security.md).
+const (
+	ClaimTokenGroups    = 3
+	claimTokenGroupSize = 4
+	// ClaimTokenLifetime is how long after registration a claim token
+	// works; an expired one answers like an unknown one.
+	ClaimTokenLifetime = 7 * 24 * time.Hour
+)
+
+// NewClaimToken returns a token like "reef-7K3M-Q9XH-2BWP" (docs/decisions.md).
 func NewClaimToken() string {
 	var b strings.Builder
 	b.WriteString(claimWords[randomInt(len(claimWords))])
-	b.WriteByte('-')
-	for range 4 {
-		b.WriteByte(claimAlphabet[randomInt(len(claimAlphabet))])
+	for range ClaimTokenGroups {
+		b.WriteByte('-')
+		for range claimTokenGroupSize {
+			b.WriteByte(claimAlphabet[randomInt(len(claimAlphabet))])
+		}
 	}
 	return b.String()
+}
+
+// ClaimTokenBits is the entropy of a claim token: the bits of its word and
+// of each random character.
+func ClaimTokenBits() float64 {
+	return math.Log2(float64(len(claimWords))) +
+		float64(ClaimTokenGroups*claimTokenGroupSize)*math.Log2(float64(len(claimAlphabet)))
 }
 
 // NormalizeClaimToken makes pasted tokens forgiving of case and spaces.

@@ -65,8 +65,8 @@ func TestOwnerRotationRevokesTheOldKeyEverywhere(t *testing.T) {
 
 // TestBotRotationKeepsThePreviousKeyForItsGrace: the bot's own rotation
 // defaults to an hour of grace for the old key, which may no longer rotate;
-// a short grace ends on time; a replayed Idempotency-Key returns the same
-// key; grace outside 0..604800 is refused.
+// a short grace ends on time; a retried Idempotency-Key never shows the new
+// key to the superseded one; grace outside 0..604800 is refused.
 func TestBotRotationKeepsThePreviousKeyForItsGrace(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		c := h.claimedBot("graceful")
@@ -74,8 +74,9 @@ func TestBotRotationKeepsThePreviousKeyForItsGrace(t *testing.T) {
 		old := c.reg.APIKey
 		first := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil, "Idempotency-Key", "rot-1")
 		again := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil, "Idempotency-Key", "rot-1")
-		if first.Status != 200 || string(first.Body) != string(again.Body) {
-			t.Fatalf("rotation %d %s, replay %d %s", first.Status, first.Body, again.Status, again.Body)
+		if first.Status != 200 || again.Status != 403 || again.json(t)["error"] != "key_superseded" {
+			t.Fatalf("rotation %d %s, retry with the superseded key %d %s: want 200, then 403 key_superseded",
+				first.Status, first.Body, again.Status, again.Body)
 		}
 		rot := first.json(t)
 		at, _ := time.Parse(time.RFC3339, rot["previous_key_expires_at"].(string))
@@ -86,8 +87,8 @@ func TestBotRotationKeepsThePreviousKeyForItsGrace(t *testing.T) {
 		r.must(200, "GET", "/api/v1/bot/status", old, nil)
 		r.must(200, "GET", "/api/v1/bot/status", newKey, nil)
 		r.must(200, "GET", "/api/v1/bot/wallet/check", old, nil)
-		if a := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil); a.Status != 403 || a.json(t)["error"] != "previous_api_key" {
-			t.Errorf("rotation with the previous key = %d %s, want 403 previous_api_key", a.Status, a.Body)
+		if a := r.do("POST", "/api/v1/bot/api-key/rotate", old, nil); a.Status != 403 || a.json(t)["error"] != "key_superseded" {
+			t.Errorf("rotation with the previous key = %d %s, want 403 key_superseded", a.Status, a.Body)
 		}
 		for _, g := range []any{-1, 604801, 1.5, "60"} {
 			if a := r.do("POST", "/api/v1/bot/api-key/rotate", newKey, map[string]any{"grace_seconds": g}); a.Status != 400 {

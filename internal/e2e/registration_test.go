@@ -17,7 +17,7 @@ var (
 	apiKeyText        = regexp.MustCompile(`^bp_live_[0-9a-f]{48}$`)
 	webhookSecretText = regexp.MustCompile(`^whsec_[0-9a-f]{48}$`)
 	tunnelTokenText   = regexp.MustCompile(`^bpt_[0-9a-f]{48}$`)
-	claimTokenText    = regexp.MustCompile(`^[a-z]+-[A-HJKMNP-Z2-9]{4}$`)
+	claimTokenText    = regexp.MustCompile(`^[a-z]+(-[A-HJKMNP-Z2-9]{4}){3}$`)
 	pairingCodeText   = regexp.MustCompile(`^[0-9]{6}$`)
 	botIDText         = regexp.MustCompile(`^bot_[0-9a-f]{16}$`)
 	ownerTokenText    = regexp.MustCompile(`^bpo_live_[0-9a-f]{48}$`)
@@ -122,7 +122,7 @@ func checkUnpairedRegistration(t *testing.T, h *harness, reg *client.Registratio
 		t.Errorf("status %q paired %v owner_uid %q, want pending_owner_verification, false, none", reg.Status, reg.Paired, reg.OwnerUID)
 	}
 	if reg.ClaimToken == nil || !claimTokenText.MatchString(*reg.ClaimToken) {
-		t.Fatalf("claim_token = %v, want word-XXXX", reg.ClaimToken)
+		t.Fatalf("claim_token = %v, want word-XXXX-XXXX-XXXX", reg.ClaimToken)
 	}
 	wantVerify := h.srv.URL + "/claim?token=" + *reg.ClaimToken
 	if reg.OwnerVerificationURL != wantVerify {

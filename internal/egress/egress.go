@@ -41,8 +41,7 @@ var blocked = func() []netip.Prefix {
 		"203.0.113.0/24",  // documentation
 		"224.0.0.0/4",     // multicast
 		"240.0.0.0/4",     // reserved, broadcast
-		"::/128",          // unspecified
-		"::1/128",         // loopback
+		"::/96",           // unspecified, loopback and IPv4-compatible (::a.b.c.d)
 		"64:ff9b::/96",    // NAT64: embeds an IPv4 address
 		"64:ff9b:1::/48",  // local-use NAT64
 		"100::/64",        // discard

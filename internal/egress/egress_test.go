@@ -20,7 +20,7 @@ func TestAllowedRefusesSpecialPurposeAddresses(t *testing.T) {
 		{"169.254.169.254", false}, {"100.100.100.200", false}, {"0.0.0.0", false}, {"224.0.0.1", false},
 		{"255.255.255.255", false}, {"::1", false}, {"::", false}, {"fe80::1", false}, {"fd00:ec2::254", false},
 		{"ff02::1", false}, {"::ffff:127.0.0.1", false}, {"::ffff:10.0.0.1", false}, {"64:ff9b::a00:1", false},
-		{"2002:a00:1::", false},
+		{"2002:a00:1::", false}, {"::7f00:1", false}, {"::a00:1", false}, {"::a9fe:a9fe", false},
 		{"93.184.216.34", true}, {"8.8.8.8", true}, {"2606:4700:4700::1111", true}, {"::ffff:8.8.8.8", true},
 	} {
 		if got := egress.Allowed(netip.MustParseAddr(tc.addr)); got != tc.ok {

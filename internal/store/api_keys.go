@@ -68,7 +68,7 @@ func (s *Store) RotateAPIKey(ctx context.Context, k RotateKey) (KeyRotation, err
 		}
 		if k.OwnerID == "" {
 			if !botpay.DigestsEqual(current, k.PresentedKeyHash) {
-				return errPreviousKeyRotates
+				return botpay.ErrKeySuperseded
 			}
 			if frozen {
 				return errBotFrozen
@@ -107,9 +107,6 @@ func (s *Store) RotateAPIKey(ctx context.Context, k RotateKey) (KeyRotation, err
 // not be able to redirect the bot's events or take the key over meanwhile.
 var errBotFrozen = botpay.Errorf(botpay.KindForbidden, botpay.CodeWalletFrozen,
 	"your owner froze this bot; its API key, profile and callback cannot be changed by the bot until the owner unfreezes it")
-
-var errPreviousKeyRotates = botpay.Errorf(botpay.KindForbidden, botpay.CodePreviousAPIKey,
-	"this API key was rotated and only works until its grace period ends; rotate with the current key")
 
 // APIKeyEpoch is the number of API key rotations so far, service-wide.
 func (s *Store) APIKeyEpoch(ctx context.Context) (int64, error) {

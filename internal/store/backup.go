@@ -13,18 +13,24 @@ var ErrBackupPostgres = errors.New("botpay backup copies the embedded SQLite dat
 
 // Backup writes a consistent copy of the SQLite database to path while the
 // service keeps running (VACUUM INTO reads one snapshot; writers are not
-// blocked). path must not exist yet.
+// blocked). path must not exist yet. The copy holds everything the
+// database does, so it is readable by its owner only: the empty file is
+// created 0600 first (VACUUM INTO writes into an empty file and keeps its
+// mode, where it would create one with the umask's).
 func (s *Store) Backup(ctx context.Context, path string) error {
 	if !s.dialect.embeddedFile {
 		return ErrBackupPostgres
 	}
-	if _, err := os.Stat(path); err == nil {
-		return fmt.Errorf("backup: %s already exists", path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
 	}
+	f.Close()
 	if _, err := s.write.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
+		os.Remove(path)
 		return fmt.Errorf("backup to %s: %w", path, err)
 	}
-	return nil
+	return os.Chmod(path, 0o600)
 }
 
 // CheckIntegrity runs SQLite's integrity check over the whole database (a

@@ -122,31 +122,6 @@ func (t *Tx) activateWallet(ctx context.Context, botID string, now time.Time) er
 	}, now))
 }
 
-// ClaimBot gives the bot holding claimTokenHash to ownerID and activates its
-// wallet. The token stops working at once.
-func (s *Store) ClaimBot(ctx context.Context, ownerID, claimTokenHash string) (botpay.Bot, error) {
-	now := s.clock.Now()
-	var botID string
-	err := s.inTx(ctx, func(tx *Tx) error {
-		err := tx.queryRow(ctx, `SELECT id FROM bots WHERE claim_token_hash = $1 AND owner_id IS NULL`+tx.forUpdate(), claimTokenHash).Scan(&botID)
-		if isNoRows(err) {
-			return botpay.Errorf(botpay.KindNotFound, botpay.CodeInvalidClaimToken, "no unclaimed bot has this claim token")
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.exec(ctx, `UPDATE bots SET owner_id = $1, claimed_at = $2, claim_token_hash = NULL, updated_at = $2 WHERE id = $3`,
-			ownerID, ms(now), botID); err != nil {
-			return err
-		}
-		return tx.activateWallet(ctx, botID, now)
-	})
-	if err != nil {
-		return botpay.Bot{}, wrapErr(err, "claim bot %s", ownerID)
-	}
-	return s.OwnedBot(ctx, ownerID, botID)
-}
-
 const botColumns = `id, name, owner_email, description, bot_type, owner_id, claimed_at, callback_url,
 	webhook_status, webhook_fail_count, local_port, webhook_path, frozen, created_at`
 

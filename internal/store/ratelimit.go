@@ -37,26 +37,9 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil
 	}
-	if _, err := t.exec(ctx, `INSERT INTO rate_limit_buckets (bucket) VALUES ($1) ON CONFLICT DO NOTHING`, l.Bucket); err != nil {
+	count, oldest, err := t.refuseWhenSpent(ctx, l, now)
+	if err != nil {
 		return err
-	}
-	var b string
-	if err := t.queryRow(ctx, `SELECT bucket FROM rate_limit_buckets WHERE bucket = $1`+t.forUpdate(), l.Bucket).Scan(&b); err != nil {
-		return err
-	}
-	since := ms(now.Add(-l.Window))
-	if _, err := t.exec(ctx, `DELETE FROM rate_limit_hits WHERE bucket = $1 AND at <= $2`, l.Bucket, since); err != nil {
-		return err
-	}
-	var count int
-	var oldest *int64
-	if err := t.queryRow(ctx, `SELECT COUNT(*), MIN(at) FROM rate_limit_hits WHERE bucket = $1 AND at > $2`, l.Bucket, since).Scan(&count, &oldest); err != nil {
-		return err
-	}
-	if count >= l.Max {
-		secs := l.retryAfter(oldest, now)
-		return &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
-			Message: "too many requests; try again later", RetryAfterSeconds: secs, Limit: l.describe()}
 	}
 	if !l.Unannounced {
 		reset := l.Window
@@ -65,6 +48,37 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 		}
 		botpay.NoteLimit(ctx, botpay.LimitState{RateLimit: *l.describe(), Remaining: l.Max - count - 1, ResetSeconds: ceilSeconds(reset)})
 	}
+	return t.hit(ctx, l, now)
+}
+
+// refuseWhenSpent locks l's bucket, forgets the hits that left its window
+// and refuses with rate_limited when the window is full; otherwise it
+// returns the count and the oldest hit in the window.
+func (t *Tx) refuseWhenSpent(ctx context.Context, l Limit, now time.Time) (count int, oldest *int64, err error) {
+	if _, err := t.exec(ctx, `INSERT INTO rate_limit_buckets (bucket) VALUES ($1) ON CONFLICT DO NOTHING`, l.Bucket); err != nil {
+		return 0, nil, err
+	}
+	var b string
+	if err := t.queryRow(ctx, `SELECT bucket FROM rate_limit_buckets WHERE bucket = $1`+t.forUpdate(), l.Bucket).Scan(&b); err != nil {
+		return 0, nil, err
+	}
+	since := ms(now.Add(-l.Window))
+	if _, err := t.exec(ctx, `DELETE FROM rate_limit_hits WHERE bucket = $1 AND at <= $2`, l.Bucket, since); err != nil {
+		return 0, nil, err
+	}
+	if err := t.queryRow(ctx, `SELECT COUNT(*), MIN(at) FROM rate_limit_hits WHERE bucket = $1 AND at > $2`, l.Bucket, since).Scan(&count, &oldest); err != nil {
+		return 0, nil, err
+	}
+	if count >= l.Max {
+		return count, oldest, &botpay.Error{Kind: botpay.KindRateLimited, Code: botpay.CodeRateLimited,
+			Message: "too many requests; try again later", RetryAfterSeconds: l.retryAfter(oldest, now),
+			Limit: l.describe(), LimitResetSeconds: ceilSeconds(l.untilOldestLeaves(oldest, now))}
+	}
+	return count, oldest, nil
+}
+
+// hit counts one request in l's bucket.
+func (t *Tx) hit(ctx context.Context, l Limit, now time.Time) error {
 	_, err := t.exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, ms(now))
 	return err
 }
@@ -72,11 +86,19 @@ func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
 // retryAfter is how long a refused caller waits: until the oldest hit of
 // the window leaves it, or the limit's fixed wait.
 func (l Limit) retryAfter(oldest *int64, now time.Time) int {
-	wait := l.FixedRetryAfter
-	if wait == 0 && oldest != nil {
-		wait = fromMS(*oldest).Add(l.Window).Sub(now)
+	if l.FixedRetryAfter != 0 {
+		return ceilSeconds(l.FixedRetryAfter)
 	}
-	return ceilSeconds(wait)
+	return ceilSeconds(l.untilOldestLeaves(oldest, now))
+}
+
+// untilOldestLeaves is how long until the oldest hit counted leaves the
+// window, when the quota frees up again.
+func (l Limit) untilOldestLeaves(oldest *int64, now time.Time) time.Duration {
+	if oldest == nil {
+		return l.Window
+	}
+	return fromMS(*oldest).Add(l.Window).Sub(now)
 }
 
 // ceilSeconds is d in whole seconds, rounded up, at least 1.

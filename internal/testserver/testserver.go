@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 
 	"github.com/botpay/botpay/internal/api"
@@ -74,6 +75,9 @@ type Options struct {
 	ResourceHTTP *http.Client
 	// Observer counts requests and decisions (metrics); nil counts nothing.
 	Observer api.Observer
+	// TrustedProxies lets a test name its client address in
+	// X-Forwarded-For (127.0.0.0/8 is the test client).
+	TrustedProxies []netip.Prefix
 }
 
 // testSignupsPerHour lifts the sign-up limit (10 per client IP) for tests,
@@ -119,7 +123,8 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
-		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard})
+		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard,
+		TrustedProxies: opts.TrustedProxies})
 	s.HTTP.Config.Handler = checkContract(t, s.Handler)
 	s.HTTP.Start()
 	t.Cleanup(s.HTTP.Close)

@@ -26,7 +26,7 @@ export const ErrorCode = {
   // Authentication.
   AuthenticationRequired: "Authentication required",
   Unauthorized: "unauthorized",
-  PreviousAPIKey: "previous_api_key",
+  KeySuperseded: "key_superseded",
   TunnelNotInUse: "tunnel_not_in_use",
   // Registration and owners.
   InvalidPairingCode: "invalid_pairing_code",

@@ -3428,7 +3428,7 @@ export interface components {
         Limit100: number;
         /** @description `next_cursor` of the previous page (opaque); a forged one is `400 invalid_cursor`. */
         Cursor: string;
-        /** @description Replays the first answer for the same key and body within 24 hours. */
+        /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
         IdempotencyKey: string;
     };
     requestBodies: {
@@ -3621,7 +3621,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3764,7 +3764,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3867,7 +3867,7 @@ export interface operations {
             /** @description `validation_error` (not an https URL, or an internal address). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["BotUnauthenticated"];
-            /** @description `wallet_frozen`. */
+            /** @description `wallet_frozen`, or `key_superseded` (a key in its grace period: it reads and spends only). */
             403: components["responses"]["Forbidden"];
             413: components["responses"]["InvalidJSONOrTooLarge"];
             500: components["responses"]["InternalError"];
@@ -3878,7 +3878,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3969,7 +3969,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4033,7 +4033,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4199,7 +4199,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4273,7 +4273,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4355,7 +4355,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4404,7 +4404,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4455,7 +4455,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4573,7 +4573,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4623,7 +4623,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4680,7 +4680,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4727,7 +4727,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4772,7 +4772,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4811,7 +4811,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4852,7 +4852,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4938,7 +4938,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4985,7 +4985,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5026,7 +5026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5058,7 +5058,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5094,7 +5094,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5103,7 +5103,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @example river-7KQ2 */
+                    /** @example river-7KQ2-M3XP-9HTA */
                     claim_token: string;
                 };
             };
@@ -5175,7 +5175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5227,7 +5227,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5447,7 +5447,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5530,7 +5530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5584,7 +5584,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5697,7 +5697,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5768,7 +5768,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5799,7 +5799,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5856,7 +5856,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5885,7 +5885,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5913,7 +5913,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5946,7 +5946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5992,7 +5992,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6181,7 +6181,7 @@ export interface operations {
                 t?: string;
             };
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6220,7 +6220,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6473,7 +6473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6497,7 +6497,7 @@ export interface operations {
             /** @description `validation_error` (grace_seconds outside 0..604800). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["BotUnauthenticated"];
-            /** @description `wallet_frozen`, or `previous_api_key` (a key in its grace period). */
+            /** @description `wallet_frozen`, or `key_superseded` (a key in its grace period: it reads and spends only). */
             403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["InvalidJSONOrTooLarge"];
@@ -6509,7 +6509,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6548,7 +6548,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6589,7 +6589,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6631,7 +6631,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours. */
+                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;

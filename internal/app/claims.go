@@ -1,0 +1,31 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// Claim attaches the bot holding claimToken to owner. Every attempt counts
+// per owner and per client address; failed ones also count against the
+// owner's daily failure budget and a service-wide hourly one, which new
+// addresses do not refill (a spent global budget only delays claims: a
+// token carries about 66 bits, docs/security.md).
+func (s *Service) Claim(ctx context.Context, owner botpay.Owner, claimToken, clientIP string) (botpay.Bot, error) {
+	claimToken = botpay.NormalizeClaimToken(claimToken)
+	if claimToken == "" {
+		return botpay.Bot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
+	}
+	for _, bucket := range []string{"claim-owner:" + owner.ID, addressBucket("claim-ip", clientIP)} {
+		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
+			return botpay.Bot{}, err
+		}
+	}
+	return s.store.Claim(ctx, store.ClaimAttempt{OwnerID: owner.ID, TokenHash: botpay.Digest(claimToken),
+		FailureBudgets: []store.Limit{
+			{Bucket: "claim-failures-owner:" + owner.ID, Max: s.limits.ClaimFailuresPerOwnerPerDay, Window: 24 * time.Hour},
+			{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour},
+		}})
+}
