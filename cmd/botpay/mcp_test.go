@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,5 +85,42 @@ func TestMCPCommandRefusesAKeyTheServiceRefuses(t *testing.T) {
 	t.Setenv("BOTPAY_API_KEY", "")
 	if err := run(context.Background(), []string{"mcp"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("botpay mcp ran without a key")
+	}
+}
+
+// An agent that pipes its requests in and closes its input at once (a
+// script, `printf … | botpay mcp`) gets every answer, not only the first.
+func TestMCPCommandAnswersEveryRequestPipedInBeforeInputCloses(t *testing.T) {
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := testserver.Start(t, "sqlite", testserver.Options{})
+	key := registerBot(t, srv, "piped")
+	requests := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"check_wallet","arguments":{}}}
+`
+	cmd := exec.CommandContext(t.Context(), bin, "mcp")
+	cmd.Env = append(os.Environ(), "BOTPAY_URL="+srv.URL, "BOTPAY_API_KEY="+key)
+	cmd.Stdin = strings.NewReader(requests)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("botpay mcp: %v\n%s", err, out)
+	}
+	answered := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil {
+			answered[string(msg.ID)] = true
+		}
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		if !answered[id] {
+			t.Errorf("request %s got no answer; stdout:\n%s", id, out)
+		}
 	}
 }

@@ -112,12 +112,6 @@ func argumentRefusals(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// RunStdio serves one agent over stdin and stdout until ctx ends or the
-// agent closes the stream (botpay mcp).
-func RunStdio(ctx context.Context, d *Deps, o Options) error {
-	return NewServer(Fixed(d), o).Run(ctx, &sdk.StdioTransport{})
-}
-
 // knownNetworks are the x402 networks whose USDC the service can be
 // configured to sign for.
 var knownNetworks = map[string]Payment{
