@@ -28,6 +28,12 @@ func TestSignRefusesWhatProcurementControlsForbid(t *testing.T) {
 				t.Errorf("%s: %d %s", name, a.Status, a.Body)
 			}
 		}
-		checkSigned(t, r.sign(b, map[string]any{"resource_url": "https://fine.example/x", "amount_usdc": 1000, "recipient_address": vendor}), b.Address, 1000)
+		// Block-lists bind the recipient as allow-lists do: a resource that
+		// cannot be asked whom it wants paid is not signed for (the signed
+		// path is TestSigningIsBoundToTheRecipientTheResourceAsksFor).
+		a := r.sign(b, map[string]any{"resource_url": "https://fine.example/x", "amount_usdc": 1000, "recipient_address": vendor})
+		if a.Status != 403 || a.json(t)["reason"] != "the resource could not be reached to confirm whom it asks to be paid" {
+			t.Errorf("an unreachable resource under a block-list: %d %s", a.Status, a.Body)
+		}
 	})
 }
