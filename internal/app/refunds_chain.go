@@ -156,6 +156,10 @@ func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund, mined
 		}
 	}
 	_, err = s.store.CompleteSaleRefund(ctx, c.Refund.ID, minedTx, botpay.Money(balance.Int64()/botpay.MicroPerCent))
+	// A balance read while the refund was being recorded already shows the
+	// refund, yet its read time is before completed_at, so signing would
+	// count the refund twice against it; forget it once the record is in.
+	s.forgetChainBalance(addr)
 	return err
 }
 
