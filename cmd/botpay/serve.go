@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,6 +62,9 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		return nil, err
 	}
 	sealer, err := seal.New(key)
+	if err == nil {
+		err = agreeOnSecretKey(ctx, st, sealer)
+	}
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -91,6 +95,22 @@ func secretKey(cfg config.Config) ([]byte, error) {
 		return seal.ParseKey(cfg.SecretKey)
 	}
 	return seal.LoadOrCreateKeyFile(cfg.DataDir)
+}
+
+// agreeOnSecretKey refuses a key other than the one the database was first
+// sealed with: a replica started without BOTPAY_SECRET_KEY would otherwise
+// generate its own and answer 500 on everything the others sealed.
+func agreeOnSecretKey(ctx context.Context, st *store.Store, sealer *seal.Sealer) error {
+	digest := hex.EncodeToString(sealer.DeriveKey("secret key check"))
+	recorded, err := st.RecordSecretKeyCheck(ctx, digest)
+	if err != nil {
+		return err
+	}
+	if recorded != digest {
+		return errors.New("the secret key differs from the one this database was first sealed with: " +
+			"set BOTPAY_SECRET_KEY to that key, identically on every replica")
+	}
+	return nil
 }
 
 func mailer(cfg config.Config) mail.Sender {

@@ -1,0 +1,19 @@
+package store
+
+import "context"
+
+// RecordSecretKeyCheck records digest as the database's secret-key check
+// unless one is recorded already, and answers the recorded one: the
+// caller compares them to know whether its key is the one the database
+// was first sealed with.
+func (s *Store) RecordSecretKeyCheck(ctx context.Context, digest string) (recorded string, err error) {
+	now := ms(s.clock.Now())
+	err = s.inTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `INSERT INTO secret_key_check (id, digest, created_at) VALUES (1, $1, $2)
+			ON CONFLICT (id) DO NOTHING`, digest, now); err != nil {
+			return err
+		}
+		return tx.queryRow(ctx, `SELECT digest FROM secret_key_check WHERE id = 1`).Scan(&recorded)
+	})
+	return recorded, wrapErr(err, "record secret key check")
+}
