@@ -1,50 +1,21 @@
 package sdktest
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 )
 
 // apiErrorCodes are the values of every Code… string constant of
-// internal/botpay, where every code the service answers is declared.
-func apiErrorCodes(t *testing.T, repo string) []string {
+// internal/botpay, sorted, without repeats.
+func apiErrorCodes(t *testing.T, _ string) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, filepath.Join(repo, "internal", "botpay"), func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var codes []string
-	for _, pkg := range pkgs {
-		for _, file := range pkg.Files {
-			ast.Inspect(file, func(n ast.Node) bool {
-				spec, ok := n.(*ast.ValueSpec)
-				if !ok {
-					return true
-				}
-				for i, name := range spec.Names {
-					if !strings.HasPrefix(name.Name, "Code") || i >= len(spec.Values) {
-						continue
-					}
-					if lit, ok := spec.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						value, _ := strconv.Unquote(lit.Value)
-						codes = append(codes, value)
-					}
-				}
-				return true
-			})
-		}
+	for _, code := range serviceErrorCodes(t) {
+		codes = append(codes, code)
 	}
 	slices.Sort(codes)
 	return slices.Compact(codes)
