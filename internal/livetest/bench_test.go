@@ -24,6 +24,12 @@ import (
 //
 //	CHAIN_TESTS_REQUIRED=1 go test -run '^$' -bench LiveSettlement -benchtime 300x ./internal/livetest/
 func BenchmarkLiveSettlement(b *testing.B) {
+	onEachEngineOnAnvil(b, func(b *testing.B, node *chaintest.Node, base string) { benchSettlements(b, node, base, 8) })
+}
+
+// onEachEngineOnAnvil runs bench on each engine against a live service
+// settling on a fresh local anvil through a funded relayer.
+func onEachEngineOnAnvil(b *testing.B, bench func(b *testing.B, node *chaintest.Node, base string)) {
 	chaintest.Require(b)
 	for _, d := range storetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
@@ -32,7 +38,7 @@ func BenchmarkLiveSettlement(b *testing.B) {
 			node.FundGas(b, relayer.Address())
 			srv := testserver.Start(b, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 1000},
 				Chain: &settle.Chain{RPC: node.RPC, Key: relayer, Domain: node.Domain(), Confirmations: 1, Poll: 5 * time.Millisecond}})
-			benchSettlements(b, node, srv.URL, 8)
+			bench(b, node, srv.URL)
 		})
 	}
 }

@@ -8,11 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/chaintest"
-	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store/storetest"
-	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -23,17 +19,7 @@ import (
 //
 //	CHAIN_TESTS_REQUIRED=1 go test -run '^$' -bench Facilitator -benchtime 200x ./internal/livetest/
 func BenchmarkFacilitator(b *testing.B) {
-	chaintest.Require(b)
-	for _, d := range storetest.Dialects {
-		b.Run(string(d), func(b *testing.B) {
-			node := chaintest.Start(b)
-			relayer, _ := x402.GenerateKey()
-			node.FundGas(b, relayer.Address())
-			srv := testserver.Start(b, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 1000},
-				Chain: &settle.Chain{RPC: node.RPC, Key: relayer, Domain: node.Domain(), Confirmations: 1, Poll: 5 * time.Millisecond}})
-			benchFacilitator(b, node, srv.URL, 8)
-		})
-	}
+	onEachEngineOnAnvil(b, func(b *testing.B, node *chaintest.Node, base string) { benchFacilitator(b, node, base, 8) })
 }
 
 func benchFacilitator(b *testing.B, node *chaintest.Node, base string, workers int) {
