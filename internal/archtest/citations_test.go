@@ -10,23 +10,25 @@ import (
 // a numbered section of a document that is not in the repository rots the
 // day that document moves, and a reader of the code cannot follow it.
 var (
-	// citedIssue is "issue 8", "issues 6 and 8", "issue #23".
+	// citedIssue is the word issue or issues followed by a number, with or
+	// without a hash sign: a pointer into an issue tracker.
 	citedIssue = regexp.MustCompile(`(?i)\bissues? #?\d+`)
 	// citedDocument names the specification files kept outside the repository.
 	citedDocument = regexp.MustCompile(`(?i)\b(design|interface)\.md\b`)
-	// citedSection is "section 7" or "decision 13"; "RFC 8259 section 6"
-	// points into a published standard and is fine (see outsideCitation).
+	// citedSection is the word section or decision followed by a number; a
+	// section of an RFC points into a published standard and is fine (see
+	// outsideCitation).
 	citedSection = regexp.MustCompile(`(?i)\b(sections?|decisions?) \d+`)
-	// sectionNumber is a candidate "4.20": judged by its neighbours in
-	// sectionCitation, since amounts ("0.05 USDC", "1.5×") look the same.
+	// sectionNumber is a candidate dotted section number: judged by its
+	// neighbours in sectionCitation, since amounts and ratios look the same.
 	sectionNumber = regexp.MustCompile(`[1-9]\d?\.\d{1,2}`)
-	// rfcBefore ends in "RFC 9110 ": the section that follows is a standard's.
+	// rfcBefore ends in an RFC's name and number: the section that follows
+	// is a standard's.
 	rfcBefore = regexp.MustCompile(`RFC \d+ $`)
 )
 
-// sectionNumberLeads and sectionNumberTrails are the words around a number
-// that make it a section reference: "the chain of 4.20", "flat 4.20",
-// "(4.4)", "4.20's", "3.4:", "as 3.4 says", "the 2.9 shape".
+// sectionNumberLeads and sectionNumberTrails are the words and marks around
+// a dotted number that make it a section reference rather than an amount.
 var (
 	sectionNumberLeads  = []string{"of ", "flat ", "the ", "whole ", "as ", "and "}
 	sectionNumberTrails = []string{"'s", ":", ")", ",", " says", " shape", " fields"}
