@@ -149,17 +149,5 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.svc.SettleX402(r.Context(), offer, header)
-	var rejected *app.X402Rejected
-	if errors.As(err, &rejected) {
-		ask.refuse(w, rejected.Reason, rejected.Reason)
-		return
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.Header().Set(x402.HeaderXPaymentResponse, x402.EncodeSettleResponse(x402.SettleResponse{Success: true,
-		Transaction: res.Sale.Sale.TxHash, Network: s.svc.Domain().Network(), Payer: res.Payer.Hex()}))
-	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderXPaymentResponse)
-	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
+	s.answerSettlement(w, r, ask, res, err, nil)
 }

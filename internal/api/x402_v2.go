@@ -65,6 +65,18 @@ func (s *Server) payX402V2(w http.ResponseWriter, r *http.Request, offer app.X40
 		return
 	}
 	res, err := s.svc.SettleX402V2(r.Context(), offer, sig)
+	s.answerSettlement(w, r, ask, res, err, func(settled x402.SettleResponse) {
+		settled.Network, settled.Amount = s.svc.Domain().CAIP2(), strconv.FormatInt(int64(offer.Micro()), 10)
+		w.Header().Set(x402.HeaderPaymentResponse, x402.EncodePaymentResponse(settled))
+		w.Header().Set("Access-Control-Expose-Headers", x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
+	})
+}
+
+// answerSettlement answers a settlement of either version: a refusal as
+// 402 naming its reason, any other error as itself, a sale as 200 with
+// X-PAYMENT-RESPONSE; v2 adds its own headers to the success.
+func (s *Server) answerSettlement(w http.ResponseWriter, r *http.Request, ask x402Ask, res app.X402Settlement, err error,
+	v2 func(x402.SettleResponse)) {
 	var rejected *app.X402Rejected
 	if errors.As(err, &rejected) {
 		ask.refuse(w, rejected.Reason, rejected.Reason)
@@ -74,12 +86,13 @@ func (s *Server) payX402V2(w http.ResponseWriter, r *http.Request, offer app.X40
 		writeError(w, r, err)
 		return
 	}
-	d := s.svc.Domain()
-	settled := x402.SettleResponse{Success: true, Transaction: res.Sale.Sale.TxHash, Network: d.Network(), Payer: res.Payer.Hex()}
+	settled := x402.SettleResponse{Success: true, Transaction: res.Sale.Sale.TxHash, Network: s.svc.Domain().Network(),
+		Payer: res.Payer.Hex()}
 	w.Header().Set(x402.HeaderXPaymentResponse, x402.EncodeSettleResponse(settled))
-	settled.Network, settled.Amount = d.CAIP2(), strconv.FormatInt(int64(offer.Micro()), 10)
-	w.Header().Set(x402.HeaderPaymentResponse, x402.EncodePaymentResponse(settled))
-	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
+	w.Header().Set("Access-Control-Expose-Headers", x402.HeaderXPaymentResponse)
+	if v2 != nil {
+		v2(settled)
+	}
 	writeJSON(w, http.StatusOK, viewSettlement(res.Sale))
 }
 
