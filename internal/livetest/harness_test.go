@@ -165,19 +165,26 @@ type stockPayment struct {
 // payWithStockClient pays url with x402-fetch signing as key on Base Sepolia.
 func payWithStockClient(t *testing.T, url string, key x402.Key) stockPayment {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "node", "pay.mjs", url, "0x"+strings.TrimPrefix(hexKey(key), "0x"), "base-sepolia")
+	var p stockPayment
+	runInteropScript(t, &p, "pay.mjs", url, "0x"+strings.TrimPrefix(hexKey(key), "0x"), "base-sepolia")
+	return p
+}
+
+// runInteropScript runs a node script of interop/ and decodes the JSON it
+// prints into answer.
+func runInteropScript(t *testing.T, answer any, script string, args ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "node", append([]string{script}, args...)...)
 	cmd.Dir = interopDir(t)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("pay.mjs: %v\n%s\n%s", err, out, stderr.String())
+		t.Fatalf("%s: %v\n%s\n%s", script, err, out, stderr.String())
 	}
-	var p stockPayment
-	if err := json.Unmarshal(out, &p); err != nil {
-		t.Fatalf("pay.mjs answered %s", out)
+	if err := json.Unmarshal(out, answer); err != nil {
+		t.Fatalf("%s answered %s", script, out)
 	}
-	return p
 }
 
 func hexKey(k x402.Key) string {

@@ -1,9 +1,6 @@
 package livetest
 
 import (
-	"bytes"
-	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -30,22 +27,12 @@ type stockV2Payment struct {
 // the payment-identifier extension.
 func payWithStockV2Client(t *testing.T, url string, key x402.Key, paymentID string) stockV2Payment {
 	t.Helper()
-	args := []string{"pay-v2.mjs", url, hexKey(key)}
+	args := []string{url, hexKey(key)}
 	if paymentID != "" {
 		args = append(args, paymentID)
 	}
-	cmd := exec.CommandContext(t.Context(), "node", args...)
-	cmd.Dir = interopDir(t)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pay-v2.mjs: %v\n%s\n%s", err, out, stderr.String())
-	}
 	var p stockV2Payment
-	if err := json.Unmarshal(out, &p); err != nil {
-		t.Fatalf("pay-v2.mjs answered %s", out)
-	}
+	runInteropScript(t, &p, "pay-v2.mjs", args...)
 	return p
 }
 
