@@ -32,9 +32,13 @@ func (s *Store) ClaimMailRetries(ctx context.Context, limit int, lease time.Dura
 	skipLocked := s.dialect.skipLocked
 	var out []MailRetry
 	err := s.inTx(ctx, func(tx *Tx) error {
-		rows, err := tx.query(ctx, `UPDATE mail_retries SET next_attempt_at = $1 WHERE id IN (
+		// The due rows are picked once in a materialized CTE: PostgreSQL may
+		// run a LIMIT … SKIP LOCKED subquery of an IN more than once and so
+		// claim more rows than the limit.
+		rows, err := tx.query(ctx, `WITH due AS MATERIALIZED (
 				SELECT id FROM mail_retries WHERE next_attempt_at <= $2 ORDER BY next_attempt_at, id LIMIT $3`+skipLocked+`)
-			RETURNING id, message_sealed, attempts`, ms(now.Add(lease)), ms(now), limit)
+			UPDATE mail_retries SET next_attempt_at = $1 FROM due WHERE mail_retries.id = due.id
+			RETURNING mail_retries.id, message_sealed, attempts`, ms(now.Add(lease)), ms(now), limit)
 		if err != nil {
 			return err
 		}
