@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -132,8 +133,12 @@ func wantValidation(t testing.TB, r response, field string) {
 
 var serial atomic.Int64
 
-// unique returns a name no other call in this process returns.
-func unique(prefix string) string { return fmt.Sprintf("%s-%d", prefix, serial.Add(1)) }
+// processTag keeps names of one test process apart from another's that
+// share a database.
+var processTag = botpay.NewID("")[:6]
+
+// unique returns a name no other call returns.
+func unique(prefix string) string { return fmt.Sprintf("%s-%s%d", prefix, processTag, serial.Add(1)) }
 
 // botBody is a valid registration body with a callback URL (no tunnel).
 func botBody(ownerEmail string) map[string]any {

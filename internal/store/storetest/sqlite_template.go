@@ -41,8 +41,8 @@ func buildSQLiteTemplate() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(os.TempDir(), "botpay-test-sqlite-"+fp[:16]+".db")
-	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+	path := filepath.Join(os.TempDir(), "botpay-test-sqlite-ro-"+fp[:16]+".db")
+	if info, err := os.Stat(path); err == nil && info.Size() > 0 && info.Mode().Perm() == templateMode {
 		return path, nil
 	}
 	dir, err := os.MkdirTemp(os.TempDir(), "botpay-test-template-")
@@ -62,8 +62,16 @@ func buildSQLiteTemplate() (string, error) {
 	if err := leaveWAL(filepath.Join(dir, "botpay.db")); err != nil {
 		return "", err
 	}
+	// Read-only, so that nothing (a test that opened the template by
+	// mistake, an older build) can leave rows in it that every later copy
+	// would start with.
+	if err := os.Chmod(filepath.Join(dir, "botpay.db"), templateMode); err != nil {
+		return "", err
+	}
 	return path, os.Rename(filepath.Join(dir, "botpay.db"), path)
 }
+
+const templateMode = 0o444
 
 // leaveWAL folds the write-ahead log into the database file and turns WAL
 // off, so the file alone is the whole database; Open turns WAL back on in
