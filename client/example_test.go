@@ -3,98 +3,48 @@ package client_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/client"
 )
 
-// exampleService stands in for botpay in these examples: canned answers in the
-// shapes of the API reference (docs/api.md). Against a real service, pass
-// its URL (for example http://127.0.0.1:8080 of `botpay serve`).
-func exampleService() *httptest.Server {
-	var statusPolls, checkoutPolls atomic.Int32
-	answers := map[string]func() (int, string){
-		"POST /api/v1/bots/register": func() (int, string) {
-			return 201, `{"bot_id":"bot_0123456789abcdef","bot_name":"shopper","api_key":"bp_live_example",
-				"claim_token":"river-7KQ2","status":"pending_owner_verification","paired":false,
-				"owner_verification_url":"http://127.0.0.1:8080/claim?token=river-7KQ2",
-				"webhook_secret":"whsec_example","webhook_note":"…","important":"…"}`
-		},
-		"GET /api/v1/bot/status": func() (int, string) {
-			if statusPolls.Add(1) < 2 {
-				return 200, `{"bot_id":"bot_0123456789abcdef","bot_name":"shopper","status":"pending","active_rails":[],"rails":{}}`
-			}
-			return 200, `{"bot_id":"bot_0123456789abcdef","bot_name":"shopper","status":"active","active_rails":["card_wallet"],"rails":{}}`
-		},
-		"GET /api/v1/bot/wallet/check": func() (int, string) {
-			return 200, `{"wallet_status":"active","balance_usd":50,"held_usd":0,"card_status":"active","pending_topups":0,"frozen":false}`
-		},
-		"POST /api/v1/bot/merchant/checkout": func() (int, string) {
-			return 202, `{"approved":false,"status":"pending_confirmation","confirmation_id":"chk_0123456789abcdef",
-				"profile_index":1,"merchant_name":"Acme","item_name":"Paper","amount_usd":250,
-				"expires_at":"2026-11-21T09:45:00.000Z","message":"Your owner must approve this purchase."}`
-		},
-		"GET /api/v1/bot/merchant/checkout/status": func() (int, string) {
-			if checkoutPolls.Add(1) < 2 {
-				return 200, `{"confirmation_id":"chk_0123456789abcdef","status":"pending","profile_index":1,
-					"merchant_name":"Acme","item_name":"Paper","amount_usd":250,"message":"Waiting."}`
-			}
-			return 200, `{"confirmation_id":"chk_0123456789abcdef","status":"approved","profile_index":1,
-				"merchant_name":"Acme","item_name":"Paper","amount_usd":250,"missing_digits":"4242",
-				"expiry_month":"12","expiry_year":"2030","message":"Approved."}`
-		},
-		"POST /api/v1/bot/checkout-pages/create": func() (int, string) {
-			return 201, `{"checkout_page_id":"cp_0123456789abcdef","checkout_url":"/pay/cp_0123456789abcdef",
-				"title":"Sticker pack","amount_usd":12.5,"status":"active"}`
-		},
-	}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		answer, ok := answers[r.Method+" "+r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		status, body := answer()
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(status)
-		fmt.Fprint(w, body)
-	}))
-}
+// These examples run against a real botpay service (example_server_test.go
+// starts one); against your own, pass its URL, for example
+// http://127.0.0.1:8080 of `botpay serve`.
 
 // A bot registers itself, then hands its owner the verification URL (or the
 // claim token). The API key is shown only once: store it.
 func ExampleClient_Register() {
-	srv := exampleService()
-	defer srv.Close()
 	ctx := context.Background()
-
-	reg, err := client.New(srv.URL, "").Register(ctx, client.RegisterRequest{
-		BotName: "shopper", OwnerEmail: "alice@example.com"}, client.WithIdempotencyKey("register-shopper-1"))
+	reg, err := client.New(exampleURL, "").Register(ctx, client.RegisterRequest{
+		BotName: "shopper", OwnerEmail: exampleEmail("alice")},
+		client.WithIdempotencyKey(fmt.Sprint("register-shopper-", time.Now().UnixNano())))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(reg.BotID, reg.Status)
-	fmt.Println("ask your owner to open", reg.OwnerVerificationURL)
-	bot := client.New(srv.URL, reg.APIKey) // every later call uses the key
+	fmt.Println(strings.HasPrefix(reg.BotID, "bot_"), reg.Status)
+	fmt.Println(strings.Contains(reg.OwnerVerificationURL, "/claim?token="))
+	bot := client.New(exampleURL, reg.APIKey) // every later call uses the key
 	_ = bot
 	// Output:
-	// bot_0123456789abcdef pending_owner_verification
-	// ask your owner to open http://127.0.0.1:8080/claim?token=river-7KQ2
+	// true pending_owner_verification
+	// true
 }
 
 // Until the owner claims it, a bot's status is pending; poll it (or wait
 // for the wallet.activated event).
 func ExampleClient_Status_waitForClaim() {
-	srv := exampleService()
-	defer srv.Close()
 	ctx := context.Background()
-	bot := client.New(srv.URL, "bp_live_example")
-
-	for {
+	reg, err := client.New(exampleURL, "").Register(ctx, client.RegisterRequest{BotName: "shopper", OwnerEmail: exampleEmail("alice")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bot := client.New(exampleURL, reg.APIKey)
+	owner := exampleOwner(ctx)
+	for polls := 0; ; polls++ {
 		st, err := bot.Status(ctx)
 		if err != nil {
 			fmt.Println(err)
@@ -103,6 +53,12 @@ func ExampleClient_Status_waitForClaim() {
 		fmt.Println("status:", st.Status)
 		if st.Status != client.BotPending {
 			break
+		}
+		if polls == 0 { // the owner opens the link and claims the bot
+			if _, err := owner.Claim(ctx, *reg.ClaimToken); err != nil {
+				fmt.Println(err)
+				return
+			}
 		}
 		time.Sleep(10 * time.Millisecond) // in production: a few seconds
 	}
@@ -113,9 +69,14 @@ func ExampleClient_Status_waitForClaim() {
 
 // The balance is the available balance: held purchases are subtracted.
 func ExampleClient_WalletCheck() {
-	srv := exampleService()
-	defer srv.Close()
-	w, err := client.New(srv.URL, "bp_live_example").WalletCheck(context.Background())
+	ctx := context.Background()
+	owner := exampleOwner(ctx)
+	bot, botID := exampleBot(ctx, owner)
+	if _, err := owner.Fund(ctx, botID, client.Dollars(50, 0), "card_wallet"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	w, err := bot.WalletCheck(ctx)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -124,23 +85,30 @@ func ExampleClient_WalletCheck() {
 	// Output: active 50.00
 }
 
-// A purchase above the owner's approval threshold is held (HTTP 202): poll
-// its status until the owner decides or it expires after 15 minutes.
+// A purchase above the owner's approval threshold ($25 unless the owner
+// sets another) is held (HTTP 202): poll its status until the owner decides
+// or it expires after 15 minutes.
 func ExampleClient_Checkout_held() {
-	srv := exampleService()
-	defer srv.Close()
 	ctx := context.Background()
-	bot := client.New(srv.URL, "bp_live_example")
-
+	owner := exampleOwner(ctx)
+	bot, botID := exampleBot(ctx, owner)
+	if err := exampleCard(ctx, owner, botID); err != nil {
+		fmt.Println(err)
+		return
+	}
 	c, err := bot.Checkout(ctx, client.CheckoutRequest{ProfileIndex: 1, MerchantName: "Acme",
-		MerchantURL: "https://acme.example", ItemName: "Paper", AmountCents: 25000},
-		client.WithIdempotencyKey("paper-order-77")) // a retry cannot buy twice
+		MerchantURL: "https://acme.example", ItemName: "Desk lamp", AmountCents: 3000},
+		client.WithIdempotencyKey(fmt.Sprint("lamp-order-", time.Now().UnixNano()))) // a retry cannot buy twice
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(c.Status)
 	for c.Status == client.PurchasePendingConfirmation || c.Status == client.PurchasePending {
+		if _, err := owner.ApprovePurchase(ctx, c.ConfirmationID); err != nil { // the owner decides
+			fmt.Println(err)
+			return
+		}
 		time.Sleep(10 * time.Millisecond) // in production: 5 s for a minute, then 15 s
 		if c, err = bot.CheckoutStatus(ctx, c.ConfirmationID); err != nil {
 			fmt.Println(err)
@@ -153,22 +121,58 @@ func ExampleClient_Checkout_held() {
 	}
 	// Output:
 	// pending_confirmation
-	// pending
 	// approved
 	// card digits 4242 expiry 12/2030
 }
 
+// exampleCard is the owner adding a card with $200 a month on profile 1 and
+// funding the wallet with $100.
+func exampleCard(ctx context.Context, owner *client.OwnerClient, botID string) error {
+	_, err := owner.CreateCard(ctx, botID, client.NewCard{CardName: "Team card", MissingDigits: "4242",
+		ExpiryMonth: "12", ExpiryYear: "2030", RealProfileIndex: 1, Profiles: []client.PaymentProfile{
+			{ProfileIndex: 1, AllowanceDuration: "month", AllowanceUSD: client.Dollars(200, 0)},
+			{ProfileIndex: 2, AllowanceDuration: "week", AllowanceUSD: client.Dollars(50, 0)}}})
+	if err != nil {
+		return err
+	}
+	_, err = owner.Fund(ctx, botID, client.Dollars(100, 0), "card_wallet")
+	return err
+}
+
 // A bot earns through a hosted checkout page; buyers pay at its URL.
 func ExampleClient_CreateCheckoutPage() {
-	srv := exampleService()
-	defer srv.Close()
+	ctx := context.Background()
+	bot, _ := exampleBot(ctx, exampleOwner(ctx))
 	price := client.Dollars(12, 50)
-	page, err := client.New(srv.URL, "bp_live_example").CreateCheckoutPage(context.Background(),
-		client.CheckoutPageRequest{Title: "Sticker pack", AmountUSD: &price})
+	page, err := bot.CreateCheckoutPage(ctx, client.CheckoutPageRequest{Title: "Sticker pack", AmountUSD: &price})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(page.CheckoutPageID, srv.URL != "" && page.CheckoutURL == "/pay/"+page.CheckoutPageID)
-	// Output: cp_0123456789abcdef true
+	fmt.Println(*page.AmountUSD, page.CheckoutURL == "/pay/"+page.CheckoutPageID)
+	// Output: 12.50 true
+}
+
+// Lists are read page by page with cursors; All… iterates over every page.
+func ExampleClient_AllTransactions() {
+	ctx := context.Background()
+	owner := exampleOwner(ctx)
+	bot, botID := exampleBot(ctx, owner)
+	for _, dollars := range []int64{5, 10, 20} {
+		if _, err := owner.Fund(ctx, botID, client.Dollars(dollars, 0), "card_wallet"); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	for tx, err := range bot.AllTransactions(ctx) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(tx.Type, tx.AmountUSD)
+	}
+	// Output:
+	// fund 20.00
+	// fund 10.00
+	// fund 5.00
 }
