@@ -82,7 +82,8 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour,
 			SignupPerHour: cfg.SignupPerHour, InvoiceMailsPerBotPerDay: cfg.InvoiceMailsPerBot,
 			InvoiceMailsPerOwnerPerDay: cfg.InvoiceMailsPerOwner},
-		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live()})
+		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live(),
+		ExplorerURL: cfg.X402.ExplorerURL})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
 

@@ -103,6 +103,8 @@ type Service struct {
 	botAuth botAuthCache
 	// invoiceKey derives invoice payment tokens (invoice_token.go).
 	invoiceKey []byte
+	// explorerURL is BOTPAY_X402_EXPLORER_URL.
+	explorerURL string
 	// signingWallets holds, by bot id, the processor wallet (address and
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
@@ -132,6 +134,9 @@ type Config struct {
 	// guarded unless WebhookAllowPrivate); tests give one that resolves
 	// their vendors' names to local servers.
 	ResourceHTTP *http.Client
+	// ExplorerURL is a block explorer of the chain (no trailing slash);
+	// receipts link their transaction there. Empty: no link.
+	ExplorerURL string
 }
 
 // New builds the Service.
@@ -143,7 +148,8 @@ func New(c Config) *Service {
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
 		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
-		resources: egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
+		explorerURL: c.ExplorerURL,
+		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
 	}
@@ -166,6 +172,15 @@ func (s *Service) onChain() bool { return s.chain != nil }
 
 // BaseURL is the public URL the service hands out in links.
 func (s *Service) BaseURL() string { return s.baseURL }
+
+// TransactionURL is the block explorer's page of a transaction, or "" when
+// no explorer is configured.
+func (s *Service) TransactionURL(hash string) string {
+	if s.explorerURL == "" || hash == "" {
+		return ""
+	}
+	return s.explorerURL + "/tx/" + hash
+}
 
 // notify sends an e-mail outside any transaction and reports whether it
 // went. A failure is logged, never fatal to the action that caused it, and

@@ -85,6 +85,7 @@ var Vars = []Var{
 	{"BOTPAY_X402_RELAYER_KEY_FILE", "x402-relayer-key-file", "", "file holding the relayer's hex private key"},
 	{"BOTPAY_X402_CONFIRMATIONS", "x402-confirmations", "1", "blocks, counting the including one, before a settlement is a sale"},
 	{"BOTPAY_X402_MAX_FEE_GWEI", "x402-max-fee-gwei", "50", "most a settlement may pay per unit of gas, in gwei (maxFeePerGas cap; decimals allowed)"},
+	{"BOTPAY_X402_EXPLORER_URL", "x402-explorer-url", "", "block explorer of the chain (such as https://basescan.org); receipts link the transaction at <url>/tx/<hash>"},
 }
 
 // Load parses flags over environment variables over defaults. extra, when

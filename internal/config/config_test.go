@@ -64,6 +64,8 @@ func TestChainSettings(t *testing.T) {
 			X402{ChainID: 8453, Token: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", TokenName: "USD Coin", TokenVersion: "2", Confirmations: 1, RelayerKey: "0x" + relayerKeyHex}},
 		{"flags override the environment", map[string]string{"BOTPAY_X402_CHAIN_ID": "8453"}, []string{"--x402-chain-id", "84532", "--x402-rpc-url", "http://127.0.0.1:8545"},
 			X402{RPCURL: "http://127.0.0.1:8545", ChainID: 84532, Token: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", TokenName: "USDC", TokenVersion: "2", Confirmations: 1}},
+		{"the explorer loses its trailing slash", map[string]string{"BOTPAY_X402_CHAIN_ID": "31337", "BOTPAY_X402_EXPLORER_URL": "https://sepolia.basescan.org/"}, nil,
+			X402{ChainID: 31337, Confirmations: 1, ExplorerURL: "https://sepolia.basescan.org"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +94,9 @@ func TestLoadRefusesUnreadableSettings(t *testing.T) {
 		{"no confirmations", map[string]string{"BOTPAY_X402_CONFIRMATIONS": "0"}, "BOTPAY_X402_CONFIRMATIONS"},
 		{"key and key file", map[string]string{"BOTPAY_X402_RELAYER_KEY": relayerKeyHex, "BOTPAY_X402_RELAYER_KEY_FILE": "/k"}, "not both"},
 		{"missing key file", map[string]string{"BOTPAY_X402_RELAYER_KEY_FILE": "/nonexistent/relayer.key"}, "BOTPAY_X402_RELAYER_KEY_FILE"},
+		{"explorer not a URL", map[string]string{"BOTPAY_X402_EXPLORER_URL": "basescan.org"}, "BOTPAY_X402_EXPLORER_URL"},
+		{"explorer with a query", map[string]string{"BOTPAY_X402_EXPLORER_URL": "https://basescan.org/?a=1"}, "BOTPAY_X402_EXPLORER_URL"},
+		{"explorer of another scheme", map[string]string{"BOTPAY_X402_EXPLORER_URL": "javascript:alert(1)"}, "BOTPAY_X402_EXPLORER_URL"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

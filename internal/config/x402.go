@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -30,6 +31,9 @@ type X402 struct {
 	TokenVersion  string // EIP-712 domain version
 	RelayerKey    string // hex private key, with or without 0x
 	Confirmations int    // blocks counting the including one; 1 means mined
+	// ExplorerURL is a block explorer of the chain, no trailing slash;
+	// receipts link a transaction at ExplorerURL/tx/<hash>. Empty: no link.
+	ExplorerURL string
 }
 
 // Chain is what botpay knows of a chain without being told.
@@ -51,8 +55,11 @@ func (x X402) Network() string { return KnownChains[x.ChainID].Network }
 
 func loadX402(get func(string) string) (X402, error) {
 	x := X402{RPCURL: get("BOTPAY_X402_RPC_URL"), Token: get("BOTPAY_X402_TOKEN"), TokenName: get("BOTPAY_X402_TOKEN_NAME"),
-		TokenVersion: get("BOTPAY_X402_TOKEN_VERSION")}
+		TokenVersion: get("BOTPAY_X402_TOKEN_VERSION"), ExplorerURL: strings.TrimRight(get("BOTPAY_X402_EXPLORER_URL"), "/")}
 	var err error
+	if x.ExplorerURL != "" && !explorerURL(x.ExplorerURL) {
+		return x, fmt.Errorf("BOTPAY_X402_EXPLORER_URL must be an absolute https or http URL without query or fragment")
+	}
 	if x.ChainID, err = strconv.ParseInt(get("BOTPAY_X402_CHAIN_ID"), 10, 64); err != nil || x.ChainID <= 0 {
 		return x, fmt.Errorf("BOTPAY_X402_CHAIN_ID must be a positive integer")
 	}
@@ -82,6 +89,14 @@ func relayerKey(key, file string) (string, error) {
 		return "", fmt.Errorf("BOTPAY_X402_RELAYER_KEY_FILE: %w", err)
 	}
 	return strings.TrimSpace(string(b)), nil
+}
+
+// explorerURL accepts the base of a block explorer: a page address that
+// receipts extend with /tx/<hash>, so it carries no query or fragment.
+func explorerURL(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil &&
+		u.RawQuery == "" && u.Fragment == "" && !strings.ContainsAny(v, " ?#")
 }
 
 func or(value, fallback string) string {

@@ -78,6 +78,8 @@ type Options struct {
 	// TrustedProxies lets a test name its client address in
 	// X-Forwarded-For (127.0.0.0/8 is the test client).
 	TrustedProxies []netip.Prefix
+	// ExplorerURL is BOTPAY_X402_EXPLORER_URL (receipts link transactions).
+	ExplorerURL string
 }
 
 // testSignupsPerHour lifts the sign-up limit (10 per client IP) for tests,
@@ -119,7 +121,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: limits,
 		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler, Chain: opts.Chain,
-		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP})
+		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, ExplorerURL: opts.ExplorerURL})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
