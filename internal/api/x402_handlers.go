@@ -1,9 +1,11 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
@@ -134,6 +136,10 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	if err := s.x402Buyer(r, &offer); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	description := offer.Page.Title
 	if offer.Invoice != nil {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
@@ -150,4 +156,38 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.svc.SettleX402(r.Context(), offer, header)
 	s.answerSettlement(w, r, ask, res, err, nil)
+}
+
+// x402Buyer reads what a person paying from the buyer page tells the
+// seller: buyer_email and buyer_name in a JSON object body of a POST.
+// Any other body is left alone, as stock x402 clients may send their own.
+func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
+	if r.Method != http.MethodPost || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		return nil
+	}
+	data, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil {
+		return nil
+	}
+	text := map[string]string{}
+	problems := map[string]string{}
+	for _, name := range []string{"buyer_email", "buyer_name"} {
+		raw, ok := fields[name]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			problems[name] = "must be a string"
+		}
+		text[name] = v
+	}
+	if len(problems) > 0 {
+		return botpay.ValidationError(problems)
+	}
+	return s.svc.X402Buyer(offer, text["buyer_email"], text["buyer_name"])
 }

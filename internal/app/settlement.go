@@ -47,6 +47,10 @@ type X402Offer struct {
 	// resource that the facilitator settles (facilitator.go).
 	BotID       string
 	ResourceURL string
+	// BuyerEmail and BuyerName are what a person paying from the buyer
+	// page told the seller (X402Buyer); agents send neither.
+	BuyerEmail string
+	BuyerName  string
 }
 
 // Micro is the offer's amount in micro-USDC.
@@ -61,8 +65,8 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 		return X402Offer{}, err
 	}
 	o := X402Offer{Page: page}
-	if !page.Allows(botpay.MethodX402) {
-		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page does not accept x402")
+	if !page.AcceptsWallet() {
+		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page accepts no wallet payment (neither x402 nor usdc_direct)")
 	}
 	if ref = strings.TrimSpace(ref); ref != "" {
 		inv, err := s.invoiceForBuyer(ctx, page.ID, ref, token, clientIP)
@@ -88,6 +92,19 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 	}
 	o.PayTo, _ = x402.ParseAddress(w.Address)
 	return o, nil
+}
+
+// X402Buyer checks and attaches what a person paying from the buyer page
+// tells the seller: an e-mail address for the receipt and a name. Both are
+// optional here, as agents paying the same route send neither; the buyer
+// page asks for the name where the page collects it.
+func (s *Service) X402Buyer(o *X402Offer, email, name string) error {
+	p := problems{}
+	if strings.TrimSpace(email) != "" {
+		o.BuyerEmail = p.email("buyer_email", email)
+	}
+	o.BuyerName = p.text("buyer_name", name, 0, 200, false)
+	return p.err()
 }
 
 // X402Rejected is a payment the endpoint refuses: it answers 402 with the
@@ -143,7 +160,7 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
 	}
 	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex(),
-		Route: o.Route(), PaymentID: paymentID}
+		Route: o.Route(), PaymentID: paymentID, BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -217,8 +234,9 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 		s.log.WarnContext(ctx, "x402 settlement failed", "payer", p.Authorization.From.Hex(), "err", err)
 		return release(&X402Rejected{Reason: "settlement_failed"})
 	}
-	in := botpay.SaleInput{PageID: o.Page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount, BotID: o.BotID, ResourceURL: o.ResourceURL}
+	in := botpay.SaleInput{PageID: o.Page.ID, Method: o.Page.WalletMethod(), BuyerType: botpay.BuyerWallet,
+		BuyerIdentifier: p.Authorization.From.Hex(), TxHash: r.TxHash, Amount: &o.Amount, BotID: o.BotID, ResourceURL: o.ResourceURL,
+		BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
 	}

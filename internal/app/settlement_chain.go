@@ -89,7 +89,7 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined)
 	}
 	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined,
-		BotID: o.BotID, ResourceURL: o.ResourceURL}
+		BotID: o.BotID, ResourceURL: o.ResourceURL, BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
 	}
@@ -122,9 +122,13 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 		return botpay.SaleResult{}, &X402Rejected{Reason: ReasonSettlementFailed}
 	}
 	amount := botpay.Money(pay.Amount / botpay.MicroPerCent)
-	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+	method, err := s.walletMethod(ctx, pay.PageID)
+	if err != nil {
+		return botpay.SaleResult{}, err
+	}
+	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: method, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
-		BotID: pay.BotID, ResourceURL: pay.ResourceURL}
+		BotID: pay.BotID, ResourceURL: pay.ResourceURL, BuyerEmail: pay.BuyerEmail, BuyerName: pay.BuyerName}
 	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)
@@ -139,6 +143,19 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 		res, _, err = s.x402Original(ctx, a)
 	}
 	return res, err
+}
+
+// walletMethod is the method a confirmed payment is recorded as: that of
+// its page (botpay.CheckoutPage.WalletMethod), x402 without one.
+func (s *Service) walletMethod(ctx context.Context, pageID string) (string, error) {
+	if pageID == "" {
+		return botpay.MethodX402, nil
+	}
+	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	if err != nil {
+		return "", err
+	}
+	return page.WalletMethod(), nil
 }
 
 // originalByID is the recorded result of a payment known by its id.

@@ -119,6 +119,22 @@ func (p *CheckoutPage) Allows(method string) bool {
 	return false
 }
 
+// AcceptsWallet reports whether a buyer's wallet may pay the page with a
+// signed USDC transfer (x402 or usdc_direct).
+func (p *CheckoutPage) AcceptsWallet() bool {
+	return p.Allows(MethodX402) || p.Allows(MethodUSDCDirect)
+}
+
+// WalletMethod is the method a signed USDC transfer is recorded as on the
+// page: x402 where the page accepts it, otherwise usdc_direct (a page that
+// accepts only direct USDC transfers is paid through the same route).
+func (p *CheckoutPage) WalletMethod() string {
+	if p.Allows(MethodX402) || !p.Allows(MethodUSDCDirect) {
+		return MethodX402
+	}
+	return MethodUSDCDirect
+}
+
 // PaymentLink is a one-off request for money (docs/api.md).
 type PaymentLink struct {
 	ID          string

@@ -38,6 +38,10 @@ type X402Payment struct {
 	// claim binds them (x402_payment_identifiers.go). Empty: none.
 	Route     string
 	PaymentID string
+	// What a person paying from a buyer page told the seller (optional);
+	// the sale records them.
+	BuyerEmail string
+	BuyerName  string
 }
 
 // States of an x402 payment: claimed while the settler works, confirmed
@@ -66,9 +70,10 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 	var id int64
 	err := s.inTx(ctx, func(tx *Tx) error {
 		err := tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token,
-			bot_id, resource_url) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9) RETURNING id`, strings.ToLower(p.Payer),
-			strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()), strings.ToLower(p.Token),
-			nullString(p.BotID), nullString(p.ResourceURL)).Scan(&id)
+			bot_id, resource_url, buyer_email, buyer_name) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9, $10, $11) RETURNING id`,
+			strings.ToLower(p.Payer), strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()),
+			strings.ToLower(p.Token), nullString(p.BotID), nullString(p.ResourceURL), nullString(p.BuyerEmail),
+			nullString(p.BuyerName)).Scan(&id)
 		if err != nil {
 			return err
 		}

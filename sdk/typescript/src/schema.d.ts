@@ -1135,6 +1135,9 @@ export interface paths {
          *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
          *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
          *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         *     Pages that accept `x402` or `usdc_direct` answer here (the buyer page's "Pay with a wallet"
+         *     pays through this route); the sale's `payment_method` is `x402`, or `usdc_direct` on a page
+         *     that accepts only that.
          */
         get: operations["getX402Requirements"];
         put?: never;
@@ -1146,6 +1149,9 @@ export interface paths {
          *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
          *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
          *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         *     Pages that accept `x402` or `usdc_direct` answer here (the buyer page's "Pay with a wallet"
+         *     pays through this route); the sale's `payment_method` is `x402`, or `usdc_direct` on a page
+         *     that accepts only that.
          */
         post: operations["payX402"];
         delete?: never;
@@ -1307,6 +1313,26 @@ export interface paths {
         };
         /** The icon */
         get: operations["favicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/wallet-pay.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer pages' "Pay with a wallet" script
+         * @description The one script of the buyer pages (served by botpay itself; the pages allow scripts from their own origin only). With `v` equal to the version the pages name, it may be cached for a year (`immutable`); the pages also pin it by subresource integrity.
+         */
+        get: operations["walletPayScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6071,7 +6097,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
-            /** @description `validation_error` (amount_usd). */
+            /** @description `validation_error` (amount_usd; buyer_email, buyer_name of the body); `method_not_allowed_on_page` (a page that accepts neither x402 nor usdc_direct). */
             400: components["responses"]["BadRequest"];
             /**
              * @description Payment required, or the payment was refused (`error` says why, in the body and in the
@@ -6124,7 +6150,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional. What a person paying from the buyer page tells the seller, recorded on the sale: read only from a JSON object body (`Content-Type: application/json`); any other body is ignored, so stock x402 clients may send their own. A page that collects buyer names asks for the name in its own form; this route never requires it. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "bea@example.com",
+                 *       "buyer_name": "Bea Buyer"
+                 *     }
+                 */
+                "application/json": {
+                    buyer_email?: string | null;
+                    buyer_name?: string | null;
+                };
+                "*/*": unknown;
+            };
+        };
         responses: {
             /** @description Settled. */
             200: {
@@ -6141,7 +6182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
-            /** @description `validation_error` (amount_usd). */
+            /** @description `validation_error` (amount_usd; buyer_email, buyer_name of the body); `method_not_allowed_on_page` (a page that accepts neither x402 nor usdc_direct). */
             400: components["responses"]["BadRequest"];
             /**
              * @description Payment required, or the payment was refused (`error` says why, in the body and in the
@@ -6167,6 +6208,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             /** @description `checkout_page_expired`. */
             410: components["responses"]["Error"];
+            413: components["responses"]["InvalidJSONOrTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6463,6 +6505,39 @@ export interface operations {
                     "image/svg+xml": string;
                     "image/x-icon": string;
                 };
+            };
+            400: components["responses"]["HTML"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    walletPayScript: {
+        parameters: {
+            query?: {
+                /** @description The script's version (a digest of its content). */
+                v?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified (If-None-Match). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["HTML"];
             500: components["responses"]["InternalError"];
