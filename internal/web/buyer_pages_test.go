@@ -25,8 +25,13 @@ type seller struct {
 
 func newSeller(t *testing.T, d store.Dialect) seller {
 	t.Helper()
+	return newSellerWith(t, d, testserver.Options{})
+}
+
+func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) seller {
+	t.Helper()
 	ctx := context.Background()
-	srv := testserver.Start(t, d, testserver.Options{})
+	srv := testserver.Start(t, d, opts)
 	reg, err := srv.App.Register(ctx, app.RegisterInput{BotName: `Report <Seller>`, OwnerEmail: "owner@example.com",
 		CallbackURL: "https://bot.example.com/hook", ClientIP: "192.0.2.1"})
 	if err != nil {

@@ -15,6 +15,12 @@ import (
 const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; form-action 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
+// walletCSP is payCSP for a page that offers "Pay with a wallet": scripts
+// only from here (the wallet script, assets.go) and fetches only to here
+// (the page's x402 route). Pages without the section keep payCSP.
+const walletCSP = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src https: http:; style-src 'unsafe-inline'; " +
+	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
 type methodOption struct{ Value, Label string }
 
 var methodLabels = map[string]string{
@@ -44,14 +50,47 @@ type payPage struct {
 	PDFURL      string
 	ReceiptURL  string // of a paid invoice
 	X402URL     string
+	Wallet      *walletPay // the "Pay with a wallet" section; nil: none
 	Form        payForm
 	Error       string
+}
+
+// walletPay is what the wallet script reads from the page: the x402 route
+// to ask and pay (same origin, with the invoice's query) and where the
+// receipts of this page live.
+type walletPay struct {
+	Route       string
+	ReceiptBase string
+	ChainName   string
+	Script      string
+	Integrity   string
+}
+
+// walletFor offers the wallet section for a page paid through route.
+func (p *Pages) walletFor(payID, route string) *walletPay {
+	return &walletPay{Route: route, ReceiptBase: "/pay/" + payID + "/receipt/", ChainName: chainName(p.svc.Domain().ChainID),
+		Script: WalletScriptPath(), Integrity: walletScriptIntegrity}
+}
+
+// chainName names a chain for a buyer.
+func chainName(id uint64) string {
+	switch id {
+	case 8453:
+		return "Base"
+	case 84532:
+		return "Base Sepolia"
+	}
+	return "chain " + strconv.FormatUint(id, 10)
 }
 
 func (p *Pages) renderPay(w http.ResponseWriter, status int, data payPage) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Security-Policy", payCSP)
+	csp := payCSP
+	if data.Wallet != nil && data.State == "open" {
+		csp = walletCSP
+	}
+	w.Header().Set("Content-Security-Policy", csp)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
@@ -102,8 +141,15 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	if !p.live { // sandbox methods settle nothing real
 		d.Methods = methodOptions(app.BuyerMethods(page.AllowedMethods))
 	}
+	route := "/api/v1/checkout/" + page.ID + "/x402"
 	if page.Allows(botpay.MethodX402) {
-		d.X402URL = p.svc.BaseURL() + "/api/v1/checkout/" + page.ID + "/x402"
+		d.X402URL = p.svc.BaseURL() + route
+	}
+	if page.AcceptsWallet() {
+		if inv != nil {
+			route += "?" + inv.PayQuery()
+		}
+		d.Wallet = p.walletFor(page.ID, route)
 	}
 	if page.Amount != nil && page.AmountLocked {
 		d.FixedAmount = page.Amount
@@ -114,7 +160,7 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	switch {
 	case inv == nil && page.Status(p.svc.Now()) == botpay.PageExpired:
 		d.State = "expired"
-	case len(d.Methods) == 0 && d.X402URL == "":
+	case len(d.Methods) == 0 && d.X402URL == "" && d.Wallet == nil:
 		d.State = "unavailable"
 	}
 	if inv != nil {

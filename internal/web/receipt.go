@@ -53,6 +53,7 @@ type receiptPage struct {
 	SuccessURL string
 	BuyerEmail string // or the paying wallet's address
 	ByWallet   bool
+	TxURL      string // the transaction on the block explorer, when one is configured
 }
 
 // receipt shows the receipt of a sale: reference, amount, method, date,
@@ -70,7 +71,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := receiptPage{Title: "Receipt " + rc.Sale.ID, Receipt: rc, Method: methodLabel(rc.Sale.Method), For: rc.Sale.CheckoutTitle,
-		BuyerEmail: rc.Sale.BuyerEmail}
+		BuyerEmail: rc.Sale.BuyerEmail, TxURL: p.svc.TransactionURL(rc.Sale.TxHash)}
 	switch {
 	case rc.Sale.CheckoutPageID != "":
 		page, err := p.svc.CheckoutPage(ctx, rc.Sale.CheckoutPageID)

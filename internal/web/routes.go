@@ -27,6 +27,7 @@ func (p *Pages) Mount(mux Mux) {
 // recovery pages.
 func (p *Pages) publicPages(mux Mux, post func(string, http.HandlerFunc)) {
 	mux.HandleFunc("GET /favicon.ico", favicon)
+	mux.HandleFunc("GET /assets/wallet-pay.js", walletScriptAsset)
 	mux.HandleFunc("GET /claim", p.claimForm)
 	post("/claim", p.claimSubmit)
 	mux.HandleFunc("GET /pay/{id}", p.payView)
