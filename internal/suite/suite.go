@@ -41,6 +41,8 @@ var (
 		"install python3 3.10 or later"}
 	SDKTypeScript = Suite{"sdk-typescript", "SDK_TYPESCRIPT_REQUIRED",
 		"run `npm ci --prefix sdk/typescript` (needs node ≥ 18)"}
+	WalletScript = Suite{"wallet-script", "WALLET_SCRIPT_TESTS_REQUIRED",
+		"install node ≥ 20 (the buyer pages' wallet script is tested with node's own test runner, no packages)"}
 	Readme = Suite{"readme", "README_TESTS_REQUIRED",
 		"install bash, curl and jq (Debian: apt-get install curl jq)"}
 )
