@@ -84,7 +84,7 @@ async function openAndPay(page, path, { width, name, amount, buyerName, email = 
   await section.getByRole('button', { name: /^Pay with/ }).waitFor();
   if (amount) await section.getByLabel('Amount (USD)').fill(amount);
   if (buyerName) await section.getByLabel('Your name').fill(buyerName);
-  await section.getByLabel(/^Your e-mail/).fill(email);
+  await section.getByLabel(/^E-mail for the receipt/).fill(email);
   await shot(page, `${name}-${width}-1-ready`);
   await checkA11y(page, `${name} (ready)`, width);
   await section.getByRole('button', { name: /^Pay with/ }).click();
