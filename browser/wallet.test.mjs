@@ -119,7 +119,7 @@ const payments = [];
 // for payment (x402), which Chromium logs as a failed load.
 function watch(page, problems) {
   page.on('console', (msg) => {
-    const asked = /status of 402/.test(msg.text()) && /\/api\/v1\/checkout\/[^/]+\/x402/.test(msg.location().url || '');
+    const asked = /status of 402/.test(msg.text()) && /\/x402(\?|$)/.test(msg.location().url || '');
     if (msg.type() === 'error' && !asked) problems.push(`console error on ${page.url()}: ${msg.text()} (${msg.location().url})`);
   });
   page.on('pageerror', (err) => problems.push(`page error on ${page.url()}: ${err.message}`));

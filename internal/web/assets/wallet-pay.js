@@ -1,9 +1,8 @@
-// Pay with a wallet: the only script of botpay's buyer pages. It finds the
-// browser's wallets (EIP-6963, else window.ethereum), asks for the page's
-// chain, has the wallet sign an EIP-3009 TransferWithAuthorization of
-// exactly the page's amount to its payTo, and sends it as an x402 v2
-// PAYMENT-SIGNATURE to the page's own x402 route: the path agents pay by.
-// No third-party code; node's test runner loads the same file (module.exports).
+// Pay with a wallet, the one script of botpay's buyer pages: find the
+// browser's wallets (EIP-6963, else window.ethereum), switch to the page's
+// chain, sign an EIP-3009 TransferWithAuthorization of exactly the amount
+// to payTo and post it as an x402 v2 PAYMENT-SIGNATURE to the page's own
+// x402 route, the path agents pay by. Node's tests load it (module.exports).
 'use strict';
 (function (root) {
   const STEPS = ['connect', 'switch', 'sign', 'settle', 'done'];
@@ -14,19 +13,19 @@
       { name: 'value', type: 'uint256' }, { name: 'validAfter', type: 'uint256' },
       { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' }],
   };
-  // What the route's refusals mean to a person; anything else is quoted.
+  // What the route's refusals mean to a person (each adds NOTHING); others are quoted.
+  const NOTHING = ' Nothing was paid.';
   const REASONS = {
-    insufficient_funds: 'Your wallet does not hold enough USDC on {chain} for this payment. Nothing was paid.',
-    invalid_signature: 'The signature from your wallet could not be verified. Nothing was paid.',
-    expired: 'The signed authorization had already expired; check your device\'s clock and try again. Nothing was paid.',
-    not_yet_valid: 'The signed authorization is not valid yet; check your device\'s clock and try again. Nothing was paid.',
-    wrong_network: 'Your wallet signed for another chain than {chain}. Nothing was paid.',
-    wrong_token: 'Your wallet signed for another token than USDC on {chain}. Nothing was paid.',
-    authorization_already_used: 'This signature was already used; please pay again. Nothing more was paid.',
-    authorization_used: 'This signature was already used; please pay again. Nothing more was paid.',
-    settlement_failed: 'The transfer failed on the chain. Nothing was paid; please try again.',
-    settlement_unavailable: 'The chain cannot be reached right now. Nothing was paid; please try again in a minute.',
-    simulation_failed: 'The chain would refuse this transfer (does your wallet hold enough USDC on {chain}?). Nothing was paid.',
+    insufficient_funds: 'Your wallet does not hold enough USDC on {chain} for this payment.',
+    invalid_signature: 'The signature from your wallet could not be verified.',
+    expired: 'The signed authorization had already expired; check your device\'s clock and try again.',
+    not_yet_valid: 'The signed authorization is not valid yet; check your device\'s clock and try again.',
+    wrong_network: 'Your wallet signed for another chain than {chain}.',
+    wrong_token: 'Your wallet signed for another token than USDC on {chain}.',
+    authorization_already_used: 'This signature was already used; please pay again.',
+    settlement_failed: 'The transfer failed on the chain; please try again.',
+    settlement_unavailable: 'The chain cannot be reached right now; please try again in a minute.',
+    simulation_failed: 'The chain would refuse this transfer (does your wallet hold enough USDC on {chain}?).',
   };
 
   function b64json(obj) {
@@ -93,8 +92,9 @@
   function explainReason(reason, chain) {
     const r = String(reason || '');
     const code = r.split(/[:\s]/)[0];
-    const text = REASONS[code] || (/insufficient/i.test(r) ? REASONS.insufficient_funds : '');
-    return (text || 'The payment was refused (' + r + '). Nothing was paid.').replace(/\{chain\}/g, chain);
+    const text = REASONS[code === 'authorization_used' ? 'authorization_already_used' : code] ||
+      (/insufficient/i.test(r) ? REASONS.insufficient_funds : '');
+    return (text || 'The payment was refused (' + r + ').').replace(/\{chain\}/g, chain) + NOTHING;
   }
 
   // walletError says what the wallet answered at a step, in plain words.
