@@ -102,9 +102,11 @@ async function paid(page, name, width, micro) {
   return { Case: name, Width: width, SaleID: saleId, TxHash: hash, Micro: micro };
 }
 
-async function refused(page, name, width, pattern) {
+async function refused(page, name, width, pattern, step) {
   const status = page.getByTestId('wallet-status');
   await status.filter({ hasText: pattern }).waitFor({ timeout: 30000 });
+  const failed = await page.locator(`[data-step="${step}"]`).getAttribute('data-state');
+  expect(failed === 'failed', `${name}: step ${step} is ${failed}, not marked as the one that failed`);
   expect(!/\/receipt\//.test(page.url()), `${name}: reached a receipt`);
   expect(await status.getAttribute('class') === 'error', `${name}: the message is not shown as an error`);
   expect(await page.getByRole('button', { name: /^Pay with/ }).isEnabled(), `${name}: cannot try again`);
@@ -149,17 +151,17 @@ function scenarios(width, invoice) {
     async 'a wallet that will not sign ends with a message'(page) {
       await injectWallet(page, signerFor(PLAN.richKey, { refuseSign: true }));
       await openAndPay(page, PLAN.checkout, { width, name: 'refuse-sign' });
-      await refused(page, 'refuse-sign', width, /declined to sign/);
+      await refused(page, 'refuse-sign', width, /declined to sign/, 'sign');
     },
     async 'a wallet on another chain that will not switch ends with a message'(page) {
       await injectWallet(page, signerFor(PLAN.richKey, { stuckOn: '0x1' }));
       await openAndPay(page, PLAN.checkout, { width, name: 'wrong-chain' });
-      await refused(page, 'wrong-chain', width, /did not switch to/);
+      await refused(page, 'wrong-chain', width, /did not switch to/, 'switch');
     },
     async 'an underfunded wallet ends with a message'(page) {
       await injectWallet(page, signerFor(PLAN.poorKey));
       await openAndPay(page, PLAN.checkout, { width, name: 'underfunded' });
-      await refused(page, 'underfunded', width, /does not hold enough USDC/);
+      await refused(page, 'underfunded', width, /does not hold enough USDC/, 'settle');
     },
     async 'without a wallet the page says what is needed'(page) {
       await page.goto(PLAN.base + PLAN.checkout);

@@ -260,6 +260,8 @@
         say('Paid. Opening your receipt…', 'ok');
         win.location.assign(box.dataset.receipt + encodeURIComponent(sale.sale_id));
       } catch (err) {
+        const at = steps.querySelector('[aria-current]');
+        if (at) at.dataset.state = 'failed';
         say(err instanceof Refusal ? err.message : 'Something went wrong (' + String(err && err.message || err) + '). Nothing was paid.', 'error');
         busy = false;
         buttons.querySelectorAll('button').forEach((b) => { b.disabled = false; });
