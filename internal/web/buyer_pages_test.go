@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -161,7 +162,7 @@ func TestReceiptShowsTheTransactionHashOfAnX402Sale(t *testing.T) {
 			if status != http.StatusOK {
 				t.Fatalf("HTTP %d\n%s", status, body)
 			}
-			for _, part := range []string{`<code data-testid="tx-hash">` + hash + `</code>`, res.Sale.ID, "$40.00", "x402 (USDC)", payer,
+			for _, part := range []string{`<code data-testid="tx-hash">` + hash + `</code>`, res.Sale.ID, "$40.00", "USDC from a wallet or an agent", payer,
 				"Studio time", "Report &lt;Seller&gt;", "@media print", res.Sale.CreatedAt.UTC().Format("2 January 2006")} {
 				if !strings.Contains(body, part) {
 					t.Errorf("receipt lacks %q", part)
@@ -257,3 +258,42 @@ func TestSignupAndLoginLinkToPasswordReset(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptSaysPlainlyWhatARefundGaveBack: a partly refunded sale's
+// receipt says "Partly refunded" with the amounts, a fully refunded one
+// "Refunded in full"; neither says the payment was simply received.
+func TestReceiptSaysPlainlyWhatARefundGaveBack(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		s := newSeller(t, d)
+		ctx := t.Context()
+		form := url.Values{"buyer_email": {"ada@example.com"}}
+		resp := payForm(t, s.srv, "/pay/"+s.page.ID, form)
+		loc := resp.Header.Get("Location")
+		saleID := loc[strings.LastIndex(loc, "/")+1:]
+		steps := []struct {
+			refund botpay.Money
+			want   []string
+		}{
+			{1500, []string{"Partly refunded: $15.00 of $40.00 given back", `data-testid="refunded">$15.00`}},
+			{2500, []string{"Refunded in full", `data-testid="refunded">$40.00`}},
+		}
+		for _, step := range steps {
+			amount := step.refund
+			if _, err := s.srv.App.RefundSale(ctx, s.bot, saleID, botpay.RefundRequest{Amount: &amount, Reason: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			_, body := get(t, s.srv, loc)
+			for _, part := range step.want {
+				if !strings.Contains(body, part) {
+					t.Errorf("after refunding %s the receipt lacks %q", formatCents(step.refund), part)
+				}
+			}
+			if strings.Contains(body, "Payment received") || strings.Contains(body, ">confirmed<") {
+				t.Errorf("a refunded sale's receipt still reads as simply paid")
+			}
+		}
+	})
+}
+
+func formatCents(m botpay.Money) string { return fmt.Sprintf("%d cents", int64(m)) }

@@ -18,11 +18,8 @@ func methodOptions(methods []string) []methodOption {
 	return out
 }
 
-// methodLabel names a payment method for a buyer.
+// methodLabel names a payment method for a buyer, in plain words.
 func methodLabel(m string) string {
-	if m == botpay.MethodX402 {
-		return "x402 (USDC)"
-	}
 	if label, ok := methodLabels[m]; ok {
 		return label
 	}
@@ -53,6 +50,27 @@ type receiptPage struct {
 	SuccessURL string
 	BuyerEmail string // or the paying wallet's address
 	ByWallet   bool
+	Status     saleState
+}
+
+// saleState is how a receipt states a sale: paid, waiting, or what a
+// refund gave back, in words a buyer reads without knowing the API.
+type saleState struct {
+	Words    string
+	Refunded bool
+}
+
+func saleStateOf(s botpay.Sale) saleState {
+	switch {
+	case s.Refunded > 0 && s.Refunded >= s.Amount:
+		return saleState{Words: "Refunded in full", Refunded: true}
+	case s.Refunded > 0:
+		return saleState{Words: "Partly refunded: " + formatUSD(s.Refunded) + " of " + formatUSD(s.Amount) + " given back", Refunded: true}
+	case s.Status == botpay.SaleConfirmed:
+		return saleState{Words: "Paid"}
+	default:
+		return saleState{Words: "Waiting for the payment to be confirmed"}
+	}
 }
 
 // receipt shows the receipt of a sale: reference, amount, method, date,
@@ -70,7 +88,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := receiptPage{Title: "Receipt " + rc.Sale.ID, Receipt: rc, Method: methodLabel(rc.Sale.Method), For: rc.Sale.CheckoutTitle,
-		BuyerEmail: rc.Sale.BuyerEmail}
+		BuyerEmail: rc.Sale.BuyerEmail, Status: saleStateOf(rc.Sale)}
 	switch {
 	case rc.Sale.CheckoutPageID != "":
 		page, err := p.svc.CheckoutPage(ctx, rc.Sale.CheckoutPageID)
