@@ -134,16 +134,20 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	signature, header := r.Header.Get(x402.HeaderPaymentSignature), r.Header.Get(x402.HeaderXPayment)
+	if offer.Closed != nil && signature == "" && header == "" {
+		writeError(w, r, offer.Closed) // only a payment made before can still be answered
+		return
+	}
 	description := offer.Page.Title
 	if offer.Invoice != nil {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
 	}
 	ask := s.x402Ask(r, offer, description)
-	if signature := r.Header.Get(x402.HeaderPaymentSignature); signature != "" {
+	if signature != "" {
 		s.payX402V2(w, r, offer, ask, signature)
 		return
 	}
-	header := r.Header.Get(x402.HeaderXPayment)
 	if header == "" {
 		ask.refuse(w, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
 		return

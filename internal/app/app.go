@@ -45,6 +45,10 @@ type Limits struct {
 	// address (owner_mail_limits.go).
 	OwnerMailsPerBotPerDay     int
 	OwnerMailsPerAddressPerDay int
+	// Receipt e-mails to buyers per rolling 24 hours, per seller bot and
+	// per recipient address (receipt_mail.go).
+	ReceiptMailsPerBotPerDay     int
+	ReceiptMailsPerAddressPerDay int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -69,6 +73,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
 	def(&l.OwnerMailsPerBotPerDay, 20)
 	def(&l.OwnerMailsPerAddressPerDay, 50)
+	def(&l.ReceiptMailsPerBotPerDay, 1000)
+	def(&l.ReceiptMailsPerAddressPerDay, 20)
 	return l
 }
 

@@ -16,6 +16,24 @@ const (
 	MethodL2Pay           = "l2_pay"
 )
 
+// methodLabels name the methods for a buyer, in plain words (pages,
+// receipts and receipt e-mails).
+var methodLabels = map[string]string{
+	MethodProcessorOnramp: "Card",
+	MethodUSDCDirect:      "USDC transfer",
+	MethodL2Pay:           "Crypto on Base",
+	MethodX402:            "USDC from a wallet or an agent",
+}
+
+// MethodLabel names a payment method for a buyer; an unknown one keeps its
+// API name.
+func MethodLabel(m string) string {
+	if label, ok := methodLabels[m]; ok {
+		return label
+	}
+	return m
+}
+
 // CheckoutMethods lists every method in the interface's order.
 var CheckoutMethods = []string{MethodX402, MethodUSDCDirect, MethodProcessorOnramp, MethodL2Pay}
 

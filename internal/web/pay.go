@@ -17,13 +17,6 @@ const payCSP = "default-src 'none'; img-src https: http:; style-src 'unsafe-inli
 
 type methodOption struct{ Value, Label string }
 
-var methodLabels = map[string]string{
-	botpay.MethodProcessorOnramp: "Card",
-	botpay.MethodUSDCDirect:      "USDC transfer",
-	botpay.MethodL2Pay:           "Crypto on Base",
-	botpay.MethodX402:            "USDC from a wallet or an agent",
-}
-
 type payForm struct{ Email, Name, Amount, Method string }
 
 // payPage is the data of pay.html. Everything a bot wrote reaches the page

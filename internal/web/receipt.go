@@ -19,12 +19,7 @@ func methodOptions(methods []string) []methodOption {
 }
 
 // methodLabel names a payment method for a buyer, in plain words.
-func methodLabel(m string) string {
-	if label, ok := methodLabels[m]; ok {
-		return label
-	}
-	return m
-}
+func methodLabel(m string) string { return botpay.MethodLabel(m) }
 
 // renderSold renders a pay page with the seller named: every buyer page
 // says who is selling.
