@@ -96,6 +96,12 @@ func receiptMail(to, seller string, res botpay.SaleResult, link string) mail.Mes
 	if sale.TxHash != "" {
 		fmt.Fprintf(&b, "Transaction hash: %s\n", sale.TxHash)
 	}
+	if res.Page != nil && res.Page.ContactEmail != "" {
+		fmt.Fprintf(&b, "Questions about your order: %s\n", res.Page.ContactEmail)
+	}
+	if res.Page != nil && res.Page.RefundPolicy != "" {
+		fmt.Fprintf(&b, "Refund policy: %s\n", res.Page.RefundPolicy)
+	}
 	fmt.Fprintf(&b, "\nYour receipt: %s\nKeep this e-mail or the receipt page as your proof of payment.\n", link)
 	return mail.Message{To: to, Subject: "Your receipt for " + botpay.FormatUSD(sale.Amount), Text: b.String()}
 }

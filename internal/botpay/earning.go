@@ -100,13 +100,17 @@ var ErrCheckoutPageNotFound = &Error{Kind: KindNotFound, Code: CodeCheckoutPageN
 // CheckoutPage is a bot's hosted page (docs/api.md). Amount is nil for
 // pay-what-you-want; ExpiresAt is zero when the page never expires.
 type CheckoutPage struct {
-	ID                string
-	BotID             string
-	Title             string
-	Description       string
-	Amount            *Money
-	AmountLocked      bool
-	AllowedMethods    []string
+	ID             string
+	BotID          string
+	Title          string
+	Description    string
+	Amount         *Money
+	AmountLocked   bool
+	AllowedMethods []string
+	// ContactEmail and RefundPolicy complete the seller line buyers see
+	// on the page, its invoices and receipts ("" when not given).
+	ContactEmail      string
+	RefundPolicy      string
 	SuccessURL        string
 	PageType          string
 	DigitalProductURL string

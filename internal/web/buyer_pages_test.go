@@ -297,3 +297,34 @@ func TestReceiptSaysPlainlyWhatARefundGaveBack(t *testing.T) {
 }
 
 func formatCents(m botpay.Money) string { return fmt.Sprintf("%d cents", int64(m)) }
+
+// TestSellerLineCarriesContactAndRefundPolicy: what a bot sets on its page
+// (an address for questions and a refund policy) appears beside the
+// seller's name on the page, its invoice and its receipt, escaped.
+func TestSellerLineCarriesContactAndRefundPolicy(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		s := newSeller(t, d)
+		price := botpay.Money(1500)
+		page, err := s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Lessons", Amount: &price,
+			ContactEmail: "help@seller.example", RefundPolicy: "Full refund within 14 days <no questions>"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.page = page
+		inv := s.invoice(t)
+		resp := payForm(t, s.srv, "/pay/"+page.ID, url.Values{"buyer_email": {"ada@example.com"}})
+		for _, path := range []string{"/pay/" + page.ID, inv.PaymentURL(), resp.Header.Get("Location")} {
+			_, body := get(t, s.srv, path)
+			for _, want := range []string{`href="mailto:help@seller.example"`, "Full refund within 14 days &lt;no questions&gt;"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s lacks %q", path, want)
+				}
+			}
+		}
+		_, err = s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Bad", ContactEmail: "not an address"})
+		if e := botpay.AsError(err); e == nil || e.Details["contact_email"] == "" {
+			t.Errorf("a contact that is no address: %v, want a validation error naming contact_email", err)
+		}
+	})
+}

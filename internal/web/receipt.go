@@ -29,6 +29,9 @@ func (p *Pages) renderSold(w http.ResponseWriter, r *http.Request, status int, b
 		p.payFailed(w, r, err)
 		return
 	}
+	if data.Page != nil {
+		seller.ContactEmail, seller.RefundPolicy = data.Page.ContactEmail, data.Page.RefundPolicy
+	}
 	data.Seller = &seller
 	p.renderPay(w, status, data)
 }
@@ -92,6 +95,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		data.For, data.SuccessURL = page.Title, page.SuccessURL
+		data.Receipt.Seller.ContactEmail, data.Receipt.Seller.RefundPolicy = page.ContactEmail, page.RefundPolicy
 		if page.PageType == botpay.PageDigitalProduct {
 			data.ProductURL = page.DigitalProductURL
 		}

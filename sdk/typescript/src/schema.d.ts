@@ -1724,9 +1724,9 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                kind: "purchase" | "signing";
+                kind: "purchase" | "signing" | "topup";
                 id: string;
-                action: "approve" | "deny";
+                action: "approve" | "deny" | "fund" | "dismiss";
             };
             cookie?: never;
         };
@@ -2765,6 +2765,8 @@ export interface components {
             amount_locked?: boolean | null;
             allowed_methods?: ("x402" | "usdc_direct" | "processor_onramp" | "l2_pay")[] | null;
             success_url?: string | null;
+            contact_email?: string | null;
+            refund_policy?: string | null;
             expires_at?: string | null;
             page_type?: ("product" | "event" | "digital_product") | null;
             digital_product_url?: string | null;
@@ -2789,6 +2791,8 @@ export interface components {
             collect_buyer_name: boolean;
             digital_product_url: string | null;
             success_url: string | null;
+            contact_email: string | null;
+            refund_policy: string | null;
             view_count: number;
             payment_count: number;
             total_received_usd: components["schemas"]["USD"];
@@ -7162,9 +7166,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "purchase" | "signing";
+                kind: "purchase" | "signing" | "topup";
                 id: string;
-                action: "approve" | "deny";
+                action: "approve" | "deny" | "fund" | "dismiss";
             };
             cookie?: never;
         };
