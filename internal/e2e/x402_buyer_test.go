@@ -4,10 +4,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -237,6 +241,78 @@ func TestBuyerPaysABotpaySellerWithTheOfferHeader(t *testing.T) {
 		}
 		if n := len(r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)); n != 2 {
 			t.Fatalf("%d sales, want 2", n)
+		}
+	})
+}
+
+// foreignSeller is a stock-like x402 seller of one version outside
+// botpay: it asks with foreignV2Offer (PAYMENT-REQUIRED) or foreignV1Offer
+// (the v1 body), and accepts only the payment a stock seller of that
+// version reads: PAYMENT-SIGNATURE echoing its offer, or the standard v1
+// X-PAYMENT without botpay's flat fields.
+type foreignSeller struct {
+	*httptest.Server
+	version int
+	paid    atomic.Int32
+}
+
+func newForeignSeller(t *testing.T, version int) *foreignSeller {
+	s := &foreignSeller{version: version}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *foreignSeller) serve(w http.ResponseWriter, r *http.Request) {
+	if s.version == 2 {
+		if p, err := x402.DecodePaymentSignature(r.Header.Get("PAYMENT-SIGNATURE")); err == nil {
+			raw, _ := base64.StdEncoding.DecodeString(r.Header.Get("PAYMENT-SIGNATURE"))
+			var doc map[string]json.RawMessage
+			json.Unmarshal(raw, &doc)
+			if string(doc["accepted"]) == foreignV2Offer && p.Payment.Authorization.Value == 250000 {
+				s.settle(w, "PAYMENT-RESPONSE", p.Payment, "eip155:8453")
+				return
+			}
+		}
+		w.Header().Set("PAYMENT-REQUIRED", foreignRequired(foreignOtherChain, foreignV2Offer))
+		w.WriteHeader(http.StatusPaymentRequired)
+		w.Write([]byte("{}"))
+		return
+	}
+	raw, _ := base64.StdEncoding.DecodeString(r.Header.Get("X-PAYMENT"))
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(raw, &doc) == nil && len(doc) == 4 && string(doc["network"]) == `"base"` {
+		if p, err := x402.Decode(r.Header.Get("X-PAYMENT")); err == nil && p.Authorization.Value == 250000 {
+			s.settle(w, "X-PAYMENT-RESPONSE", p, "base")
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusPaymentRequired)
+	json.NewEncoder(w).Encode(foreignV1Body(foreignV1Offer))
+}
+
+func (s *foreignSeller) settle(w http.ResponseWriter, header string, p x402.Payment, network string) {
+	s.paid.Add(1)
+	w.Header().Set(header, x402.EncodeSettleResponse(x402.SettleResponse{Success: true, Transaction: "0x" + strings.Repeat("ab", 32),
+		Network: network, Payer: p.Authorization.From.Hex()}))
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"report":"paid"}`))
+}
+
+func TestGoClientPaysForeignSellersOfBothVersions(t *testing.T) {
+	forEachX402Engine(t, func(t *testing.T, r raw) {
+		b := r.walletBot("client-buyer", 5)
+		bot := client.New(r.srv.URL, b.APIKey)
+		for _, version := range []int{2, 1} {
+			seller := newForeignSeller(t, version)
+			paid, err := bot.PayX402(t.Context(), seller.URL+"/report", nil, 250_000)
+			if err != nil || paid.StatusCode != 200 || paid.Version != version || seller.paid.Load() != 1 {
+				t.Fatalf("v%d: %+v, %v", version, paid, err)
+			}
+			if paid.Settlement == nil || !paid.Settlement.Success || paid.Settlement.Payer != b.Address || paid.Requirement.MaxAmountRequired != "250000" {
+				t.Fatalf("v%d: settlement %+v, requirement %+v", version, paid.Settlement, paid.Requirement)
+			}
 		}
 	})
 }
