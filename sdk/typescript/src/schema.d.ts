@@ -4887,7 +4887,9 @@ export interface operations {
                     /** @description `0x` address of the vendor. */
                     recipient_address: string;
                     valid_before?: number | null;
-                    payment_required?: (string | Record<string, never>) | null;
+                    payment_required?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
                 };
             };
         };
