@@ -177,4 +177,15 @@ func mcpHeldPaymentToAForeignSellerIsPaidInItsVersion(t *testing.T, h *harness, 
 			t.Fatalf("v%d: after approval = %v", version, paid)
 		}
 	}
+	// A bot that reads purchase.approved from its webhook passes the v2
+	// header it carries.
+	seller := newForeignSeller(t, 2)
+	held := agent.ok("pay_x402_resource", map[string]any{"url": seller.URL + "/report"})
+	id := strconv.FormatInt(int64(held["approval_id"].(float64)), 10)
+	r.must(200, "POST", "/api/v1/owner/signing-requests/"+id+"/approve", buyer.OwnerToken, nil)
+	header := lastEvent(t, r, buyer.ID).Data["payment_signature_header"]
+	paid := agent.ok("pay_x402_resource", map[string]any{"url": seller.URL + "/report", "payment_signature_header": header})
+	if paid["outcome"] != "paid" || paid["x402_version"] != 2.0 || seller.paid.Load() != 1 {
+		t.Fatalf("with the event's payment_signature_header: %v", paid)
+	}
 }

@@ -15,14 +15,15 @@ import (
 )
 
 type payInput struct {
-	URL            string `json:"url" jsonschema:"the http(s) URL of the paid resource"`
-	Method         string `json:"method,omitempty" jsonschema:"GET (default) or POST"`
-	Body           string `json:"body,omitempty" jsonschema:"request body for POST"`
-	ContentType    string `json:"content_type,omitempty" jsonschema:"Content-Type of body (default application/json)"`
-	MaxAmountUSDC  int64  `json:"max_amount_usdc,omitempty" jsonschema:"refuse to pay more than this many micro-USDC (1 USDC = 1000000); no cap of your own when left out (the owner's guardrails still apply)"`
-	ApprovalID     int64  `json:"approval_id,omitempty" jsonschema:"after a held payment: its approval_id, to finish the payment once the owner approved it (read from purchase.approved in list_messages)"`
-	XPaymentHeader string `json:"x_payment_header,omitempty" jsonschema:"an already signed header for this resource (from a purchase.approved event): sent as X-PAYMENT without signing again"`
-	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment: a retry with the same key reuses the same signature (same nonce), so the vendor cannot be paid twice"`
+	URL                    string `json:"url" jsonschema:"the http(s) URL of the paid resource"`
+	Method                 string `json:"method,omitempty" jsonschema:"GET (default) or POST"`
+	Body                   string `json:"body,omitempty" jsonschema:"request body for POST"`
+	ContentType            string `json:"content_type,omitempty" jsonschema:"Content-Type of body (default application/json)"`
+	MaxAmountUSDC          int64  `json:"max_amount_usdc,omitempty" jsonschema:"refuse to pay more than this many micro-USDC (1 USDC = 1000000); no cap of your own when left out (the owner's guardrails still apply)"`
+	ApprovalID             int64  `json:"approval_id,omitempty" jsonschema:"after a held payment: its approval_id, to finish the payment once the owner approved it (read from purchase.approved in list_messages)"`
+	XPaymentHeader         string `json:"x_payment_header,omitempty" jsonschema:"an already signed header for this resource (from a purchase.approved event): sent as X-PAYMENT without signing again"`
+	PaymentSignatureHeader string `json:"payment_signature_header,omitempty" jsonschema:"an already signed x402 v2 header for this resource (payment_signature_header of a purchase.approved event): sent as PAYMENT-SIGNATURE without signing again"`
+	IdempotencyKey         string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment: a retry with the same key reuses the same signature (same nonce), so the vendor cannot be paid twice"`
 }
 
 func payTool() toolDef {
@@ -58,6 +59,8 @@ func (p *payer) run(ctx context.Context) (*sdk.CallToolResult, any, error) {
 	switch {
 	case p.in.ApprovalID != 0:
 		return p.afterApproval(ctx)
+	case p.in.PaymentSignatureHeader != "":
+		return p.payWith(ctx, signedHeader{name: x402.HeaderPaymentSignature, value: p.in.PaymentSignatureHeader}, paidResourceOut{})
 	case p.in.XPaymentHeader != "":
 		return p.payWith(ctx, signedHeader{name: x402.HeaderXPayment, value: p.in.XPaymentHeader}, paidResourceOut{})
 	}
