@@ -88,3 +88,32 @@ func get(t *testing.T, url, name, value string) (*http.Response, []byte) {
 	body, _ := io.ReadAll(resp.Body)
 	return resp, body
 }
+
+// TestStockV1LibraryReadsTheStandardHeader: the x_payment_standard_header
+// the sign endpoint makes from a v1 body passes the stock x402 v1
+// package's decodePayment and verifies for the requirement it pays.
+func TestStockV1LibraryReadsTheStandardHeader(t *testing.T) {
+	dir := interopDir(t)
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, testserver.Options{Limits: app.Limits{RegisterPerHour: 100}})
+		c := caller{t: t, url: srv.URL}
+		buyer := c.walletBot("v1-buyer")
+		c.call("POST", "/api/v1/owner/bots/"+buyer.id+"/fund", buyer.owner, map[string]any{"amount_usd": 1, "rail": "processor_wallet"})
+		requirement := map[string]any{"scheme": "exact", "network": "base", "maxAmountRequired": "30000",
+			"resource": "https://api.vendor.example/v1", "description": "v1 report", "mimeType": "application/json",
+			"payTo": "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", "maxTimeoutSeconds": 60,
+			"asset": x402.BaseUSDCContract.Hex(), "extra": map[string]any{"name": "USD Coin", "version": "2"}}
+		signed := c.call("POST", "/api/v1/processor-wallet/bot/sign", buyer.key, map[string]any{"resource_url": "https://api.vendor.example/v1",
+			"amount_usdc": 30000, "recipient_address": requirement["payTo"],
+			"payment_required": map[string]any{"x402Version": 1, "error": "X-PAYMENT header is required", "accepts": []any{requirement}}})
+		in, _ := json.Marshal([]map[string]any{{"header": signed["x_payment_standard_header"], "requirement": requirement}})
+		out := node(t, dir, in, "verify-v1-standard.mjs")
+		var results []struct {
+			Valid bool   `json:"valid"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(out, &results); err != nil || len(results) != 1 || !results[0].Valid {
+			t.Fatalf("the stock v1 package answered %s", out)
+		}
+	})
+}
