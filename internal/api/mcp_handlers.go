@@ -14,7 +14,7 @@ import (
 // exactly what its endpoint answers.
 func (s *Server) mcpHandler(self http.Handler) http.Handler {
 	return mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log},
-		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.DefaultPayment()})
+		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.PaymentOf(s.svc.Domain())})
 }
 
 // mcpAuth answers 401 before any MCP exchange when the bearer is not a

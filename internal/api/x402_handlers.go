@@ -62,6 +62,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 			in.ValidBefore = &v
 		}
 	}
+	in.PaymentRequired, _ = body.raw("payment_required", optionalField)
 	if err := body.err(); err != nil {
 		writeError(w, r, invalidSignRequest(err))
 		return
@@ -79,10 +80,23 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 			"expires_at": botpay.Timestamp(*res.Request.ExpiresAt),
 			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
 	default:
-		writeJSON(w, http.StatusOK, map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
-			"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
-			"amount_usdc": int64(res.Request.Amount)})
+		writeJSON(w, http.StatusOK, viewSigned(res))
 	}
+}
+
+// viewSigned is the 200 answer of a signature; it pays the vendor's own
+// offer too when the bot handed over its 402.
+func viewSigned(res app.SignResult) map[string]any {
+	out := map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
+		"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
+		"amount_usdc": int64(res.Request.Amount)}
+	if h := res.PaymentSignature; h != "" {
+		out["payment_signature_header"] = h
+	}
+	if h := res.XPaymentStandard; h != "" {
+		out["x_payment_standard_header"] = h
+	}
+	return out
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

@@ -27,6 +27,8 @@ func TestMCP(t *testing.T) {
 		{"PayX402ResourcePaysAnotherBotsCheckoutPage", mcpPayX402ResourcePaysAnotherBotsCheckoutPage},
 		{"PayX402ResourceBehindABlockedDomainIsRefused", mcpPayX402ResourceBehindABlockedDomainIsRefused},
 		{"HeldX402PaymentIsPaidAfterApproval", mcpHeldX402PaymentIsPaidAfterApproval},
+		{"PayX402ResourcePaysForeignSellersOfBothVersions", mcpPayX402ResourcePaysForeignSellersOfBothVersions},
+		{"HeldPaymentToAForeignSellerIsPaidInItsVersion", mcpHeldPaymentToAForeignSellerIsPaidInItsVersion},
 	}
 	perService := []struct {
 		name  string

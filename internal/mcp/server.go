@@ -25,11 +25,31 @@ type Deps struct {
 	Payment Payment
 }
 
-// Payment names the network and token of x402 payments.
+// Payment names the network and token of x402 payments. The zero Payment
+// means: ask the service which network it signs on (its facilitator's
+// supported kinds), any token on it (the sign endpoint refuses another
+// token than its own).
 type Payment struct {
 	Network string // x402 v1 network name, for example "base"
 	ChainID uint64
-	Asset   string // 0x address of the token
+	Asset   string // 0x address of the token; "" for the service's own
+}
+
+// PaymentOf is the payment target of a service signing in domain d.
+func PaymentOf(d x402.Domain) Payment {
+	return Payment{Network: d.Network(), ChainID: d.ChainID, Asset: d.Contract.Hex()}
+}
+
+// pays reports whether an offer of x402 version on network is on the
+// chain the service signs on: a CAIP-2 id in v2, a v1 name (or CAIP-2 id)
+// in v1.
+func (p Payment) pays(network string, version int) bool {
+	if version == x402.Version2 {
+		id, ok := x402.ChainOfCAIP2(network)
+		return ok && id == p.ChainID
+	}
+	id, ok := x402.ChainOfNetwork(network)
+	return network == p.Network || (ok && id == p.ChainID)
 }
 
 // DefaultPayment is what the service signs for: USDC on Base.
@@ -122,6 +142,9 @@ var knownNetworks = map[string]Payment{
 // PaymentOn is the payment target of a `botpay mcp` whose service signs on
 // network (base or base-sepolia), in token (its USDC when empty).
 func PaymentOn(network, token string) (Payment, error) {
+	if network == "" && token == "" {
+		return Payment{}, nil // asked of the service when paying
+	}
 	p, ok := knownNetworks[network]
 	if !ok {
 		return Payment{}, fmt.Errorf("unknown x402 network %q (base or base-sepolia)", network)
