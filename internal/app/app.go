@@ -166,6 +166,9 @@ func New(c Config) *Service {
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }
 
+// CheckoutsPerHour is the running limit of checkouts per bot.
+func (s *Service) CheckoutsPerHour() int { return s.limits.CheckoutPerHour }
+
 // onChain reports whether x402 payments settle on a real chain (live
 // mode with its relayer).
 func (s *Service) onChain() bool { return s.chain != nil }

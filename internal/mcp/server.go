@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,6 +86,29 @@ func (o Outbound) refused(err error) bool { return egress.IsRefused(err) }
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// CheckoutsPerHour is the running service's limit of checkouts per
+	// bot, named in the checkout tool's description; 0 when this process
+	// does not know it (botpay mcp talks to a service elsewhere).
+	CheckoutsPerHour int
+}
+
+// checkoutLimitText stands in the checkout tool's description for the
+// limit, which only the running configuration knows.
+const checkoutLimitText = "{checkout limit}"
+
+// described fills the running configuration into a tool's description;
+// the shared definition is left as it is.
+func described(t *sdk.Tool, o Options) *sdk.Tool {
+	if !strings.Contains(t.Description, checkoutLimitText) {
+		return t
+	}
+	limit := "Checkouts are limited per bot per hour; past the limit the refusal is rate_limited with the seconds to wait."
+	if o.CheckoutsPerHour > 0 {
+		limit = fmt.Sprintf("At most %d checkouts per hour.", o.CheckoutsPerHour)
+	}
+	filled := *t
+	filled.Description = strings.ReplaceAll(t.Description, checkoutLimitText, limit)
+	return &filled
 }
 
 // Resolver gives the dependencies of one request. extra carries the HTTP
@@ -108,7 +132,7 @@ func NewServer(deps Resolver, o Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "botpay", Title: "botpay wallet", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: o.Logger, HasTools: true, HasResources: true})
 	for _, def := range definitions() {
-		def.bind(s, def.tool, deps)
+		def.bind(s, described(def.tool, o), deps)
 	}
 	addSkillResources(s, deps)
 	s.AddReceivingMiddleware(argumentRefusals)
