@@ -44,6 +44,25 @@ export async function horizontalOverflow(page) {
     - document.documentElement.clientWidth);
 }
 
+// controlsOutOfView lists the buttons, links and fields that a scrolling
+// box (a wide table in an overflow-x section) pushes past the viewport's
+// right edge: the page itself does not scroll sideways, yet a person on a
+// phone cannot see or reach them.
+export async function controlsOutOfView(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || r.right <= 0) continue; // not shown, or a skip link parked until focused
+      if (r.right > width + 1 || r.left < -1) {
+        out.push(`${el.tagName.toLowerCase()} "${(el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" spans ${Math.round(r.left)}–${Math.round(r.right)}px`);
+      }
+    }
+    return out;
+  });
+}
+
 // checkPage checks the page at each width and throws one error listing
 // every problem. url, when given, is loaded at each width; otherwise the
 // current page is checked as it stands, resized. Options: widths (names of WIDTHS),
@@ -63,6 +82,7 @@ export async function checkPage(page, name, { url, widths = Object.keys(WIDTHS),
       if (w === 'phone' && !allowHorizontalScroll) {
         const over = await horizontalOverflow(page);
         if (over > 0) problems.push(`${w}: the page scrolls sideways by ${over}px at ${WIDTHS[w].width}px (see ${file})`);
+        for (const c of await controlsOutOfView(page)) problems.push(`${w}: out of view at ${WIDTHS[w].width}px: ${c} (see ${file})`);
       }
     }
   } finally {

@@ -89,6 +89,8 @@ const scenarios = {
       const thrifty = await register({ bot_name: 'Thrifty', owner_email: email, callback_url: `http://127.0.0.1:${failing.address().port}/hook` });
       await claim(page, thrifty.claim_token);
       await fund(page, '2.00');
+      const topup = await api('POST', '/api/v1/bot/wallet/topup-request', { amount_usd: 20, reason: 'Printer ink for the whole office, as agreed' }, thrifty.api_key);
+      expect(topup.status < 300, `top-up request: ${topup.status} ${JSON.stringify(topup.body)}`);
       await until(async () => {
         await page.goto(BASE + '/dashboard');
         return (await page.locator('[data-testid="failing-webhooks"]').count()) === 1;
@@ -125,6 +127,10 @@ const scenarios = {
       await page.waitForURL(/\/settings$/);
       await checkPage(page, 'bot-settings');
       await checkPage(page, 'approvals', { url: BASE + '/dashboard/approvals' });
+      expect((await page.getByTestId('topup').count()) === 1, 'the open top-up request is not in the approvals queue');
+      await page.getByRole('button', { name: 'Fund $20.00 for Thrifty' }).click();
+      await page.waitForURL(/\/dashboard\/approvals\?done=topup-fund/);
+      expect((await page.getByTestId('topup').count()) === 0, 'the funded top-up request still waits');
     } finally {
       failing.close();
     }

@@ -48,8 +48,12 @@ type CheckoutPageRequest struct {
 	// AmountLocked defaults to true.
 	AmountLocked *bool `json:"amount_locked,omitempty"`
 	// AllowedMethods defaults to all four methods.
-	AllowedMethods    []string   `json:"allowed_methods,omitempty"`
-	SuccessURL        string     `json:"success_url,omitempty"`
+	AllowedMethods []string `json:"allowed_methods,omitempty"`
+	SuccessURL     string   `json:"success_url,omitempty"`
+	// ContactEmail and RefundPolicy are shown to buyers beside the
+	// seller's name.
+	ContactEmail      string     `json:"contact_email,omitempty"`
+	RefundPolicy      string     `json:"refund_policy,omitempty"`
 	ExpiresAt         *time.Time `json:"expires_at,omitempty"`
 	PageType          string     `json:"page_type,omitempty"`
 	DigitalProductURL string     `json:"digital_product_url,omitempty"`
@@ -75,6 +79,8 @@ type CheckoutPage struct {
 	CollectBuyerName  bool       `json:"collect_buyer_name"`
 	DigitalProductURL *string    `json:"digital_product_url"`
 	SuccessURL        *string    `json:"success_url"`
+	ContactEmail      *string    `json:"contact_email"`
+	RefundPolicy      *string    `json:"refund_policy"`
 	ViewCount         int64      `json:"view_count"`
 	PaymentCount      int64      `json:"payment_count"`
 	TotalReceivedUSD  USD        `json:"total_received_usd"`

@@ -1,13 +1,7 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -32,6 +26,12 @@ type SignRequest struct {
 	RecipientAddress string    `json:"recipient_address"`
 	// ValidBefore is a Unix time; 0 takes the default of now + 5 minutes.
 	ValidBefore int64 `json:"valid_before,omitempty"`
+	// PaymentRequired is the vendor's 402 as it came, when given: the
+	// PAYMENT-REQUIRED header value (a string, x402 v2) or the x402 v1
+	// body (a json.RawMessage). The service then checks the amount and
+	// recipient against the vendor's offer and answers the header paying
+	// it (PaymentSignatureHeader or XPaymentStandardHeader).
+	PaymentRequired any `json:"payment_required,omitempty"`
 }
 
 // Signed is the answer of the signing endpoint: a signature made at once
@@ -45,6 +45,12 @@ type Signed struct {
 	Nonce          string    `json:"nonce"`
 	ValidBefore    int64     `json:"valid_before"`
 	AmountUSDC     MicroUSDC `json:"amount_usdc"`
+	// PaymentSignatureHeader is for PAYMENT-SIGNATURE, when PaymentRequired
+	// was a v2 header value.
+	PaymentSignatureHeader string `json:"payment_signature_header,omitempty"`
+	// XPaymentStandardHeader is for X-PAYMENT to a stock x402 v1 seller,
+	// when PaymentRequired was a v1 body.
+	XPaymentStandardHeader string `json:"x_payment_standard_header,omitempty"`
 
 	Status     string     `json:"status"`
 	ApprovalID int64      `json:"approval_id"`
@@ -86,127 +92,6 @@ type PaymentRequired struct {
 	X402Version int                  `json:"x402Version"`
 	Error       string               `json:"error"`
 	Accepts     []PaymentRequirement `json:"accepts"`
-}
-
-// SettleResponse is the decoded X-PAYMENT-RESPONSE header.
-type SettleResponse struct {
-	Success     bool   `json:"success"`
-	Transaction string `json:"transaction"`
-	Network     string `json:"network"`
-	Payer       string `json:"payer"`
-}
-
-// PaidResponse is the outcome of PayX402: the resource's final answer and
-// what was signed for it.
-type PaidResponse struct {
-	StatusCode int
-	Header     http.Header
-	Body       []byte
-	// Requirement is what the resource asked; nil when it did not answer 402.
-	Requirement *PaymentRequirement
-	Signed      *Signed
-	// Settlement is the X-PAYMENT-RESPONSE, when the resource sent one.
-	Settlement *SettleResponse
-}
-
-// ErrAwaitingApproval is returned by PayX402 when the owner must approve
-// the payment first; PaidResponse.Signed carries the approval id.
-var ErrAwaitingApproval = errors.New("botpay: the payment awaits the owner's approval")
-
-// ErrNoExactBase is returned when a 402 answer offers no "exact" payment
-// on "base" (the only kind the signing endpoint signs).
-var ErrNoExactBase = errors.New("botpay: the resource accepts no exact USDC payment on base")
-
-// ErrOverLimit is returned when a resource asks more than the caller allows.
-var ErrOverLimit = errors.New("botpay: the resource asks more than the allowed maximum")
-
-// PayX402 requests resourceURL (GET when body is nil, else POST with body
-// as JSON); when it answers 402 with x402 v1 requirements, it asks the
-// signing endpoint for an authorization of the exact amount to payTo (at
-// most maxUSDC) and repeats the request with X-PAYMENT.
-func (c *Client) PayX402(ctx context.Context, resourceURL string, body []byte, maxUSDC MicroUSDC, opts ...CallOption) (*PaidResponse, error) {
-	first, err := c.fetch(ctx, resourceURL, body, "")
-	if err != nil || first.StatusCode != http.StatusPaymentRequired {
-		return first, err
-	}
-	var asked PaymentRequired
-	if err := json.Unmarshal(first.Body, &asked); err != nil {
-		return first, fmt.Errorf("botpay: 402 answer of %s is not x402 v1: %w", resourceURL, err)
-	}
-	var need *PaymentRequirement
-	for i := range asked.Accepts {
-		if a := &asked.Accepts[i]; a.Scheme == "exact" && a.Network == "base" {
-			need = a
-			break
-		}
-	}
-	if need == nil {
-		return first, ErrNoExactBase
-	}
-	first.Requirement = need
-	amount, err := strconv.ParseInt(need.MaxAmountRequired, 10, 64)
-	if err != nil || amount <= 0 {
-		return first, fmt.Errorf("botpay: 402 answer asks for %q micro-USDC", need.MaxAmountRequired)
-	}
-	if MicroUSDC(amount) > maxUSDC {
-		return first, ErrOverLimit
-	}
-	resource := need.Resource
-	if resource == "" {
-		resource = resourceURL
-	}
-	signed, err := c.Sign(ctx, SignRequest{ResourceURL: resource, AmountUSDC: MicroUSDC(amount), RecipientAddress: need.PayTo}, opts...)
-	if err != nil {
-		return first, err
-	}
-	first.Signed = signed
-	if signed.AwaitingApproval() {
-		return first, ErrAwaitingApproval
-	}
-	paid, err := c.fetch(ctx, resourceURL, body, signed.XPaymentHeader)
-	if paid != nil {
-		paid.Requirement, paid.Signed = need, signed
-	}
-	return paid, err
-}
-
-func (c *Client) fetch(ctx context.Context, url string, body []byte, payment string) (*PaidResponse, error) {
-	method, rd := http.MethodGet, io.Reader(nil)
-	if body != nil {
-		method, rd = http.MethodPost, bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if payment != "" {
-		req.Header.Set("X-PAYMENT", payment)
-	}
-	if c.t.userAgent != "" {
-		req.Header.Set("User-Agent", c.t.userAgent)
-	}
-	resp, err := c.t.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, err
-	}
-	out := &PaidResponse{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}
-	if h := resp.Header.Get("X-PAYMENT-RESPONSE"); h != "" {
-		if raw, err := base64.StdEncoding.DecodeString(h); err == nil {
-			var s SettleResponse
-			if json.Unmarshal(raw, &s) == nil {
-				out.Settlement = &s
-			}
-		}
-	}
-	return out, nil
 }
 
 // CreateProcessorWallet gives a bot its processor wallet and returns its

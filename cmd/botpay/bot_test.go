@@ -104,7 +104,7 @@ func TestBotCommandRunsEachVerbAgainstTheService(t *testing.T) {
 			{"sign authorizes a payment", []string{"sign", "--to", "0x1111111111111111111111111111111111111111", "--amount", "0.10",
 				"--resource", "https://api.example/data"}, exitOK, []string{"X-PAYMENT:", "0.100000 USDC"}, nil, ""},
 			{"pay settles the seller's 402", []string{"pay", b.sellerPage, "--max", "0.50"}, exitOK,
-				[]string{"resource:", "HTTP 200", "paid:", "0.250000 USDC"}, nil, ""},
+				[]string{"resource:", "HTTP 200", "paid:", "0.250000 USDC", "x402 version:", "transaction:"}, nil, ""},
 			{"pay refuses a price above --max", []string{"pay", b.sellerPage, "--max", "0.10"}, exitAPI,
 				nil, []string{"asks 0.250000 USDC, above --max 0.100000"}, ""},
 			{"a refusal prints code, message and request id", []string{"buy", "--merchant", "Acme", "--merchant-url", "https://shop.acme.com",

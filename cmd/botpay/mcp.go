@@ -19,7 +19,7 @@ import (
 func mcpServe(ctx context.Context, args []string, logOut io.Writer) error {
 	fs := flag.NewFlagSet("botpay mcp", flag.ContinueOnError)
 	baseURL := fs.String("url", os.Getenv("BOTPAY_URL"), "botpay service URL ($BOTPAY_URL)")
-	network := fs.String("x402-network", envOr("BOTPAY_X402_NETWORK", "base"), "network the service signs x402 payments on: base or base-sepolia ($BOTPAY_X402_NETWORK)")
+	network := fs.String("x402-network", os.Getenv("BOTPAY_X402_NETWORK"), "network the service signs x402 payments on: base or base-sepolia; asked of the service when empty ($BOTPAY_X402_NETWORK)")
 	token := fs.String("x402-token", os.Getenv("BOTPAY_X402_TOKEN"), "0x address of the token the service signs for; USDC of the network when empty ($BOTPAY_X402_TOKEN)")
 	allowPrivate := fs.Bool("allow-private", envBool("BOTPAY_MCP_ALLOW_PRIVATE"), "let pay_x402_resource fetch loopback and private addresses ($BOTPAY_MCP_ALLOW_PRIVATE)")
 	level := fs.String("log-level", "warn", "debug, info, warn or error")

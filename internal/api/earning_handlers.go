@@ -40,6 +40,7 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		Title: body.required("title"), Description: body.optional("description"),
 		AmountLocked: body.boolean("amount_locked"), AllowedMethods: body.strings("allowed_methods"),
 		SuccessURL: body.optional("success_url"), ExpiresAt: body.optional("expires_at"),
+		ContactEmail: body.optional("contact_email"), RefundPolicy: body.optional("refund_policy"),
 		PageType: body.optional("page_type"), DigitalProductURL: body.optional("digital_product_url"),
 		ImageURL: body.optional("image_url"), CollectBuyerName: body.boolean("collect_buyer_name"),
 	}

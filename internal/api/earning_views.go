@@ -40,6 +40,8 @@ type checkoutPageView struct {
 	CollectBuyerName  bool              `json:"collect_buyer_name"`
 	DigitalProductURL *string           `json:"digital_product_url"`
 	SuccessURL        *string           `json:"success_url"`
+	ContactEmail      *string           `json:"contact_email"`
+	RefundPolicy      *string           `json:"refund_policy"`
 	ViewCount         int64             `json:"view_count"`
 	PaymentCount      int64             `json:"payment_count"`
 	TotalReceivedUSD  botpay.Money      `json:"total_received_usd"`
@@ -51,7 +53,8 @@ func viewCheckoutPage(p botpay.CheckoutPage, walletAddress string, now time.Time
 	return checkoutPageView{CheckoutPageID: p.ID, CheckoutURL: "/pay/" + p.ID, Title: p.Title, Description: p.Description,
 		WalletAddress: optText(walletAddress), AmountUSD: p.Amount, AmountLocked: p.AmountLocked, AllowedMethods: p.AllowedMethods,
 		Status: p.Status(now), PageType: p.PageType, ImageURL: optText(p.ImageURL), CollectBuyerName: p.CollectBuyerName,
-		DigitalProductURL: optText(p.DigitalProductURL), SuccessURL: optText(p.SuccessURL), ViewCount: p.ViewCount,
+		DigitalProductURL: optText(p.DigitalProductURL), SuccessURL: optText(p.SuccessURL),
+		ContactEmail: optText(p.ContactEmail), RefundPolicy: optText(p.RefundPolicy), ViewCount: p.ViewCount,
 		PaymentCount: p.PaymentCount, TotalReceivedUSD: p.TotalReceived, CreatedAt: botpay.Timestamp(p.CreatedAt),
 		ExpiresAt: optTime(p.ExpiresAt)}
 }

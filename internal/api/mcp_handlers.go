@@ -13,8 +13,9 @@ import (
 // self (this same handler) in-process as the caller, so each one answers
 // exactly what its endpoint answers.
 func (s *Server) mcpHandler(self http.Handler) http.Handler {
-	return mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log},
-		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.DefaultPayment()})
+	return mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log,
+		CheckoutsPerHour: s.svc.CheckoutsPerHour()},
+		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.PaymentOf(s.svc.Domain())})
 }
 
 // mcpAuth answers 401 before any MCP exchange when the bearer is not a

@@ -64,6 +64,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 			in.ValidBefore = &v
 		}
 	}
+	in.PaymentRequired, _ = body.raw("payment_required", optionalField)
 	if err := body.err(); err != nil {
 		writeError(w, r, invalidSignRequest(err))
 		return
@@ -81,10 +82,23 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 			"expires_at": botpay.Timestamp(*res.Request.ExpiresAt),
 			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
 	default:
-		writeJSON(w, http.StatusOK, map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
-			"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
-			"amount_usdc": int64(res.Request.Amount)})
+		writeJSON(w, http.StatusOK, viewSigned(res))
 	}
+}
+
+// viewSigned is the 200 answer of a signature; it pays the vendor's own
+// offer too when the bot handed over its 402.
+func viewSigned(res app.SignResult) map[string]any {
+	out := map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
+		"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
+		"amount_usdc": int64(res.Request.Amount)}
+	if h := res.PaymentSignature; h != "" {
+		out["payment_signature_header"] = h
+	}
+	if h := res.XPaymentStandard; h != "" {
+		out["x_payment_standard_header"] = h
+	}
+	return out
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -136,6 +150,11 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	signature, header := r.Header.Get(x402.HeaderPaymentSignature), r.Header.Get(x402.HeaderXPayment)
+	if offer.Closed != nil && signature == "" && header == "" {
+		writeError(w, r, offer.Closed) // only a payment made before can still be answered
+		return
+	}
 	if err := s.x402Buyer(r, &offer); err != nil {
 		writeError(w, r, err)
 		return
@@ -145,11 +164,10 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
 	}
 	ask := s.x402Ask(r, offer, description)
-	if signature := r.Header.Get(x402.HeaderPaymentSignature); signature != "" {
+	if signature != "" {
 		s.payX402V2(w, r, offer, ask, signature)
 		return
 	}
-	header := r.Header.Get(x402.HeaderXPayment)
 	if header == "" {
 		ask.refuse(w, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
 		return

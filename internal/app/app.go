@@ -45,6 +45,10 @@ type Limits struct {
 	// address (owner_mail_limits.go).
 	OwnerMailsPerBotPerDay     int
 	OwnerMailsPerAddressPerDay int
+	// Receipt e-mails to buyers per rolling 24 hours, per seller bot and
+	// per recipient address (receipt_mail.go).
+	ReceiptMailsPerBotPerDay     int
+	ReceiptMailsPerAddressPerDay int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -69,6 +73,8 @@ func (l Limits) withDefaults() Limits {
 	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
 	def(&l.OwnerMailsPerBotPerDay, 20)
 	def(&l.OwnerMailsPerAddressPerDay, 50)
+	def(&l.ReceiptMailsPerBotPerDay, 1000)
+	def(&l.ReceiptMailsPerAddressPerDay, 20)
 	return l
 }
 
@@ -165,6 +171,9 @@ func New(c Config) *Service {
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }
+
+// CheckoutsPerHour is the running limit of checkouts per bot.
+func (s *Service) CheckoutsPerHour() int { return s.limits.CheckoutPerHour }
 
 // onChain reports whether x402 payments settle on a real chain (live
 // mode with its relayer).

@@ -29,6 +29,10 @@ func LinkMethods() []string { return BuyerMethods(botpay.CheckoutMethods) }
 type Seller struct {
 	BotID string
 	Name  string
+	// ContactEmail and RefundPolicy are the page's, where the buyer is on
+	// one (or on its invoice or receipt).
+	ContactEmail string
+	RefundPolicy string
 }
 
 // SellerOf names the bot behind a checkout page, payment link or sale.

@@ -19,6 +19,8 @@ type CheckoutPageInput struct {
 	AmountLocked      *bool
 	AllowedMethods    *[]string
 	SuccessURL        string
+	ContactEmail      string
+	RefundPolicy      string
 	ExpiresAt         string
 	PageType          string
 	DigitalProductURL string
@@ -53,6 +55,10 @@ func (s *Service) CreateCheckoutPage(ctx context.Context, bot botpay.Bot, in Che
 		page.AllowedMethods = p.methods("allowed_methods", *in.AllowedMethods)
 	}
 	page.SuccessURL = p.optionalURL("success_url", in.SuccessURL)
+	if strings.TrimSpace(in.ContactEmail) != "" {
+		page.ContactEmail = p.email("contact_email", in.ContactEmail)
+	}
+	page.RefundPolicy = p.text("refund_policy", in.RefundPolicy, 0, 500, true)
 	page.ImageURL = p.optionalURL("image_url", in.ImageURL)
 	page.DigitalProductURL = p.optionalURL("digital_product_url", in.DigitalProductURL)
 	if in.PageType != "" {

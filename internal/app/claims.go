@@ -29,3 +29,22 @@ func (s *Service) Claim(ctx context.Context, owner botpay.Owner, claimToken, cli
 			{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour},
 		}})
 }
+
+// ClaimableBot is the bot a claim token would claim.
+type ClaimableBot = store.ClaimableBot
+
+// ClaimPreview names the bot claimToken would claim and the e-mail it named
+// as its owner, for the claim page. It counts per client address as a
+// claim does, and an unknown token counts against the service-wide failure
+// budget, so the page is no oracle for guessers.
+func (s *Service) ClaimPreview(ctx context.Context, claimToken, clientIP string) (ClaimableBot, error) {
+	claimToken = botpay.NormalizeClaimToken(claimToken)
+	if claimToken == "" {
+		return ClaimableBot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
+	}
+	if err := s.store.Take(ctx, store.Limit{Bucket: addressBucket("claim-ip", clientIP), Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
+		return ClaimableBot{}, err
+	}
+	return s.store.ClaimPreview(ctx, store.ClaimAttempt{TokenHash: botpay.Digest(claimToken),
+		FailureBudgets: []store.Limit{{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour}}})
+}

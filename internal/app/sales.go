@@ -75,7 +75,7 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 		}
 		in.Method = methods[0]
 	}
-	return s.store.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
+	return s.recordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
 		Method: in.Method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail,
 		BuyerName: in.BuyerName})
 }
@@ -97,7 +97,7 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 	if in.Method == "" {
 		in.Method = LinkMethods()[0] // the default of a page with the default methods
 	}
-	return s.store.RecordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
+	return s.recordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})
 }
 
@@ -178,5 +178,14 @@ func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, token, clientIP
 // endpoint calls this with the wallet buyer, the tx hash and the amount it
 // verified); it is the same single sale path the sandbox payments use.
 func (s *Service) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
-	return s.store.RecordSale(ctx, in)
+	return s.recordSale(ctx, in)
+}
+
+// recordSale records a sale and mails its receipt once it has committed.
+func (s *Service) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
+	res, err := s.store.RecordSale(ctx, in)
+	if err == nil {
+		s.mailReceipt(ctx, res)
+	}
+	return res, err
 }

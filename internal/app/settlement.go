@@ -51,6 +51,11 @@ type X402Offer struct {
 	// page told the seller (X402Buyer); agents send neither.
 	BuyerEmail string
 	BuyerName  string
+	// Closed says why nothing more can be paid here (an invoice paid
+	// already, an expired page); an authorization settled here before
+	// still answers with its original result, so a payer who lost the
+	// answer to its payment can read it again.
+	Closed error
 }
 
 // Micro is the offer's amount in micro-USDC.
@@ -74,11 +79,11 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 			return o, err
 		}
 		if !inv.Payable() {
-			return o, botpay.Errorf(botpay.KindConflict, botpay.CodeInvoiceNotPayable, "invoice %s is %s and cannot be paid", inv.ReferenceNumber, inv.Status)
+			o.Closed = botpay.Errorf(botpay.KindConflict, botpay.CodeInvoiceNotPayable, "invoice %s is %s and cannot be paid", inv.ReferenceNumber, inv.Status)
 		}
 		o.Invoice = &inv
 	} else if page.Status(s.clock.Now()) == botpay.PageExpired {
-		return o, botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
+		o.Closed = botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
 	}
 	if o.Amount, err = botpay.SaleAmount(&page, o.Invoice, requested); err != nil {
 		return o, err
@@ -148,6 +153,9 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 			out.Sale, out.Replay = res, true
 			return out, samePage(res, o, err)
 		}
+	}
+	if o.Closed != nil {
+		return out, o.Closed
 	}
 	expect := x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true, Now: s.clock.Now().Unix(), Tolerance: X402Tolerance}
 	if s.Live() {
@@ -251,6 +259,7 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 		}
 		return release(err)
 	}
+	s.mailReceipt(ctx, res)
 	return res, nil
 }
 

@@ -133,6 +133,9 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)
 	}
+	if err == nil {
+		s.mailReceipt(ctx, res)
+	}
 	if errors.Is(err, store.ErrSettledElsewhere) {
 		a := x402.Authorization{}
 		a.From, _ = x402.ParseAddress(pay.Payer)

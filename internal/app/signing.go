@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
@@ -20,6 +21,10 @@ type SignRequest struct {
 	Amount      int64 // micro-USDC
 	Recipient   string
 	ValidBefore *int64 // Unix seconds
+	// PaymentRequired is the vendor's 402 as the bot got it, when given:
+	// the PAYMENT-REQUIRED value (a JSON string) or the v1 body (an
+	// object).
+	PaymentRequired json.RawMessage
 }
 
 // SignResult is a signature made at once, or a request held for the owner.
@@ -29,6 +34,53 @@ type SignResult struct {
 	From      string // the wallet's address, EIP-55
 	Header    string
 	Signature string
+	OfferHeaders
+}
+
+// OfferHeaders pay the vendor's own offer when the bot handed over its
+// 402: PaymentSignature for a v2 one (PAYMENT-SIGNATURE), XPaymentStandard
+// for a v1 one (the standard X-PAYMENT of a stock v1 seller).
+type OfferHeaders struct {
+	PaymentSignature string
+	XPaymentStandard string
+}
+
+// offerHeaders are the headers paying offer with p; none without an offer.
+func offerHeaders(offer *x402.ChosenOffer, p x402.Payment) OfferHeaders {
+	switch {
+	case offer == nil:
+		return OfferHeaders{}
+	case offer.Version == x402.Version2:
+		return OfferHeaders{PaymentSignature: offer.Header(p)}
+	}
+	return OfferHeaders{XPaymentStandard: offer.Header(p)}
+}
+
+// vendorOffer is the offer of the vendor's 402 the request pays, nil when
+// the bot handed none over. A request that does not pay that offer
+// exactly is refused before anything is reserved: the vendor would refuse
+// the signature.
+func (s *Service) vendorOffer(in SignRequest, to x402.Address) (*x402.ChosenOffer, error) {
+	if len(in.PaymentRequired) == 0 {
+		return nil, nil
+	}
+	ask, err := x402.ReadVendorAsk(in.PaymentRequired)
+	if err != nil {
+		return nil, invalidSignField("payment_required", strings.TrimPrefix(err.Error(), x402.ErrVendorAsk.Error()+" "))
+	}
+	offer, err := ask.Choose(s.domain)
+	if err != nil {
+		return nil, invalidSignField("payment_required", strings.TrimPrefix(err.Error(), x402.ErrVendorAsk.Error()+" "))
+	}
+	var mismatch *x402.OfferMismatch
+	if err := offer.Check(uint64(in.Amount), to); errors.As(err, &mismatch) {
+		return nil, invalidSignField(mismatch.Field, mismatch.Detail)
+	}
+	return &offer, nil
+}
+
+func invalidSignField(field, problem string) error {
+	return &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: map[string]string{field: problem}}
 }
 
 // GuardrailBlocked is the 403 of a refused signing request; Reason is the
@@ -91,13 +143,18 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 	if err != nil {
 		return SignResult{}, err
 	}
+	offer, err := s.vendorOffer(in, to)
+	if err != nil {
+		return SignResult{}, err
+	}
 	if !bot.Claimed() {
 		return SignResult{}, store.ErrNoProcessorWallet
 	}
 	nonce := newNonce()
 	base := botpay.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
-		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore}
-	a := &signingAttempt{bot: bot, host: host, to: to,
+		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore,
+		PaymentRequired: string(in.PaymentRequired)}
+	a := &signingAttempt{bot: bot, host: host, to: to, offer: offer,
 		auth: x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}}
 	a.pre, a.preWallet = s.presign(bot.ID, a.auth)
 	reserve, err := s.reserver(ctx, bot.ID)
@@ -121,7 +178,7 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		s.notifyHeldSigning(ctx, bot, req) // after commit: a failed send must not undo the hold
 		return SignResult{Request: req, Pending: true}, nil
 	}
-	return SignResult{Request: req, From: a.from.Hex(), Header: req.Header, Signature: req.Signature}, nil
+	return SignResult{Request: req, From: a.from.Hex(), Header: req.Header, Signature: req.Signature, OfferHeaders: a.offerHeaders}, nil
 }
 
 // signingAttempt is one signing request on its way through the decision.
@@ -134,6 +191,9 @@ type signingAttempt struct {
 	preWallet botpay.ProcessorWallet
 	bound     bool         // checked against the resource's own requirements
 	from      x402.Address // the signing wallet, once signed
+	offer     *x402.ChosenOffer
+	// offerHeaders pay the vendor's offer, once signed.
+	offerHeaders OfferHeaders
 }
 
 // errBindFirst rolls a decision back when the owner has any procurement
@@ -180,6 +240,7 @@ func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
 			s.signingWallets.Store(a.bot.ID, sg.Wallet)
 		}
 		a.from = signed.Authorization.From
+		a.offerHeaders = offerHeaders(a.offer, *signed)
 		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, s.domain)
 		return v, nil
 	}
@@ -300,6 +361,7 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, s.domain)
 		data["description"], data["approval_mode"] = "Signed payment for "+r.ResourceURL, "owner"
 		data["x_payment_header"], data["signature"], data["valid_before"] = d.Header, d.Signature, validBefore
+		s.addOfferHeaders(data, r, signed)
 	} else {
 		data["reason"] = "denied by owner"
 	}
@@ -316,4 +378,30 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// addOfferHeaders puts into purchase.approved the header paying the
+// vendor's own offer, when the bot handed over its 402 with the held
+// request. The 402 was judged when the request was made; one that no
+// longer yields an offer (the service now signs on another chain) adds
+// nothing, and the bot still has x_payment_header.
+func (s *Service) addOfferHeaders(data map[string]any, r botpay.SigningRequest, signed x402.Payment) {
+	if r.PaymentRequired == "" {
+		return
+	}
+	ask, err := x402.ReadVendorAsk(json.RawMessage(r.PaymentRequired))
+	if err != nil {
+		return
+	}
+	offer, err := ask.Choose(s.domain)
+	if err != nil {
+		return
+	}
+	h := offerHeaders(&offer, signed)
+	if h.PaymentSignature != "" {
+		data["payment_signature_header"] = h.PaymentSignature
+	}
+	if h.XPaymentStandard != "" {
+		data["x_payment_standard_header"] = h.XPaymentStandard
+	}
 }

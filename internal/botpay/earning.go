@@ -16,6 +16,24 @@ const (
 	MethodL2Pay           = "l2_pay"
 )
 
+// methodLabels name the methods for a buyer, in plain words (pages,
+// receipts and receipt e-mails).
+var methodLabels = map[string]string{
+	MethodProcessorOnramp: "Card",
+	MethodUSDCDirect:      "USDC transfer",
+	MethodL2Pay:           "Crypto on Base",
+	MethodX402:            "USDC from a wallet or an agent",
+}
+
+// MethodLabel names a payment method for a buyer; an unknown one keeps its
+// API name.
+func MethodLabel(m string) string {
+	if label, ok := methodLabels[m]; ok {
+		return label
+	}
+	return m
+}
+
 // CheckoutMethods lists every method in the interface's order.
 var CheckoutMethods = []string{MethodX402, MethodUSDCDirect, MethodProcessorOnramp, MethodL2Pay}
 
@@ -82,13 +100,17 @@ var ErrCheckoutPageNotFound = &Error{Kind: KindNotFound, Code: CodeCheckoutPageN
 // CheckoutPage is a bot's hosted page (docs/api.md). Amount is nil for
 // pay-what-you-want; ExpiresAt is zero when the page never expires.
 type CheckoutPage struct {
-	ID                string
-	BotID             string
-	Title             string
-	Description       string
-	Amount            *Money
-	AmountLocked      bool
-	AllowedMethods    []string
+	ID             string
+	BotID          string
+	Title          string
+	Description    string
+	Amount         *Money
+	AmountLocked   bool
+	AllowedMethods []string
+	// ContactEmail and RefundPolicy complete the seller line buyers see
+	// on the page, its invoices and receipts ("" when not given).
+	ContactEmail      string
+	RefundPolicy      string
 	SuccessURL        string
 	PageType          string
 	DigitalProductURL string

@@ -141,4 +141,7 @@ type SigningRequest struct {
 	ExpiresAt     *time.Time
 	DecidedAt     *time.Time
 	CreatedAt     time.Time
+	// PaymentRequired is the vendor's 402 the bot handed over (its JSON as
+	// sent), kept while the request waits for the owner; "" otherwise.
+	PaymentRequired string
 }

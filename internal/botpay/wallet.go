@@ -67,7 +67,7 @@ type TopupRequest struct {
 	BotID         string
 	Amount        Money
 	Reason        string
-	Status        string // "sent" or "fulfilled"
+	Status        string // TopupSent, TopupFulfilled or TopupDismissed
 	OwnerNotified bool
 	CreatedAt     time.Time
 }
@@ -76,4 +76,6 @@ type TopupRequest struct {
 const (
 	TopupSent      = "sent"
 	TopupFulfilled = "fulfilled"
+	// TopupDismissed: the owner closed the request without funding it.
+	TopupDismissed = "dismissed"
 )

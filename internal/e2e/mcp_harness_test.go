@@ -56,8 +56,9 @@ func (h *harness) stdioServer(t *testing.T, apiKey string) sdk.Transport {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
-	deps := &mcp.Deps{API: mcp.NetworkAPI(h.srv.URL, apiKey, h.srv.HTTP.Client()), Outbound: mcp.NewOutbound(true),
-		Payment: mcp.DefaultPayment()}
+	// The zero Payment, as `botpay mcp` runs without --x402-network: the
+	// network is asked of the service.
+	deps := &mcp.Deps{API: mcp.NetworkAPI(h.srv.URL, apiKey, h.srv.HTTP.Client()), Outbound: mcp.NewOutbound(true)}
 	server := mcp.NewServer(mcp.Fixed(deps), mcp.Options{Version: "test"})
 	done := make(chan struct{})
 	go func() {

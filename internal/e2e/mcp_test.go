@@ -9,7 +9,10 @@ import (
 
 // mcpService lifts the per-IP limits of registration and claims: every
 // agent of TestMCP comes from the one test IP.
-var mcpService = testserver.Options{Limits: app.Limits{RegisterPerHour: 10000, ClaimPerHour: 10000, LoginPerHour: 10000}}
+// Its checkout limit is not the default, so the checkout tool's
+// description shows it comes from the running configuration.
+var mcpService = testserver.Options{Limits: app.Limits{RegisterPerHour: 10000, ClaimPerHour: 10000, LoginPerHour: 10000,
+	CheckoutPerHour: 40}}
 
 // TestMCP checks the MCP server as agents meet it, on both engines with one
 // service each (a service per behaviour made the package slow): every
@@ -27,6 +30,8 @@ func TestMCP(t *testing.T) {
 		{"PayX402ResourcePaysAnotherBotsCheckoutPage", mcpPayX402ResourcePaysAnotherBotsCheckoutPage},
 		{"PayX402ResourceBehindABlockedDomainIsRefused", mcpPayX402ResourceBehindABlockedDomainIsRefused},
 		{"HeldX402PaymentIsPaidAfterApproval", mcpHeldX402PaymentIsPaidAfterApproval},
+		{"PayX402ResourcePaysForeignSellersOfBothVersions", mcpPayX402ResourcePaysForeignSellersOfBothVersions},
+		{"HeldPaymentToAForeignSellerIsPaidInItsVersion", mcpHeldPaymentToAForeignSellerIsPaidInItsVersion},
 	}
 	perService := []struct {
 		name  string

@@ -3,6 +3,7 @@ package e2e
 import (
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,6 +51,12 @@ func mcpListsTheEighteenTools(t *testing.T, h *harness, transport string) {
 		if an.ReadOnlyHint || an.DestructiveHint == nil || !*an.DestructiveHint {
 			t.Errorf("%s is not marked destructive: %+v", name, an)
 		}
+	}
+	// Over /mcp the service names its own limit; botpay mcp, a process
+	// beside a service elsewhere, does not know it and says how it shows.
+	wantLimit := map[string]string{"http": "At most 40 checkouts per hour.", "stdio": "past the limit the refusal is rate_limited"}[transport]
+	if d := byName["checkout"].Description; !strings.Contains(d, wantLimit) || strings.Contains(d, "{") {
+		t.Errorf("checkout over %s describes its limit as %q, want %q", transport, d, wantLimit)
 	}
 	if an := byName["create_checkout_page"].Annotations; an.DestructiveHint == nil || *an.DestructiveHint {
 		t.Errorf("create_checkout_page should say it destroys nothing: %+v", an)

@@ -130,3 +130,62 @@ func TestMCPPayX402ResourceRefusesInternalAddresses(t *testing.T) {
 		t.Errorf("processor wallet balance = %v after refusals, want 20 (nothing reserved)", balance)
 	}
 }
+
+// pay_x402_resource pays a stock-like seller outside botpay in the version
+// it asks in: PAYMENT-SIGNATURE echoing its v2 offer, or the standard v1
+// X-PAYMENT; the settlement header of that version is decoded.
+func mcpPayX402ResourcePaysForeignSellersOfBothVersions(t *testing.T, h *harness, transport string) {
+	r := raw{t: t, srv: h.srv}
+	buyer := r.walletBot(transport+"-foreign-buyer", 5)
+	agent := h.mcpAgent(t, transport, buyer.APIKey)
+	for _, version := range []int{2, 1} {
+		seller := newForeignSeller(t, version)
+		paid := agent.ok("pay_x402_resource", map[string]any{"url": seller.URL + "/report"})
+		settlement, _ := paid["settlement"].(map[string]any)
+		if paid["outcome"] != "paid" || paid["x402_version"] != float64(version) || paid["amount_usdc"] != 250000.0 ||
+			settlement["success"] != true || settlement["payer"] != buyer.Address || seller.paid.Load() != 1 {
+			t.Fatalf("v%d: pay_x402_resource = %v", version, paid)
+		}
+		sent := "payment_signature_header"
+		if version == 1 {
+			sent = "x_payment_header"
+		}
+		if paid[sent] == nil {
+			t.Fatalf("v%d: the answer does not show the header sent (%s): %v", version, sent, paid)
+		}
+	}
+}
+
+// A held payment to a foreign seller is paid after the owner's approval
+// with the header purchase.approved carries for the seller's version.
+func mcpHeldPaymentToAForeignSellerIsPaidInItsVersion(t *testing.T, h *harness, transport string) {
+	r := raw{t: t, srv: h.srv}
+	buyer := r.walletBot(transport+"-held-foreign", 5)
+	r.guardrails(buyer, map[string]any{"approval_mode": "ask_for_everything"})
+	agent := h.mcpAgent(t, transport, buyer.APIKey)
+	for _, version := range []int{2, 1} {
+		seller := newForeignSeller(t, version)
+		url := seller.URL + "/report"
+		held := agent.ok("pay_x402_resource", map[string]any{"url": url})
+		id, _ := held["approval_id"].(float64)
+		if held["outcome"] != "awaiting_approval" || id <= 0 {
+			t.Fatalf("v%d: held = %v", version, held)
+		}
+		r.must(200, "POST", "/api/v1/owner/signing-requests/"+strconv.FormatInt(int64(id), 10)+"/approve", buyer.OwnerToken, nil)
+		paid := agent.ok("pay_x402_resource", map[string]any{"url": url, "approval_id": id})
+		if paid["outcome"] != "paid" || paid["x402_version"] != float64(version) || seller.paid.Load() != 1 {
+			t.Fatalf("v%d: after approval = %v", version, paid)
+		}
+	}
+	// A bot that reads purchase.approved from its webhook passes the v2
+	// header it carries.
+	seller := newForeignSeller(t, 2)
+	held := agent.ok("pay_x402_resource", map[string]any{"url": seller.URL + "/report"})
+	id := strconv.FormatInt(int64(held["approval_id"].(float64)), 10)
+	r.must(200, "POST", "/api/v1/owner/signing-requests/"+id+"/approve", buyer.OwnerToken, nil)
+	header := lastEvent(t, r, buyer.ID).Data["payment_signature_header"]
+	paid := agent.ok("pay_x402_resource", map[string]any{"url": seller.URL + "/report", "payment_signature_header": header})
+	if paid["outcome"] != "paid" || paid["x402_version"] != 2.0 || seller.paid.Load() != 1 {
+		t.Fatalf("with the event's payment_signature_header: %v", paid)
+	}
+}

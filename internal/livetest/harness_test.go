@@ -1,6 +1,7 @@
 package livetest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/suite"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -135,12 +137,15 @@ func interopDir(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "interop")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "x402-fetch", "package.json")); err != nil {
-		if os.Getenv("CHAIN_TESTS_REQUIRED") == "1" || os.Getenv("X402_INTEROP_REQUIRED") == "1" {
-			t.Fatal("x402-fetch is not installed in interop/node_modules")
+	for _, pkg := range []string{"x402-fetch", "@x402/express", "@x402/core", "@x402/evm"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
+			if os.Getenv("CHAIN_TESTS_REQUIRED") == "1" {
+				t.Fatalf("%s is not installed in interop/node_modules; run `npm ci --prefix interop`", pkg)
+			}
+			suite.X402Interop.Need(t, "npm package "+pkg+" is not installed in interop/node_modules")
 		}
-		t.Skip("x402-fetch is not installed; run `npm ci --prefix interop`")
 	}
+	suite.X402Interop.Need(t)
 	return dir
 }
 
@@ -184,6 +189,32 @@ func runInteropScript(t *testing.T, answer any, script string, args ...string) {
 	}
 	if err := json.Unmarshal(out, answer); err != nil {
 		t.Fatalf("%s answered %s", script, out)
+	}
+}
+
+// startInteropServer runs a node script of interop/ that serves until its
+// stdin closes, and decodes the JSON line it prints once it listens into
+// answer. The script ends with the test.
+func startInteropServer(t *testing.T, answer any, script string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{script}, args...)...)
+	cmd.Dir = interopDir(t)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("%s: %v", script, err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil && t.Failed() {
+			t.Logf("%s: %v\n%s", script, err, stderr.String())
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil || json.Unmarshal(line, answer) != nil {
+		t.Fatalf("%s printed %q (%v)\n%s", script, line, err, stderr.String())
 	}
 }
 

@@ -19,15 +19,19 @@ type purchaseOut struct {
 
 type signOut struct {
 	XPaymentHeader string `json:"x_payment_header,omitempty" jsonschema:"send as the X-PAYMENT header when retrying the paid resource"`
-	Signature      string `json:"signature,omitempty"`
-	From           string `json:"from,omitempty"`
-	Nonce          string `json:"nonce,omitempty"`
-	ValidBefore    int64  `json:"valid_before,omitempty"`
-	AmountUSDC     int64  `json:"amount_usdc,omitempty"`
-	Status         string `json:"status,omitempty" jsonschema:"awaiting_approval when the owner must approve first"`
-	ApprovalID     int64  `json:"approval_id,omitempty" jsonschema:"the held request's approval id"`
-	ExpiresAt      string `json:"expires_at,omitempty"`
-	Message        string `json:"message,omitempty"`
+	// The headers paying the vendor's own offer, when its 402 was handed
+	// over as payment_required.
+	PaymentSignatureHeader string `json:"payment_signature_header,omitempty"`
+	XPaymentStandardHeader string `json:"x_payment_standard_header,omitempty"`
+	Signature              string `json:"signature,omitempty"`
+	From                   string `json:"from,omitempty"`
+	Nonce                  string `json:"nonce,omitempty"`
+	ValidBefore            int64  `json:"valid_before,omitempty"`
+	AmountUSDC             int64  `json:"amount_usdc,omitempty"`
+	Status                 string `json:"status,omitempty" jsonschema:"awaiting_approval when the owner must approve first"`
+	ApprovalID             int64  `json:"approval_id,omitempty" jsonschema:"the held request's approval id"`
+	ExpiresAt              string `json:"expires_at,omitempty"`
+	Message                string `json:"message,omitempty"`
 }
 
 type settlementOut struct {
@@ -35,24 +39,27 @@ type settlementOut struct {
 	Transaction string `json:"transaction"`
 	Network     string `json:"network"`
 	Payer       string `json:"payer"`
+	Amount      string `json:"amount,omitempty" jsonschema:"x402 v2 only: the amount settled, in micro-units"`
 }
 
 type paidResourceOut struct {
-	Outcome        string         `json:"outcome" jsonschema:"paid, no_payment_required (the resource answered without asking for payment) or awaiting_approval (the owner must approve the signature first)"`
-	URL            string         `json:"url"`
-	HTTPStatus     int            `json:"http_status,omitempty" jsonschema:"the resource's final HTTP status"`
-	ContentType    string         `json:"content_type,omitempty"`
-	Body           string         `json:"body,omitempty" jsonschema:"the resource's answer: text, or base64 when body_encoding is base64"`
-	BodyEncoding   string         `json:"body_encoding,omitempty" jsonschema:"text or base64"`
-	BodyTruncated  bool           `json:"body_truncated,omitempty"`
-	AmountUSDC     int64          `json:"amount_usdc,omitempty" jsonschema:"micro-USDC signed for (1 USDC = 1000000)"`
-	AmountUSD      botpay.Micro   `json:"amount_usd,omitempty" jsonschema:"the same amount in US dollars"`
-	PayTo          string         `json:"pay_to,omitempty"`
-	Network        string         `json:"network,omitempty"`
-	Asset          string         `json:"asset,omitempty"`
-	Settlement     *settlementOut `json:"settlement,omitempty" jsonschema:"the decoded X-PAYMENT-RESPONSE header of the paid answer"`
-	ApprovalID     int64          `json:"approval_id,omitempty"`
-	ExpiresAt      string         `json:"expires_at,omitempty"`
-	XPaymentHeader string         `json:"x_payment_header,omitempty" jsonschema:"the header sent; reuse it only to retry this same resource"`
-	NextStep       string         `json:"next_step,omitempty"`
+	Outcome                string         `json:"outcome" jsonschema:"paid, no_payment_required (the resource answered without asking for payment) or awaiting_approval (the owner must approve the signature first)"`
+	URL                    string         `json:"url"`
+	HTTPStatus             int            `json:"http_status,omitempty" jsonschema:"the resource's final HTTP status"`
+	ContentType            string         `json:"content_type,omitempty"`
+	Body                   string         `json:"body,omitempty" jsonschema:"the resource's answer: text, or base64 when body_encoding is base64"`
+	BodyEncoding           string         `json:"body_encoding,omitempty" jsonschema:"text or base64"`
+	BodyTruncated          bool           `json:"body_truncated,omitempty"`
+	AmountUSDC             int64          `json:"amount_usdc,omitempty" jsonschema:"micro-USDC signed for (1 USDC = 1000000)"`
+	AmountUSD              botpay.Micro   `json:"amount_usd,omitempty" jsonschema:"the same amount in US dollars"`
+	PayTo                  string         `json:"pay_to,omitempty"`
+	Network                string         `json:"network,omitempty"`
+	Asset                  string         `json:"asset,omitempty"`
+	X402Version            int            `json:"x402_version,omitempty" jsonschema:"the x402 version paid in: 2 (PAYMENT-SIGNATURE) when the resource asked with PAYMENT-REQUIRED, else 1 (X-PAYMENT)"`
+	Settlement             *settlementOut `json:"settlement,omitempty" jsonschema:"the decoded PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) header of the paid answer"`
+	ApprovalID             int64          `json:"approval_id,omitempty"`
+	ExpiresAt              string         `json:"expires_at,omitempty"`
+	XPaymentHeader         string         `json:"x_payment_header,omitempty" jsonschema:"the X-PAYMENT header sent (v1); reuse it only to retry this same resource"`
+	PaymentSignatureHeader string         `json:"payment_signature_header,omitempty" jsonschema:"the PAYMENT-SIGNATURE header sent (v2); reuse it only to retry this same resource"`
+	NextStep               string         `json:"next_step,omitempty"`
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // decision is the owner's decision on a held signature, as a pending
@@ -13,7 +15,7 @@ import (
 type decision struct {
 	event       string
 	resourceURL string
-	header      string
+	header      signedHeader
 }
 
 // afterApproval finishes a payment that was held for the owner: it finds
@@ -69,9 +71,11 @@ type messagePage struct {
 	Messages []struct {
 		Event string `json:"event"`
 		Data  struct {
-			ApprovalID     int64  `json:"approval_id"`
-			ResourceURL    string `json:"resource_url"`
-			XPaymentHeader string `json:"x_payment_header"`
+			ApprovalID             int64  `json:"approval_id"`
+			ResourceURL            string `json:"resource_url"`
+			XPaymentHeader         string `json:"x_payment_header"`
+			PaymentSignatureHeader string `json:"payment_signature_header"`
+			XPaymentStandardHeader string `json:"x_payment_standard_header"`
 		} `json:"data"`
 	} `json:"messages"`
 	NextCursor *string `json:"next_cursor"`
@@ -103,7 +107,13 @@ func (page messagePage) decisionOn(id int64) *decision {
 			continue
 		}
 		if m.Data.ApprovalID == id && (m.Event != "purchase.approved" || m.Data.XPaymentHeader != "") {
-			return &decision{event: m.Event, resourceURL: m.Data.ResourceURL, header: m.Data.XPaymentHeader}
+			// The header paying the vendor's own offer, when the 402 was
+			// handed over with the held request: v2 first, as it was asked.
+			header := signedHeader{name: x402.HeaderXPayment, value: orText(m.Data.XPaymentStandardHeader, m.Data.XPaymentHeader)}
+			if m.Data.PaymentSignatureHeader != "" {
+				header = signedHeader{name: x402.HeaderPaymentSignature, value: m.Data.PaymentSignatureHeader}
+			}
+			return &decision{event: m.Event, resourceURL: m.Data.ResourceURL, header: header}
 		}
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // maxResourceBytes bounds the body of a paid resource given to the agent.
@@ -24,9 +26,13 @@ type fetched struct {
 	truncated bool
 }
 
-// fetch requests the resource through the outbound guard, with X-PAYMENT
-// when payment is set.
-func (p *payer) fetch(ctx context.Context, payment string) (fetched, *sdk.CallToolResult) {
+// signedHeader is the payment header sent: PAYMENT-SIGNATURE (x402 v2) or
+// X-PAYMENT (v1).
+type signedHeader struct{ name, value string }
+
+// fetch requests the resource through the outbound guard, with the
+// payment header when one is set.
+func (p *payer) fetch(ctx context.Context, payment signedHeader) (fetched, *sdk.CallToolResult) {
 	method := p.in.Method
 	if method == "" {
 		method = http.MethodGet
@@ -44,8 +50,8 @@ func (p *payer) fetch(ctx context.Context, payment string) (fetched, *sdk.CallTo
 	}
 	req.Header.Set("Accept", "application/json, text/*;q=0.9, */*;q=0.8")
 	req.Header.Set("User-Agent", "botpay-mcp")
-	if payment != "" {
-		req.Header.Set("X-PAYMENT", payment)
+	if payment.value != "" {
+		req.Header.Set(payment.name, payment.value)
 	}
 	resp, err := p.deps.Outbound.Client.Do(req)
 	if err != nil {
@@ -68,7 +74,8 @@ func (p *payer) fetch(ctx context.Context, payment string) (fetched, *sdk.CallTo
 }
 
 // describe is the answer as the tool reports it: the body as text when it
-// is text, else base64, and the decoded X-PAYMENT-RESPONSE.
+// is text, else base64, and the decoded PAYMENT-RESPONSE (v2) or
+// X-PAYMENT-RESPONSE (v1).
 func (f fetched) describe(url string) paidResourceOut {
 	out := paidResourceOut{URL: url, HTTPStatus: f.status, ContentType: f.header.Get("Content-Type"), BodyTruncated: f.truncated}
 	if len(f.body) > 0 {
@@ -78,7 +85,10 @@ func (f fetched) describe(url string) paidResourceOut {
 			out.Body, out.BodyEncoding = base64.StdEncoding.EncodeToString(f.body), "base64"
 		}
 	}
-	out.Settlement = settlement(f.header.Get("X-PAYMENT-RESPONSE"))
+	out.Settlement = settlement(f.header.Get(x402.HeaderPaymentResponse))
+	if out.Settlement == nil {
+		out.Settlement = settlement(f.header.Get(x402.HeaderXPaymentResponse))
+	}
 	return out
 }
 

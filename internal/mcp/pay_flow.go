@@ -17,7 +17,8 @@ func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallTool
 	// The signed resource_url is the URL fetched, never the requirement's
 	// own "resource": a vendor must not dodge the owner's blocked domains
 	// by naming an allowed one.
-	body, _ := json.Marshal(map[string]any{"resource_url": p.in.URL, "amount_usdc": need.amount, "recipient_address": need.PayTo})
+	body, _ := json.Marshal(map[string]any{"resource_url": p.in.URL, "amount_usdc": need.amount, "recipient_address": need.PayTo,
+		"payment_required": need.handOver})
 	r := Request{Method: "POST", Path: "/api/v1/processor-wallet/bot/sign", Body: body, IdempotencyKey: p.in.IdempotencyKey}
 	ans, err := p.deps.API.Do(ctx, r)
 	if err != nil {
@@ -42,7 +43,14 @@ func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallTool
 	if res := p.checkSigned(signed.XPaymentHeader, need); res != nil {
 		return res, nil, nil
 	}
-	return p.payWith(ctx, signed.XPaymentHeader, base)
+	header := signedHeader{name: x402.HeaderXPayment, value: orText(signed.XPaymentStandardHeader, signed.XPaymentHeader)}
+	if need.version == x402.Version2 {
+		if signed.PaymentSignatureHeader == "" {
+			return toolError(CodeSignedForOtherChain, "the resource asks in x402 v2 and the service signed no PAYMENT-SIGNATURE for it", nil), nil, nil
+		}
+		header = signedHeader{name: x402.HeaderPaymentSignature, value: signed.PaymentSignatureHeader}
+	}
+	return p.payWith(ctx, header, base)
 }
 
 // checkSigned refuses to send a header that does not pay what was asked
@@ -66,26 +74,29 @@ func (p *payer) checkSigned(header string, need requirement) *sdk.CallToolResult
 	return nil
 }
 
-// payWith retries the resource with X-PAYMENT and reports the outcome.
-func (p *payer) payWith(ctx context.Context, header string, out paidResourceOut) (*sdk.CallToolResult, any, error) {
+// payWith retries the resource with the payment header and reports the
+// outcome.
+func (p *payer) payWith(ctx context.Context, header signedHeader, out paidResourceOut) (*sdk.CallToolResult, any, error) {
 	paid, res := p.fetch(ctx, header)
 	if res != nil {
 		return res, nil, nil
 	}
 	got := paid.describe(p.in.URL)
 	if out.AmountUSDC == 0 { // a header signed earlier: what it pays is inside
-		if pay, err := x402.Decode(header); err == nil {
+		if pay, err := paymentIn(header); err == nil {
 			out.AmountUSDC, out.AmountUSD, out.PayTo = int64(pay.Authorization.Value), micro(pay.Authorization.Value), pay.Authorization.To.Hex()
 		}
 	}
 	got.AmountUSDC, got.AmountUSD, got.PayTo, got.Network, got.Asset = out.AmountUSDC, out.AmountUSD, out.PayTo, out.Network, out.Asset
-	got.XPaymentHeader = header
+	got.X402Version, got.XPaymentHeader = x402.Version, header.value
+	if header.name == x402.HeaderPaymentSignature {
+		got.X402Version, got.XPaymentHeader, got.PaymentSignatureHeader = x402.Version2, "", header.value
+	}
 	switch {
 	case paid.status == 402:
-		var refused x402.PaymentRequired
-		json.Unmarshal(paid.body, &refused)
-		return toolError(CodePaymentRefused, "the resource refused the payment: "+orText(refused.Error, "no reason given"),
-			map[string]any{"http_status": paid.status, "reason": refused.Error}), nil, nil
+		reason := refusalReason(paid)
+		return toolError(CodePaymentRefused, "the resource refused the payment: "+orText(reason, "no reason given"),
+			map[string]any{"http_status": paid.status, "reason": reason}), nil, nil
 	case paid.status < 200 || paid.status > 299:
 		return toolError(CodePaymentRefused, fmt.Sprintf("the resource answered HTTP %d to the paid request", paid.status),
 			map[string]any{"http_status": paid.status, "body": got.Body, "settlement": got.Settlement}), nil, nil
@@ -110,4 +121,24 @@ func orText(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// paymentIn is the payment a header carries, in either version.
+func paymentIn(header signedHeader) (x402.Payment, error) {
+	if header.name == x402.HeaderPaymentSignature {
+		sig, err := x402.DecodePaymentSignature(header.value)
+		return sig.Payment, err
+	}
+	return x402.Decode(header.value)
+}
+
+// refusalReason is why a resource refused a payment: the error of its
+// PAYMENT-REQUIRED, else of its v1 body.
+func refusalReason(paid fetched) string {
+	if required, err := x402.DecodePaymentRequired(paid.header.Get(x402.HeaderPaymentRequired)); err == nil && required.Error != "" {
+		return required.Error
+	}
+	var refused x402.PaymentRequired
+	json.Unmarshal(paid.body, &refused)
+	return refused.Error
 }

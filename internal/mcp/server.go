@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,11 +26,31 @@ type Deps struct {
 	Payment Payment
 }
 
-// Payment names the network and token of x402 payments.
+// Payment names the network and token of x402 payments. The zero Payment
+// means: ask the service which network it signs on (its facilitator's
+// supported kinds), any token on it (the sign endpoint refuses another
+// token than its own).
 type Payment struct {
 	Network string // x402 v1 network name, for example "base"
 	ChainID uint64
-	Asset   string // 0x address of the token
+	Asset   string // 0x address of the token; "" for the service's own
+}
+
+// PaymentOf is the payment target of a service signing in domain d.
+func PaymentOf(d x402.Domain) Payment {
+	return Payment{Network: d.Network(), ChainID: d.ChainID, Asset: d.Contract.Hex()}
+}
+
+// pays reports whether an offer of x402 version on network is on the
+// chain the service signs on: a CAIP-2 id in v2, a v1 name (or CAIP-2 id)
+// in v1.
+func (p Payment) pays(network string, version int) bool {
+	if version == x402.Version2 {
+		id, ok := x402.ChainOfCAIP2(network)
+		return ok && id == p.ChainID
+	}
+	id, ok := x402.ChainOfNetwork(network)
+	return network == p.Network || (ok && id == p.ChainID)
 }
 
 // DefaultPayment is what the service signs for: USDC on Base.
@@ -65,6 +86,29 @@ func (o Outbound) refused(err error) bool { return egress.IsRefused(err) }
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// CheckoutsPerHour is the running service's limit of checkouts per
+	// bot, named in the checkout tool's description; 0 when this process
+	// does not know it (botpay mcp talks to a service elsewhere).
+	CheckoutsPerHour int
+}
+
+// checkoutLimitText stands in the checkout tool's description for the
+// limit, which only the running configuration knows.
+const checkoutLimitText = "{checkout limit}"
+
+// described fills the running configuration into a tool's description;
+// the shared definition is left as it is.
+func described(t *sdk.Tool, o Options) *sdk.Tool {
+	if !strings.Contains(t.Description, checkoutLimitText) {
+		return t
+	}
+	limit := "Checkouts are limited per bot per hour; past the limit the refusal is rate_limited with the seconds to wait."
+	if o.CheckoutsPerHour > 0 {
+		limit = fmt.Sprintf("At most %d checkouts per hour.", o.CheckoutsPerHour)
+	}
+	filled := *t
+	filled.Description = strings.ReplaceAll(t.Description, checkoutLimitText, limit)
+	return &filled
 }
 
 // Resolver gives the dependencies of one request. extra carries the HTTP
@@ -88,7 +132,7 @@ func NewServer(deps Resolver, o Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "botpay", Title: "botpay wallet", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: o.Logger, HasTools: true, HasResources: true})
 	for _, def := range definitions() {
-		def.bind(s, def.tool, deps)
+		def.bind(s, described(def.tool, o), deps)
 	}
 	addSkillResources(s, deps)
 	s.AddReceivingMiddleware(argumentRefusals)
@@ -122,6 +166,9 @@ var knownNetworks = map[string]Payment{
 // PaymentOn is the payment target of a `botpay mcp` whose service signs on
 // network (base or base-sepolia), in token (its USDC when empty).
 func PaymentOn(network, token string) (Payment, error) {
+	if network == "" && token == "" {
+		return Payment{}, nil // asked of the service when paying
+	}
 	p, ok := knownNetworks[network]
 	if !ok {
 		return Payment{}, fmt.Errorf("unknown x402 network %q (base or base-sepolia)", network)

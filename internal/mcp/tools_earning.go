@@ -12,6 +12,8 @@ type checkoutPageInput struct {
 	AmountLocked      *bool    `json:"amount_locked,omitempty" jsonschema:"whether buyers must pay exactly amount_usd (default true)"`
 	AllowedMethods    []string `json:"allowed_methods,omitempty" jsonschema:"payment methods offered; default all"`
 	SuccessURL        string   `json:"success_url,omitempty" jsonschema:"where buyers go after paying"`
+	ContactEmail      string   `json:"contact_email,omitempty" jsonschema:"an address for buyers' questions, shown beside the seller's name"`
+	RefundPolicy      string   `json:"refund_policy,omitempty" jsonschema:"the refund policy buyers see, up to 500 characters"`
 	ExpiresAt         string   `json:"expires_at,omitempty" jsonschema:"ISO 8601 time after which the page stops selling"`
 	PageType          string   `json:"page_type,omitempty" jsonschema:"default product"`
 	DigitalProductURL string   `json:"digital_product_url,omitempty" jsonschema:"required for digital_product: revealed to the buyer only after payment"`

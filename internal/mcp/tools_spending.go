@@ -27,7 +27,7 @@ func spendingTools() []toolDef {
 				"held for the owner (approved false, status pending_confirmation, confirmation_id and expires_at; this is not an error: call "+
 				"get_checkout_status with the confirmation_id later, for up to 15 minutes); or refused, as an error result with the code "+
 				"(insufficient_funds, card_guardrail_violation, allowance_exceeded, master_budget_exceeded, wallet_frozen, wallet_not_active, invalid_profile, rate_limited). "+
-				"At most 30 checkouts per hour. Pass an idempotency_key so a retry never buys twice.",
+				checkoutLimitText+" Pass an idempotency_key so a retry never buys twice.",
 			hints{title: "Buy with the owner's card", destructive: true, openWorld: true},
 			inputSchema[checkoutInput](), outputSchema[purchaseOut]()),
 			func(in checkoutInput, raw json.RawMessage) (Request, error) {

@@ -8,6 +8,7 @@ type signInput struct {
 	RecipientAddress string `json:"recipient_address" jsonschema:"the vendor's 0x address (the 402 answer's payTo)"`
 	ValidBefore      int64  `json:"valid_before,omitempty" jsonschema:"Unix time after which the signature is void; default now plus 5 minutes"`
 	IdempotencyKey   string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment; a retry with the same key and arguments returns the same signature instead of reserving the money twice"`
+	PaymentRequired  any    `json:"payment_required,omitempty" jsonschema:"the vendor's 402 as it came: the PAYMENT-REQUIRED header value (a string, x402 v2) or the x402 v1 JSON body (an object); the answer then adds payment_signature_header (send as PAYMENT-SIGNATURE) or x_payment_standard_header (send as X-PAYMENT)"`
 }
 
 func x402Tools() []toolDef {
@@ -16,7 +17,8 @@ func x402Tools() []toolDef {
 			"Signs a USDC payment (EIP-3009 TransferWithAuthorization) from this bot's processor wallet for an HTTP 402 (x402) resource, "+
 				"within the owner's guardrails: master guardrails, approval mode, threshold, per-transaction, daily and monthly limits, and "+
 				"procurement controls (allowed and blocked domains, recipients). Answers x_payment_header to send as the X-PAYMENT header "+
-				"when retrying the resource, or, when the owner must approve first, status awaiting_approval with an approval_id (not an "+
+				"when retrying the resource (with payment_required, also payment_signature_header for PAYMENT-SIGNATURE in x402 v2 or "+
+				"x_payment_standard_header for a stock v1 seller's X-PAYMENT), or, when the owner must approve first, status awaiting_approval with an approval_id (not an "+
 				"error: the signed header arrives in a purchase.approved message once the owner approves). Refusals are error results: "+
 				"guardrail_blocked (with a reason), insufficient_token_balance, no_processor_wallet. Prefer pay_x402_resource, which does the "+
 				"whole exchange with the resource.",

@@ -10,16 +10,18 @@ import (
 )
 
 const pageColumns = `id, bot_id, title, description, amount_cents, amount_locked, allowed_methods, success_url, page_type,
-	digital_product_url, image_url, collect_buyer_name, view_count, payment_count, total_received_cents, created_at, expires_at`
+	digital_product_url, image_url, collect_buyer_name, view_count, payment_count, total_received_cents, created_at, expires_at,
+	contact_email, refund_policy`
 
 func scanPage(row interface{ Scan(...any) error }) (botpay.CheckoutPage, error) {
 	var p botpay.CheckoutPage
 	var amount, expires sql.NullInt64
 	var methods string
-	var success, digital, image sql.NullString
+	var success, digital, image, contact, refunds sql.NullString
 	var created int64
 	err := row.Scan(&p.ID, &p.BotID, &p.Title, &p.Description, &amount, &p.AmountLocked, &methods, &success, &p.PageType,
-		&digital, &image, &p.CollectBuyerName, &p.ViewCount, &p.PaymentCount, &p.TotalReceived, &created, &expires)
+		&digital, &image, &p.CollectBuyerName, &p.ViewCount, &p.PaymentCount, &p.TotalReceived, &created, &expires,
+		&contact, &refunds)
 	if err != nil {
 		return p, err
 	}
@@ -31,6 +33,7 @@ func scanPage(row interface{ Scan(...any) error }) (botpay.CheckoutPage, error) 
 		return p, err
 	}
 	p.SuccessURL, p.DigitalProductURL, p.ImageURL = success.String, digital.String, image.String
+	p.ContactEmail, p.RefundPolicy = contact.String, refunds.String
 	p.CreatedAt, p.ExpiresAt = fromMS(created), fromNullMS(expires)
 	return p, nil
 }
@@ -57,10 +60,12 @@ func (s *Store) CreateCheckoutPage(ctx context.Context, p botpay.CheckoutPage) e
 	}
 	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO checkout_pages (id, bot_id, title, description, amount_cents, amount_locked,
-			allowed_methods, success_url, page_type, digital_product_url, image_url, collect_buyer_name, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			allowed_methods, success_url, page_type, digital_product_url, image_url, collect_buyer_name, created_at, expires_at,
+			contact_email, refund_policy)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 			p.ID, p.BotID, p.Title, p.Description, nullCents(p.Amount), p.AmountLocked, string(methods), nullString(p.SuccessURL),
-			p.PageType, nullString(p.DigitalProductURL), nullString(p.ImageURL), p.CollectBuyerName, ms(p.CreatedAt), nullMS(p.ExpiresAt))
+			p.PageType, nullString(p.DigitalProductURL), nullString(p.ImageURL), p.CollectBuyerName, ms(p.CreatedAt), nullMS(p.ExpiresAt),
+			nullString(p.ContactEmail), nullString(p.RefundPolicy))
 		return err
 	}), "create checkout page")
 }

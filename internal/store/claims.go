@@ -30,40 +30,69 @@ func (s *Store) ClaimBot(ctx context.Context, ownerID, claimTokenHash string) (b
 // counts against every failure budget.
 func (s *Store) Claim(ctx context.Context, a ClaimAttempt) (botpay.Bot, error) {
 	now := s.clock.Now()
-	var botID string
-	var missed bool
+	var found ClaimableBot
 	err := s.inTx(ctx, func(tx *Tx) error {
-		missed = false
-		for _, l := range a.FailureBudgets {
-			if l.Max <= 0 {
-				continue // no such budget
-			}
-			if _, _, err := tx.refuseWhenSpent(ctx, l, now); err != nil {
-				return err
-			}
-		}
-		err := tx.queryRow(ctx, `SELECT id FROM bots WHERE claim_token_hash = $1 AND owner_id IS NULL AND created_at > $2`+tx.forUpdate(),
-			a.TokenHash, ms(now.Add(-botpay.ClaimTokenLifetime))).Scan(&botID)
-		if isNoRows(err) {
-			missed = true
-			return tx.countClaimFailure(ctx, a.FailureBudgets, now)
-		}
-		if err != nil {
+		var err error
+		if found, err = tx.claimable(ctx, a, now); err != nil || found.ID == "" {
 			return err
 		}
 		if _, err := tx.exec(ctx, `UPDATE bots SET owner_id = $1, claimed_at = $2, claim_token_hash = NULL, updated_at = $2 WHERE id = $3`,
-			a.OwnerID, ms(now), botID); err != nil {
+			a.OwnerID, ms(now), found.ID); err != nil {
 			return err
 		}
-		return tx.activateWallet(ctx, botID, now)
+		return tx.activateWallet(ctx, found.ID, now)
 	})
-	if err == nil && missed {
+	if err == nil && found.ID == "" {
 		err = errInvalidClaimToken
 	}
 	if err != nil {
 		return botpay.Bot{}, wrapErr(err, "claim bot %s", a.OwnerID)
 	}
-	return s.OwnedBot(ctx, a.OwnerID, botID)
+	return s.OwnedBot(ctx, a.OwnerID, found.ID)
+}
+
+// ClaimableBot is the bot a claim token would claim, as the claim page
+// names it to the person holding the token.
+type ClaimableBot struct {
+	ID, Name, OwnerEmail string
+}
+
+// ClaimPreview finds the bot a claim token would claim without claiming
+// it. An unknown, used or expired token answers as Claim does and counts
+// against the same failure budgets, so looking is no cheaper for a guesser
+// than claiming.
+func (s *Store) ClaimPreview(ctx context.Context, a ClaimAttempt) (ClaimableBot, error) {
+	var found ClaimableBot
+	err := s.inTx(ctx, func(tx *Tx) error {
+		var err error
+		found, err = tx.claimable(ctx, a, s.clock.Now())
+		return err
+	})
+	if err == nil && found.ID == "" {
+		err = errInvalidClaimToken
+	}
+	return found, wrapErr(err, "preview claim")
+}
+
+// claimable locks the unclaimed bot holding the attempt's token. A miss
+// counts against every failure budget and finds no bot (an empty ID): the
+// caller commits the count, then answers invalid_claim_token.
+func (t *Tx) claimable(ctx context.Context, a ClaimAttempt, now time.Time) (ClaimableBot, error) {
+	for _, l := range a.FailureBudgets {
+		if l.Max <= 0 {
+			continue // no such budget
+		}
+		if _, _, err := t.refuseWhenSpent(ctx, l, now); err != nil {
+			return ClaimableBot{}, err
+		}
+	}
+	var b ClaimableBot
+	err := t.queryRow(ctx, `SELECT id, name, owner_email FROM bots WHERE claim_token_hash = $1 AND owner_id IS NULL AND created_at > $2`+t.forUpdate(),
+		a.TokenHash, ms(now.Add(-botpay.ClaimTokenLifetime))).Scan(&b.ID, &b.Name, &b.OwnerEmail)
+	if isNoRows(err) {
+		return ClaimableBot{}, t.countClaimFailure(ctx, a.FailureBudgets, now)
+	}
+	return b, err
 }
 
 func (t *Tx) countClaimFailure(ctx context.Context, budgets []Limit, now time.Time) error {

@@ -78,12 +78,15 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 		tx.reserve(r.BotID, w, ms(now), ms(r.ReservedUntil), r.Amount)
 		tx.countSigning(r.BotID, r.OwnerID, ms(now), r.Amount)
 		// The insert travels with COMMIT; r.ID is known once inTx returns.
+		if !verdict.NeedsApproval {
+			r.PaymentRequired = "" // only an approval signs again
+		}
 		tx.atCommit(step{query: `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
-				amount_micro, nonce, valid_before, reserved_until, signature, header, approval_mode, expires_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+				amount_micro, nonce, valid_before, reserved_until, signature, header, approval_mode, expires_at, created_at, payment_required)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
 			args: []any{r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
 				r.ValidBefore, ms(r.ReservedUntil), nullString(r.Signature), nullString(r.Header), r.ApprovalMode,
-				msPtr(r.ExpiresAt), ms(now)},
+				msPtr(r.ExpiresAt), ms(now), nullString(r.PaymentRequired)},
 			dest: []any{&r.ID}})
 		return nil
 	})
@@ -193,14 +196,16 @@ func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (da
 }
 
 const signingColumns = `id, bot_id, owner_id, status, resource_url, resource_host, recipient, amount_micro, nonce, valid_before,
-	reserved_until, COALESCE(signature, ''), COALESCE(header, ''), approval_mode, expires_at, decided_at, created_at`
+	reserved_until, COALESCE(signature, ''), COALESCE(header, ''), approval_mode, expires_at, decided_at, created_at,
+	COALESCE(payment_required, '')`
 
 func scanSigning(row scanner) (botpay.SigningRequest, error) {
 	var r botpay.SigningRequest
 	var reserved, created int64
 	var expires, decided sql.NullInt64
 	err := row.Scan(&r.ID, &r.BotID, &r.OwnerID, &r.Status, &r.ResourceURL, &r.ResourceHost, &r.Recipient, &r.Amount, &r.Nonce,
-		&r.ValidBefore, &reserved, &r.Signature, &r.Header, &r.ApprovalMode, &expires, &decided, &created)
+		&r.ValidBefore, &reserved, &r.Signature, &r.Header, &r.ApprovalMode, &expires, &decided, &created,
+		&r.PaymentRequired)
 	r.ReservedUntil, r.CreatedAt = fromMS(reserved), fromMS(created)
 	if expires.Valid {
 		t := fromMS(expires.Int64)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -166,7 +167,7 @@ func TestReceiptShowsTheTransactionHashOfAnX402Sale(t *testing.T) {
 			if status != http.StatusOK {
 				t.Fatalf("HTTP %d\n%s", status, body)
 			}
-			for _, part := range []string{`<code data-testid="tx-hash">` + hash + `</code>`, res.Sale.ID, "$40.00", "x402 (USDC)", payer,
+			for _, part := range []string{`<code data-testid="tx-hash">` + hash + `</code>`, res.Sale.ID, "$40.00", "USDC from a wallet or an agent", payer,
 				"Studio time", "Report &lt;Seller&gt;", "@media print", res.Sale.CreatedAt.UTC().Format("2 January 2006")} {
 				if !strings.Contains(body, part) {
 					t.Errorf("receipt lacks %q", part)
@@ -261,4 +262,74 @@ func TestSignupAndLoginLinkToPasswordReset(t *testing.T) {
 			t.Errorf("%s has no link to the reset flow", path)
 		}
 	}
+}
+
+// TestReceiptSaysPlainlyWhatARefundGaveBack: a partly refunded sale's
+// receipt says "Partly refunded" with the amounts, a fully refunded one
+// "Refunded in full"; neither says the payment was simply received.
+func TestReceiptSaysPlainlyWhatARefundGaveBack(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		s := newSeller(t, d)
+		ctx := t.Context()
+		form := url.Values{"buyer_email": {"ada@example.com"}}
+		resp := payForm(t, s.srv, "/pay/"+s.page.ID, form)
+		loc := resp.Header.Get("Location")
+		saleID := loc[strings.LastIndex(loc, "/")+1:]
+		steps := []struct {
+			refund botpay.Money
+			want   []string
+		}{
+			{1500, []string{"Partly refunded: $15.00 of $40.00 given back", `data-testid="refunded">$15.00`}},
+			{2500, []string{"Refunded in full", `data-testid="refunded">$40.00`}},
+		}
+		for _, step := range steps {
+			amount := step.refund
+			if _, err := s.srv.App.RefundSale(ctx, s.bot, saleID, botpay.RefundRequest{Amount: &amount, Reason: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			_, body := get(t, s.srv, loc)
+			for _, part := range step.want {
+				if !strings.Contains(body, part) {
+					t.Errorf("after refunding %s the receipt lacks %q", formatCents(step.refund), part)
+				}
+			}
+			if strings.Contains(body, "Payment received") || strings.Contains(body, ">confirmed<") {
+				t.Errorf("a refunded sale's receipt still reads as simply paid")
+			}
+		}
+	})
+}
+
+func formatCents(m botpay.Money) string { return fmt.Sprintf("%d cents", int64(m)) }
+
+// TestSellerLineCarriesContactAndRefundPolicy: what a bot sets on its page
+// (an address for questions and a refund policy) appears beside the
+// seller's name on the page, its invoice and its receipt, escaped.
+func TestSellerLineCarriesContactAndRefundPolicy(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		s := newSeller(t, d)
+		price := botpay.Money(1500)
+		page, err := s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Lessons", Amount: &price,
+			ContactEmail: "help@seller.example", RefundPolicy: "Full refund within 14 days <no questions>"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.page = page
+		inv := s.invoice(t)
+		resp := payForm(t, s.srv, "/pay/"+page.ID, url.Values{"buyer_email": {"ada@example.com"}})
+		for _, path := range []string{"/pay/" + page.ID, inv.PaymentURL(), resp.Header.Get("Location")} {
+			_, body := get(t, s.srv, path)
+			for _, want := range []string{`href="mailto:help@seller.example"`, "Full refund within 14 days &lt;no questions&gt;"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s lacks %q", path, want)
+				}
+			}
+		}
+		_, err = s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Bad", ContactEmail: "not an address"})
+		if e := botpay.AsError(err); e == nil || e.Details["contact_email"] == "" {
+			t.Errorf("a contact that is no address: %v, want a validation error naming contact_email", err)
+		}
+	})
 }

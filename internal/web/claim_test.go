@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -107,4 +109,63 @@ func TestClaimPageRefusesCrossSitePosts(t *testing.T) {
 	if b, _ := srv.Store.Bot(context.Background(), reg.Bot.ID); b.Claimed() {
 		t.Fatal("cross-site post claimed the bot")
 	}
+}
+
+func getClaimPage(t *testing.T, srv *testserver.Server, token string) string {
+	t.Helper()
+	resp, err := http.Get(srv.URL + "/claim?token=" + url.QueryEscape(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /claim: status %d", resp.StatusCode)
+	}
+	return string(body)
+}
+
+// TestClaimPageNamesTheBotAndTheEmailItNamed: the person who opens the
+// claim link sees which bot it is and which address it named, before
+// signing up; a used link says so instead of naming anything.
+func TestClaimPageNamesTheBotAndTheEmailItNamed(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, testserver.Options{})
+		reg := register(t, srv)
+		page := getClaimPage(t, srv, reg.ClaimToken)
+		for _, want := range []string{"shopper", "alice@example.com", `data-testid="claimable"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the claim page does not show %q", want)
+			}
+		}
+		owner, err := srv.App.Signup(t.Context(), "claimer@example.com", "correct horse battery staple", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.App.Claim(t.Context(), owner.Owner, reg.ClaimToken, "192.0.2.9"); err != nil {
+			t.Fatal(err)
+		}
+		page = getClaimPage(t, srv, reg.ClaimToken)
+		if strings.Contains(page, `data-testid="claimable"`) || !strings.Contains(page, "already used or expired") {
+			t.Errorf("a used claim link still names its bot or does not say it is used:\n%s", page)
+		}
+	})
+}
+
+// TestClaimPagePreviewsCountAgainstTheFailureBudget: guessing tokens
+// through the claim page spends the service-wide failure budget as
+// claiming does, so the page is no oracle.
+func TestClaimPagePreviewsCountAgainstTheFailureBudget(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, testserver.Options{Limits: app.Limits{ClaimPerHour: 1000, ClaimFailuresPerHour: 3}})
+		reg := register(t, srv)
+		for i := range 3 {
+			getClaimPage(t, srv, fmt.Sprintf("wrong-guess-%d", i))
+		}
+		if page := getClaimPage(t, srv, reg.ClaimToken); !strings.Contains(page, "Too many attempts") {
+			t.Errorf("after the failure budget was spent by previews, the right token was still shown:\n%s", page)
+		}
+	})
 }

@@ -122,6 +122,7 @@ var notices = map[string]string{
 	"guardrails": "Guardrails saved.", "procurement": "Procurement controls saved.", "callback": "Callback URL saved.",
 	"revoked": "The session was revoked.", "verification": "A new verification link is on its way.",
 	"task": "Task queued.", "card": "Card updated.", "master": "Master guardrails saved.", "approved": "Approved.",
+	"topup-fund": "Funded: the request is covered.", "topup-dismiss": "Top-up request dismissed.",
 	"denied": "Denied.", "claimed": "The bot is yours.", "cancelled": "Invoice cancelled.", "welcome": "Welcome to botpay.",
 	"refunded": "Refund recorded: the wallet was credited.",
 }

@@ -175,7 +175,16 @@ type approvalRow struct {
 	Expires  time.Time
 }
 
-type approvalsPage struct{ Rows []approvalRow }
+// topupRow is an open top-up request in the approvals queue.
+type topupRow struct {
+	botpay.TopupRequest
+	BotName string
+}
+
+type approvalsPage struct {
+	Rows   []approvalRow
+	Topups []topupRow
+}
 
 func (approvalsPage) PageTitle() string { return "Approvals" }
 
@@ -241,12 +250,24 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	sort.SliceStable(pg.Rows, func(i, j int) bool {
 		return approvalExpiry(pg.Rows[i].Approval).Before(approvalExpiry(pg.Rows[j].Approval))
 	})
+	topups, err := p.svc.OpenTopupRequests(ctx, owner)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	for _, t := range topups {
+		pg.Topups = append(pg.Topups, topupRow{TopupRequest: t, BotName: names[t.BotID]})
+	}
 	p.renderDash(w, r, http.StatusOK, "approvals", pg)
 }
 
 // decide approves or denies one entry of the queue through the same use
 // case as the owner API.
 func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	if r.PathValue("kind") == "topup" {
+		p.decideTopup(w, r, owner)
+		return
+	}
 	approve := r.PathValue("action") == "approve"
 	if !approve && r.PathValue("action") != "deny" {
 		p.fail(w, r, botpay.ErrNotFound("action"))
@@ -270,6 +291,28 @@ func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owne
 		notice = "approved"
 	}
 	done(w, r, "/dashboard/approvals", notice)
+}
+
+// decideTopup funds or dismisses an open top-up request from the queue.
+func (p *Pages) decideTopup(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		p.fail(w, r, botpay.ErrNotFound("top-up request"))
+		return
+	}
+	switch r.PathValue("action") {
+	case "fund":
+		_, err = p.svc.FundTopupRequest(r.Context(), owner, id)
+	case "dismiss":
+		err = p.svc.DismissTopupRequest(r.Context(), owner, id)
+	default:
+		err = botpay.ErrNotFound("action")
+	}
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	done(w, r, "/dashboard/approvals", "topup-"+r.PathValue("action"))
 }
 
 // decideSigning decides a held x402 signing request through the use case

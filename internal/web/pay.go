@@ -23,12 +23,6 @@ const walletCSP = "default-src 'none'; script-src 'self'; connect-src 'self'; im
 
 type methodOption struct{ Value, Label string }
 
-var methodLabels = map[string]string{
-	botpay.MethodProcessorOnramp: "Card (processor on-ramp)",
-	botpay.MethodUSDCDirect:      "USDC transfer",
-	botpay.MethodL2Pay:           "L2 Pay",
-}
-
 type payForm struct{ Email, Name, Amount, Method string }
 
 // payPage is the data of pay.html. Everything a bot wrote reaches the page

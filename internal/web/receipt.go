@@ -18,16 +18,8 @@ func methodOptions(methods []string) []methodOption {
 	return out
 }
 
-// methodLabel names a payment method for a buyer.
-func methodLabel(m string) string {
-	if m == botpay.MethodX402 {
-		return "x402 (USDC)"
-	}
-	if label, ok := methodLabels[m]; ok {
-		return label
-	}
-	return m
-}
+// methodLabel names a payment method for a buyer, in plain words.
+func methodLabel(m string) string { return botpay.MethodLabel(m) }
 
 // renderSold renders a pay page with the seller named: every buyer page
 // says who is selling.
@@ -36,6 +28,9 @@ func (p *Pages) renderSold(w http.ResponseWriter, r *http.Request, status int, b
 	if err != nil {
 		p.payFailed(w, r, err)
 		return
+	}
+	if data.Page != nil {
+		seller.ContactEmail, seller.RefundPolicy = data.Page.ContactEmail, data.Page.RefundPolicy
 	}
 	data.Seller = &seller
 	p.renderPay(w, status, data)
@@ -54,6 +49,27 @@ type receiptPage struct {
 	BuyerEmail string // or the paying wallet's address
 	ByWallet   bool
 	TxURL      string // the transaction on the block explorer, when one is configured
+	Status     saleState
+}
+
+// saleState is how a receipt states a sale: paid, waiting, or what a
+// refund gave back, in words a buyer reads without knowing the API.
+type saleState struct {
+	Words    string
+	Refunded bool
+}
+
+func saleStateOf(s botpay.Sale) saleState {
+	switch {
+	case s.Refunded > 0 && s.Refunded >= s.Amount:
+		return saleState{Words: "Refunded in full", Refunded: true}
+	case s.Refunded > 0:
+		return saleState{Words: "Partly refunded: " + formatUSD(s.Refunded) + " of " + formatUSD(s.Amount) + " given back", Refunded: true}
+	case s.Status == botpay.SaleConfirmed:
+		return saleState{Words: "Paid"}
+	default:
+		return saleState{Words: "Waiting for the payment to be confirmed"}
+	}
 }
 
 // receipt shows the receipt of a sale: reference, amount, method, date,
@@ -71,7 +87,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := receiptPage{Title: "Receipt " + rc.Sale.ID, Receipt: rc, Method: methodLabel(rc.Sale.Method), For: rc.Sale.CheckoutTitle,
-		BuyerEmail: rc.Sale.BuyerEmail, TxURL: p.svc.TransactionURL(rc.Sale.TxHash)}
+		BuyerEmail: rc.Sale.BuyerEmail, TxURL: p.svc.TransactionURL(rc.Sale.TxHash), Status: saleStateOf(rc.Sale)}
 	switch {
 	case rc.Sale.CheckoutPageID != "":
 		page, err := p.svc.CheckoutPage(ctx, rc.Sale.CheckoutPageID)
@@ -80,6 +96,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		data.For, data.SuccessURL = page.Title, page.SuccessURL
+		data.Receipt.Seller.ContactEmail, data.Receipt.Seller.RefundPolicy = page.ContactEmail, page.RefundPolicy
 		if page.PageType == botpay.PageDigitalProduct {
 			data.ProductURL = page.DigitalProductURL
 		}

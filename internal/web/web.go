@@ -53,6 +53,9 @@ type claimPage struct {
 	Mode    string // "signup" or "login"
 	Error   string
 	Claimed *botpay.Bot
+	// Claimable is the bot the token in the link would claim, named before
+	// anyone signs up for it.
+	Claimable *app.ClaimableBot
 }
 
 func (p *Pages) render(w http.ResponseWriter, status int, name string, data any) {
@@ -68,7 +71,21 @@ func (p *Pages) render(w http.ResponseWriter, status int, name string, data any)
 }
 
 func (p *Pages) claimForm(w http.ResponseWriter, r *http.Request) {
-	p.render(w, http.StatusOK, "claim.html", claimPage{Token: r.URL.Query().Get("token"), Mode: "signup"})
+	page := claimPage{Token: r.URL.Query().Get("token"), Mode: "signup"}
+	if page.Token != "" {
+		b, err := p.svc.ClaimPreview(r.Context(), page.Token, p.clientIP(r))
+		switch e := botpay.AsError(err); {
+		case err == nil:
+			page.Claimable, page.Email = &b, b.OwnerEmail
+		case e != nil && e.Kind == botpay.KindRateLimited:
+			page.Error = "Too many attempts from your address; please try again later."
+		case e != nil && e.Code == botpay.CodeInvalidClaimToken:
+			page.Error = "This claim link is unknown, already used or expired (links work for 7 days). Ask your bot for a new one."
+		default:
+			p.log.Warn("claim preview", "err", err)
+		}
+	}
+	p.render(w, http.StatusOK, "claim.html", page)
 }
 
 func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {

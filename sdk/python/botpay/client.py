@@ -147,7 +147,8 @@ class Client:
     def create_checkout_page(self, title: str, *, idempotency_key: str | None = None, request_id: str | None = None,
                              **fields: Any) -> dict[str, Any]:
         """Creates a hosted checkout page. Optional fields: description,
-        amount_usd, amount_locked, allowed_methods, success_url, expires_at,
+        amount_usd, amount_locked, allowed_methods, success_url, contact_email,
+        refund_policy, expires_at,
         page_type, digital_product_url, image_url, collect_buyer_name."""
         return self._call("POST", "/api/v1/bot/checkout-pages/create", _body({"title": title}, fields),
                           idempotency_key=idempotency_key, request_id=request_id)

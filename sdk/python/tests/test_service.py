@@ -197,14 +197,9 @@ class ServiceTest(unittest.TestCase):
 
     def test_pay_x402_v2_through_the_sign_endpoint(self):
         seller, page, url = self.seller_resource()
-        probe = botpay.Client(URL).http.raw("GET", url, {}, None)
-        if "payment-required" not in probe.headers:
-            self.skipTest("this service answers no PAYMENT-REQUIRED header (x402 v2) yet")
         paid = self.bot.pay_x402(url, max_usdc=50_000)
         self.assert_paid(seller, page, paid, 2)
-        if not paid.signed.get("payment_signature_header"):
-            self.skipTest("the sign endpoint answers no payment_signature_header yet: "
-                          "the v2 seller was paid with X-PAYMENT, not PAYMENT-SIGNATURE")
+        self.assertTrue(paid.signed.get("payment_signature_header"), "the v2 seller must be paid with PAYMENT-SIGNATURE")
         self.assertEqual(str(paid.settlement.get("amount")), "50000", paid.settlement)
 
     def test_a_held_x402_payment_waits_for_the_owner(self):

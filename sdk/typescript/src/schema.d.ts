@@ -636,6 +636,13 @@ export interface paths {
          * @description Signs at once (200), or holds the request for the owner (202, `awaiting_approval`);
          *     `purchase.approved` then carries the signed header. Retry the vendor's request with
          *     `X-PAYMENT: <x_payment_header>`.
+         *
+         *     With `payment_required` (the vendor's 402 as it came) the service picks the first `exact`
+         *     offer on its own network and token, refuses (400, `details` naming the field) an
+         *     `amount_usdc` or `recipient_address` other than that offer's amount and `payTo`, and adds
+         *     the header paying that offer: `payment_signature_header` for a v2 402 (send it as
+         *     `PAYMENT-SIGNATURE`), `x_payment_standard_header` for a v1 body (send it as `X-PAYMENT`
+         *     to a stock v1 seller). A held request's `purchase.approved` carries the same field.
          */
         post: operations["signX402Payment"];
         delete?: never;
@@ -1750,9 +1757,9 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                kind: "purchase" | "signing";
+                kind: "purchase" | "signing" | "topup";
                 id: string;
-                action: "approve" | "deny";
+                action: "approve" | "deny" | "fund" | "dismiss";
             };
             cookie?: never;
         };
@@ -2791,6 +2798,8 @@ export interface components {
             amount_locked?: boolean | null;
             allowed_methods?: ("x402" | "usdc_direct" | "processor_onramp" | "l2_pay")[] | null;
             success_url?: string | null;
+            contact_email?: string | null;
+            refund_policy?: string | null;
             expires_at?: string | null;
             page_type?: ("product" | "event" | "digital_product") | null;
             digital_product_url?: string | null;
@@ -2815,6 +2824,8 @@ export interface components {
             collect_buyer_name: boolean;
             digital_product_url: string | null;
             success_url: string | null;
+            contact_email: string | null;
+            refund_policy: string | null;
             view_count: number;
             payment_count: number;
             total_received_usd: components["schemas"]["USD"];
@@ -3134,7 +3145,11 @@ export interface components {
             buyer_email: string | null;
             method: string;
         };
-        /** @description For a signing request, `approval_id` and the signed `x_payment_header` come with it. */
+        /**
+         * @description For a signing request, `approval_id` and the signed `x_payment_header` come with it, and
+         *     `payment_signature_header` or `x_payment_standard_header` when the request carried the
+         *     vendor's 402 (`payment_required`, v2 or v1).
+         */
         "EventData_purchase.approved": {
             checkout_id: string;
             approval_id?: number;
@@ -3144,6 +3159,8 @@ export interface components {
             description: string;
             approval_mode: string;
             x_payment_header?: string;
+            payment_signature_header?: string;
+            x_payment_standard_header?: string;
         };
         "EventData_purchase.rejected": {
             checkout_id: string;
@@ -4900,6 +4917,9 @@ export interface operations {
                     /** @description `0x` address of the vendor. */
                     recipient_address: string;
                     valid_before?: number | null;
+                    payment_required?: (string | {
+                        [key: string]: unknown;
+                    }) | null;
                 };
             };
         };
@@ -4919,6 +4939,18 @@ export interface operations {
                         nonce: string;
                         valid_before: number;
                         amount_usdc: number;
+                        /**
+                         * @description Only with a v2 `payment_required`: base64 of the x402 v2 PaymentPayload, for
+                         *     the `PAYMENT-SIGNATURE` header. Its `accepted` is the vendor's offer as written;
+                         *     `resource` and `extensions` are the 402's.
+                         */
+                        payment_signature_header?: string;
+                        /**
+                         * @description Only with a v1 `payment_required`: base64 of the x402 v1 PaymentPayload
+                         *     `{x402Version: 1, scheme, network, payload: {signature, authorization}}`, for the
+                         *     `X-PAYMENT` header of a stock v1 seller.
+                         */
+                        x_payment_standard_header?: string;
                     };
                 };
             };
@@ -7237,9 +7269,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                kind: "purchase" | "signing";
+                kind: "purchase" | "signing" | "topup";
                 id: string;
-                action: "approve" | "deny";
+                action: "approve" | "deny" | "fund" | "dismiss";
             };
             cookie?: never;
         };
