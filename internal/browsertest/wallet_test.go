@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,22 @@ func TestWalletPaysBuyerPagesOnChainInChromium(t *testing.T) {
 			if !hashes[s.TxHash] || strings.EqualFold(s.Buyer, poor.Address().Hex()) {
 				t.Errorf("sale %+v is not one of the payments", s)
 			}
+		}
+		// The buyer gave an e-mail address on the checkout and
+		// pay-what-you-want pages (not on the invoices): one receipt each,
+		// naming its transaction.
+		receipts := 0
+		for _, m := range srv.Mail.Sent() {
+			if m.To != "bea@example.com" {
+				continue
+			}
+			receipts++
+			if !slices.ContainsFunc(paid, func(p walletPayment) bool { return strings.Contains(m.Text, p.TxHash) }) {
+				t.Errorf("receipt %q names none of the transactions", m.Subject)
+			}
+		}
+		if receipts != 4 {
+			t.Errorf("%d receipt e-mails to the buyer, want 4", receipts)
 		}
 	})
 }
