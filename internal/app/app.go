@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/egress"
@@ -106,6 +107,9 @@ type Service struct {
 	// signingWallets holds, by bot id, the processor wallet (address and
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
+	// replacements counts the relayer transactions this process replaced
+	// (ReplacedTransactions, exported as a metric).
+	replacements atomic.Int64
 }
 
 // Config assembles a Service.
