@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -73,6 +74,11 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 			return release(&X402Rejected{Reason: refusal.Reason})
 		}
 		s.log.WarnContext(ctx, "x402 settlement not submitted", "payer", p.Authorization.From.Hex(), "err", err)
+		if errors.Is(err, errNodeFault) {
+			// Nothing was stored or sent: the buyer may send the same
+			// payment again, and must not take a fault for a refusal.
+			return release(botpay.ChainUnavailable("the payment's checks"))
+		}
 		return release(&X402Rejected{Reason: ReasonUnavailable})
 	}
 	raw, _ := evm.ParseHexBytes(sub.RawTx)
@@ -101,6 +107,10 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.SignedSubmission, error) {
 	prepared, err := s.chain.Prepare(ctx, p)
 	if err != nil {
+		var refusal *settle.Refusal
+		if !errors.As(err, &refusal) && !errors.Is(err, settle.ErrFeeAboveCap) && !errors.Is(err, settle.ErrRelayerUnfunded) {
+			err = fmt.Errorf("%w: %w", errNodeFault, err)
+		}
 		return store.SignedSubmission{}, err
 	}
 	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
@@ -109,6 +119,11 @@ func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.S
 		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
 	})
 }
+
+// errNodeFault is a node that did not answer a settlement's checks
+// usefully (down, slow, an error page, a JSON-RPC error, a malformed
+// result), as opposed to a refusal or a relayer that cannot pay the gas.
+var errNodeFault = errors.New("app: the node did not answer the payment's checks")
 
 // finishOnChain records what the chain decided of a submitted payment:
 // the sale once confirmed (exactly once across requests and replicas), or

@@ -6108,7 +6108,8 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payX402: {
@@ -6178,7 +6179,8 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payCheckoutSandbox: {
