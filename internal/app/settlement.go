@@ -126,6 +126,7 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, paymentID string) (X402Settlement, error) {
 	a := p.Authorization
 	out := X402Settlement{Payer: a.From}
+	answerBy := time.Now().Add(s.buyerWait) // before the server's write deadline
 	if s.signedBy(p) {
 		// A valid signature, perhaps in its malleated form: an authorization
 		// seen before answers with its original result.
@@ -161,7 +162,7 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 	for attempt := 0; ; attempt++ {
 		id, err := s.store.ClaimX402Payment(ctx, claim)
 		if err == nil && s.onChain() {
-			out.Sale, err = s.settleOnChain(ctx, id, o, p)
+			out.Sale, err = s.settleOnChain(ctx, id, o, p, answerBy)
 			return out, err
 		}
 		if err == nil {
@@ -174,7 +175,7 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
 			return out, err
 		}
-		res, ok, err := s.awaitOriginal(ctx, a)
+		res, ok, err := s.awaitOriginal(ctx, a, answerBy)
 		if err != nil || ok {
 			out.Sale, out.Replay = res, true
 			return out, samePage(res, o, err)
@@ -280,9 +281,13 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 }
 
 // awaitOriginal waits for a concurrent settlement of the same
-// authorization (claimed by another request or replica) to finish.
-func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botpay.SaleResult, bool, error) {
+// authorization (claimed by another request or replica) to finish, until
+// answerBy at the latest.
+func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization, answerBy time.Time) (botpay.SaleResult, bool, error) {
 	deadline := time.Now().Add(30 * time.Second)
+	if answerBy.Before(deadline) {
+		deadline = answerBy
+	}
 	for time.Now().Before(deadline) {
 		pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
 		if err != nil {
@@ -303,5 +308,5 @@ func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botp
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return botpay.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress, "this authorization is being settled; retry shortly")
+	return botpay.SaleResult{}, false, errPaymentInProgress("this authorization is being settled; retry shortly")
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
@@ -78,6 +79,9 @@ type Options struct {
 	// TrustedProxies lets a test name its client address in
 	// X-Forwarded-For (127.0.0.0/8 is the test client).
 	TrustedProxies []netip.Prefix
+	// WriteTimeout is the HTTP server's write timeout, which the service
+	// answers within (0: none, as httptest serves).
+	WriteTimeout time.Duration
 }
 
 // testSignupsPerHour lifts the sign-up limit (10 per client IP) for tests,
@@ -119,13 +123,14 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: limits,
 		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler, Chain: opts.Chain,
-		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP})
+		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, WriteTimeout: opts.WriteTimeout})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
 		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard,
 		TrustedProxies: opts.TrustedProxies})
 	s.HTTP.Config.Handler = checkContract(t, s.Handler)
+	s.HTTP.Config.WriteTimeout = opts.WriteTimeout
 	s.HTTP.Start()
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {

@@ -45,7 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (the database answers) */
+        /**
+         * Readiness (the database answers; in live mode the chain too)
+         * @description In live mode the chain is checked too, in one JSON-RPC batch: the node answers for the configured chain id, the token contract has code, and the relayer holds at least BOTPAY_X402_MIN_RELAYER_GAS_WEI of gas (default 0.001 ether).
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -3544,7 +3547,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
-            /** @description The database cannot be reached. */
+            /** @description The database cannot be reached (database_unreachable), or in live mode a check of the chain failed (chain_unavailable, with the check that failed and what it found). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3553,8 +3556,14 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
-                        /** @constant */
-                        error: "database_unreachable";
+                        /** @enum {string} */
+                        error: "database_unreachable" | "chain_unavailable";
+                        /**
+                         * @description The chain check that failed (chain_unavailable only).
+                         * @enum {string}
+                         */
+                        check?: "node" | "chain_id" | "token_code" | "relayer_gas";
+                        message?: string;
                     };
                 };
             };
@@ -6131,7 +6140,8 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payX402: {
@@ -6201,7 +6211,8 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payCheckoutSandbox: {
