@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -28,7 +29,7 @@ func (s *Server) x402Ask(r *http.Request, offer app.X402Offer, description strin
 			Accepts:  []x402.PaymentRequirements{x402.ExactUSDCOffer(d, micro, offer.PayTo, app.X402Timeout)},
 			Extensions: map[string]any{
 				x402.ExtensionPaymentIdentifier: x402.DeclarePaymentIdentifier(false),
-				x402.ExtensionBazaar:            bazaar(r.Method),
+				x402.ExtensionBazaar:            bazaar(r.Method, offer),
 			}},
 	}
 }
@@ -97,18 +98,24 @@ func (s *Server) answerSettlement(w http.ResponseWriter, r *http.Request, ask x4
 }
 
 // bazaar is the discovery extension describing the route: how it is
-// called and what a paid call answers.
-func bazaar(method string) map[string]any {
+// called and what a paid call answers (a page's or a payment link's).
+func bazaar(method string, offer app.X402Offer) map[string]any {
 	if method != http.MethodPost {
 		method = http.MethodGet
 	}
+	input := map[string]any{"type": "http", "method": method,
+		"queryParams": map[string]any{"ref": "an invoice's reference number, to pay that invoice",
+			"amount_usd": "the amount, on pages that let the buyer choose it"}}
+	example := map[string]any{"status": "confirmed", "sale_id": "sale_…", "tx_hash": "0x…", "amount_usd": 1.5, "product": nil}
+	if offer.Link != nil {
+		input = map[string]any{"type": "http", "method": method}
+		example = map[string]any{"status": botpay.LinkCompleted, "payment_link_id": offer.Link.ID, "sale_id": "sale_…",
+			"tx_hash": "0x…", "amount_usd": offer.Link.Amount, "paid_at": "2026-11-27T09:30:00.000Z", "product": nil}
+	}
 	return map[string]any{
 		"info": map[string]any{
-			"input": map[string]any{"type": "http", "method": method,
-				"queryParams": map[string]any{"ref": "an invoice's reference number, to pay that invoice",
-					"amount_usd": "the amount, on pages that let the buyer choose it"}},
-			"output": map[string]any{"type": "json", "example": map[string]any{"status": "confirmed",
-				"sale_id": "sale_…", "tx_hash": "0x…", "amount_usd": 1.5, "product": nil}},
+			"input":  input,
+			"output": map[string]any{"type": "json", "example": example},
 		},
 		"schema": map[string]any{
 			"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
