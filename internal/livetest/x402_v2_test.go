@@ -1,8 +1,11 @@
 package livetest
 
 import (
+	"crypto/rand"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -82,6 +85,104 @@ func TestStockV2ClientPaysPageAndInvoiceOnChain(t *testing.T) {
 		}
 		if sales := must(t, base, 200, "GET", "/api/v1/bot/sales", seller.Key, nil)["sales"].([]any); len(sales) != 2 {
 			t.Fatalf("sales = %v", sales)
+		}
+	})
+}
+
+// paymentLink creates a payment link of the seller and returns its id and
+// x402 URL.
+func paymentLink(t testing.TB, base string, seller bot, usd float64) (string, string) {
+	t.Helper()
+	id := must(t, base, 201, "POST", "/api/v1/bot/payments/create-link", seller.Key, map[string]any{"amount_usd": usd,
+		"description": "Consulting"})["payment_link_id"].(string)
+	return id, base + "/api/v1/payment-links/" + id + "/x402"
+}
+
+// TestStockV2ClientPaysAPaymentLinkOnChainOnce: the stock v2 client pays a
+// live payment link on the node, to the seller's processor wallet; the
+// link completes, a replayed PAYMENT-SIGNATURE sends no second
+// transaction, and a second payer is refused before it signs.
+func TestStockV2ClientPaysAPaymentLinkOnChainOnce(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		base := l.srv.URL
+		seller := walletBot(t, base, "seller")
+		id, url := paymentLink(t, base, seller, 0.75)
+		payer, _ := x402.GenerateKey()
+		l.node.Mint(t, payer.Address(), 5_000_000)
+		paid := payWithStockV2Client(t, url, payer, "")
+		if pr := paid.PaymentResponse; paid.Status != 200 || paid.Body.Status != "completed" || pr == nil || !pr.Success ||
+			pr.Amount != "750000" || pr.Transaction != paid.Body.TxHash {
+			t.Fatalf("stock v2 payment of a link: %+v", paid)
+		}
+		status, again := call(t, base, "POST", url[len(base):], "", nil, "PAYMENT-SIGNATURE", paid.PaymentSignature)
+		if status != 200 || again["sale_id"] != paid.Body.SaleID || again["payment_link_id"] != id {
+			t.Fatalf("replay = %d %v", status, again)
+		}
+		late, _ := x402.GenerateKey()
+		l.node.Mint(t, late.Address(), 5_000_000)
+		if p := payWithStockV2Client(t, url, late, ""); p.Status != 409 || p.Body.Error != "payment_link_not_pending" || p.PaymentSignature != "" {
+			t.Fatalf("a second payer at the paid link: %+v", p)
+		}
+		if got := l.node.Balance(t, seller.Address); got != 750_000 {
+			t.Fatalf("seller balance %d, want 750000", got)
+		}
+		if n := l.node.Nonce(t, l.relayer.Address()); n != 1 {
+			t.Fatalf("relayer nonce %d after a replay and a refused payer", n)
+		}
+		links := must(t, base, 200, "GET", "/api/v1/bot/payments/links?status=completed", seller.Key, nil)["payment_links"].([]any)
+		if len(links) != 1 || links[0].(map[string]any)["paid_at"] == nil {
+			t.Fatalf("completed links = %v", links)
+		}
+	})
+}
+
+// TestRacingPayersAtALinkSendOneTransaction: payers racing for one live
+// payment link, each with a valid authorization and the funds: exactly one
+// is settled on chain; the others are answered 409 payment_link_not_pending
+// and their authorizations are never sent (the relayer sends one
+// transaction; their balances stay whole).
+func TestRacingPayersAtALinkSendOneTransaction(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		base, d := l.srv.URL, l.node.Domain()
+		seller := walletBot(t, base, "seller")
+		_, url := paymentLink(t, base, seller, 1)
+		const racers = 4
+		payers := make([]x402.Key, racers)
+		headers := make([]string, racers)
+		for i := range payers {
+			payers[i], _ = x402.GenerateKey()
+			l.node.Mint(t, payers[i].Address(), 2_000_000)
+			var nonce x402.Nonce
+			rand.Read(nonce[:])
+			a := x402.Authorization{From: payers[i].Address(), To: seller.Address, Value: 1_000_000,
+				ValidBefore: uint64(time.Now().Unix() + 600), Nonce: nonce}
+			headers[i] = x402.Encode(x402.Payment{Authorization: a, Signature: payers[i].Sign(d.Digest(a))}, d)
+		}
+		statuses := make([]int, racers)
+		answers := make([]map[string]any, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Go(func() { statuses[i], answers[i] = call(t, base, "POST", url[len(base):], "", nil, "X-PAYMENT", headers[i]) })
+		}
+		wg.Wait()
+		paid := 0
+		for i, status := range statuses {
+			switch {
+			case status == 200:
+				paid++
+			case status == 409 && answers[i]["error"] == "payment_link_not_pending":
+				if got := l.node.Balance(t, payers[i].Address()); got != 2_000_000 {
+					t.Errorf("a refused payer holds %d, want 2000000", got)
+				}
+			default:
+				t.Errorf("racer: %d %v", status, answers[i])
+			}
+		}
+		if paid != 1 {
+			t.Fatalf("%d racers paid, want 1", paid)
+		}
+		if got, n := l.node.Balance(t, seller.Address), l.node.Nonce(t, l.relayer.Address()); got != 1_000_000 || n != 1 {
+			t.Fatalf("seller holds %d after %d relayer transactions, want 1000000 after 1", got, n)
 		}
 	})
 }

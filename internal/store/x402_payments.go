@@ -85,7 +85,15 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 	if errors.Is(err, ErrPaymentIdentifierTaken) {
 		return 0, err
 	}
-	return id, wrapErr(classify(err), "claim x402 payment")
+	err = classify(err)
+	if p.LinkID != "" && errors.Is(err, ErrUnique) {
+		// The link's own unique index, behind holdLink: another
+		// authorization holds the link, unless this one was seen before.
+		if _, seen, rerr := s.X402PaymentByNonce(ctx, p.Payer, p.Nonce); rerr == nil && !seen {
+			return 0, errLinkNotPending("being paid by another authorization")
+		}
+	}
+	return id, wrapErr(err, "claim x402 payment")
 }
 
 // ReleaseX402Payment drops a claim whose settlement failed, so the payer
