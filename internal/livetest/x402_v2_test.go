@@ -162,7 +162,9 @@ func TestRacingPayersAtALinkSendOneTransaction(t *testing.T) {
 		answers := make([]map[string]any, racers)
 		var wg sync.WaitGroup
 		for i := range racers {
-			wg.Go(func() { statuses[i], answers[i] = call(t, base, "POST", url[len(base):], "", nil, "X-PAYMENT", headers[i]) })
+			wg.Go(func() {
+				statuses[i], answers[i] = call(t, base, "POST", url[len(base):], "", nil, "X-PAYMENT", headers[i])
+			})
 		}
 		wg.Wait()
 		paid := 0
