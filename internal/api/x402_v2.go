@@ -17,13 +17,19 @@ import (
 type x402Ask struct {
 	v1 x402.Requirement
 	v2 x402.PaymentRequiredV2
+	// unpayable is the offer's Closed: why nothing more can be paid at
+	// the route (a paid invoice, an expired page, a link no longer
+	// pending). It answers instead of every 402, so no client is invited
+	// to sign for what cannot be paid.
+	unpayable error
 }
 
 func (s *Server) x402Ask(r *http.Request, offer app.X402Offer, description string) x402Ask {
 	d, resource := s.svc.Domain(), s.svc.BaseURL()+r.URL.RequestURI()
 	micro := uint64(offer.Micro())
 	return x402Ask{
-		v1: x402.ExactUSDC(d, resource, description, micro, offer.PayTo, app.X402Timeout),
+		unpayable: offer.Closed,
+		v1:        x402.ExactUSDC(d, resource, description, micro, offer.PayTo, app.X402Timeout),
 		v2: x402.PaymentRequiredV2{X402Version: x402.Version2,
 			Resource: x402.ResourceInfo{URL: resource, Description: description, MimeType: "application/json"},
 			Accepts:  []x402.PaymentRequirements{x402.ExactUSDCOffer(d, micro, offer.PayTo, app.X402Timeout)},
@@ -35,8 +41,13 @@ func (s *Server) x402Ask(r *http.Request, offer app.X402Offer, description strin
 }
 
 // refuse answers 402: the v1 body with v1Reason as its error, and the
-// PAYMENT-REQUIRED header with v2Reason as its error.
-func (a x402Ask) refuse(w http.ResponseWriter, v1Reason, v2Reason string) {
+// PAYMENT-REQUIRED header with v2Reason as its error; a route where nothing
+// can be paid answers why instead.
+func (a x402Ask) refuse(w http.ResponseWriter, r *http.Request, v1Reason, v2Reason string) {
+	if a.unpayable != nil {
+		writeError(w, r, a.unpayable)
+		return
+	}
 	required := a.v2
 	required.Error = v2Reason
 	w.Header().Set(x402.HeaderPaymentRequired, x402.EncodePaymentRequired(required))
@@ -57,12 +68,12 @@ func (s *Server) payX402V2(w http.ResponseWriter, r *http.Request, offer app.X40
 			detail = unreadable.Detail
 		}
 		reason := "invalid_payload: the PAYMENT-SIGNATURE header could not be read: " + detail
-		ask.refuse(w, reason, reason)
+		ask.refuse(w, r, reason, reason)
 		return
 	}
 	if _, err := x402.MatchAccepted(sig.Accepted, ask.v2.Accepts); err != nil {
 		reason := "no_matching_requirements: " + strings.TrimPrefix(err.Error(), x402.ErrNoMatchingOffer.Error()+": ")
-		ask.refuse(w, reason, reason)
+		ask.refuse(w, r, reason, reason)
 		return
 	}
 	res, err := s.svc.SettleX402V2(r.Context(), offer, sig)
@@ -80,7 +91,7 @@ func (s *Server) answerSettlement(w http.ResponseWriter, r *http.Request, ask x4
 	v2 func(x402.SettleResponse)) {
 	var rejected *app.X402Rejected
 	if errors.As(err, &rejected) {
-		ask.refuse(w, rejected.Reason, rejected.Reason)
+		ask.refuse(w, r, rejected.Reason, rejected.Reason)
 		return
 	}
 	if err != nil {

@@ -126,6 +126,7 @@ func TestPaymentLinkPaidWithX402CompletesOnceAndAnnounces(t *testing.T) {
 				second, _ := outsider(t, required.Accepts[0].PayTo, 1_250_000, time.Now().Unix()+120)
 				wantLinkNotPending(t, r.do("POST", path, "", nil, how.headers(required, second)...))
 				wantLinkNotPending(t, r.do("GET", path, "", nil))
+				wantLinkNotPending(t, r.do("GET", path, "", nil, "PAYMENT-SIGNATURE", "%%%"))
 				// The authorization is used up for every other link.
 				_, otherPath := r.link(seller, 1.25)
 				_, otherRequired := r.asked(otherPath)

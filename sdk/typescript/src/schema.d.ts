@@ -6307,7 +6307,7 @@ export interface operations {
             };
             /** @description `not_found`: no such payment link. */
             404: components["responses"]["NotFound"];
-            /** @description `payment_link_not_pending`: the link is completed or expired, or another payer's authorization is paying it (the authorization that paid it gets its first answer again instead); `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6367,7 +6367,7 @@ export interface operations {
             };
             /** @description `not_found`: no such payment link. */
             404: components["responses"]["NotFound"];
-            /** @description `payment_link_not_pending`: the link is completed or expired, or another payer's authorization is paying it (the authorization that paid it gets its first answer again instead); `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
