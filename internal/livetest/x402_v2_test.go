@@ -1,11 +1,8 @@
 package livetest
 
 import (
-	"crypto/rand"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -132,59 +129,6 @@ func TestStockV2ClientPaysAPaymentLinkOnChainOnce(t *testing.T) {
 		links := must(t, base, 200, "GET", "/api/v1/bot/payments/links?status=completed", seller.Key, nil)["payment_links"].([]any)
 		if len(links) != 1 || links[0].(map[string]any)["paid_at"] == nil {
 			t.Fatalf("completed links = %v", links)
-		}
-	})
-}
-
-// TestRacingPayersAtALinkSendOneTransaction: payers racing for one live
-// payment link, each with a valid authorization and the funds: exactly one
-// is settled on chain; the others are answered 409 payment_link_not_pending
-// and their authorizations are never sent (the relayer sends one
-// transaction; their balances stay whole).
-func TestRacingPayersAtALinkSendOneTransaction(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, l *live) {
-		base, d := l.srv.URL, l.node.Domain()
-		seller := walletBot(t, base, "seller")
-		_, url := paymentLink(t, base, seller, 1)
-		const racers = 4
-		payers := make([]x402.Key, racers)
-		headers := make([]string, racers)
-		for i := range payers {
-			payers[i], _ = x402.GenerateKey()
-			l.node.Mint(t, payers[i].Address(), 2_000_000)
-			var nonce x402.Nonce
-			rand.Read(nonce[:])
-			a := x402.Authorization{From: payers[i].Address(), To: seller.Address, Value: 1_000_000,
-				ValidBefore: uint64(time.Now().Unix() + 600), Nonce: nonce}
-			headers[i] = x402.Encode(x402.Payment{Authorization: a, Signature: payers[i].Sign(d.Digest(a))}, d)
-		}
-		statuses := make([]int, racers)
-		answers := make([]map[string]any, racers)
-		var wg sync.WaitGroup
-		for i := range racers {
-			wg.Go(func() {
-				statuses[i], answers[i] = call(t, base, "POST", url[len(base):], "", nil, "X-PAYMENT", headers[i])
-			})
-		}
-		wg.Wait()
-		paid := 0
-		for i, status := range statuses {
-			switch {
-			case status == 200:
-				paid++
-			case status == 409 && answers[i]["error"] == "payment_link_not_pending":
-				if got := l.node.Balance(t, payers[i].Address()); got != 2_000_000 {
-					t.Errorf("a refused payer holds %d, want 2000000", got)
-				}
-			default:
-				t.Errorf("racer: %d %v", status, answers[i])
-			}
-		}
-		if paid != 1 {
-			t.Fatalf("%d racers paid, want 1", paid)
-		}
-		if got, n := l.node.Balance(t, seller.Address), l.node.Nonce(t, l.relayer.Address()); got != 1_000_000 || n != 1 {
-			t.Fatalf("seller holds %d after %d relayer transactions, want 1000000 after 1", got, n)
 		}
 	})
 }
