@@ -6175,9 +6175,9 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6245,9 +6245,9 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
