@@ -40,8 +40,8 @@ var linkPayments = []linkPayment{
 
 func wantLinkNotPending(t *testing.T, a answer) {
 	t.Helper()
-	if a.Status != 409 || a.json(t)["error"] != botpay.CodePaymentLinkNotPending {
-		t.Fatalf("%d %s, want 409 payment_link_not_pending", a.Status, a.Body)
+	if a.Status != 409 || a.json(t)["error"] != botpay.CodePaymentLinkNotPending || a.Header.Get("PAYMENT-REQUIRED") != "" {
+		t.Fatalf("%d %s, want 409 payment_link_not_pending asking for nothing", a.Status, a.Body)
 	}
 }
 
