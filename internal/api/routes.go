@@ -45,6 +45,8 @@ func (s *Server) publicRoutes(self http.Handler) {
 	m.Handle("POST /api/v1/owner/password-reset/confirm", s.idempotent(anonymousScope, http.HandlerFunc(s.confirmPasswordReset)))
 	m.HandleFunc("GET /api/v1/checkout/{id}/x402", s.checkoutX402)
 	m.HandleFunc("POST /api/v1/checkout/{id}/x402", s.checkoutX402)
+	m.HandleFunc("GET /api/v1/payment-links/{id}/x402", s.paymentLinkX402)
+	m.HandleFunc("POST /api/v1/payment-links/{id}/x402", s.paymentLinkX402)
 	if s.cfg.Tunnel != nil { // tunnel token (tunnel_handlers.go)
 		m.HandleFunc("GET /api/v1/tunnel/next", s.tunnelNext)
 		m.HandleFunc("POST /api/v1/tunnel/requests/{id}/result", s.tunnelResult)

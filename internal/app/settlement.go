@@ -41,14 +41,17 @@ func (s *Service) x402Defaults() {
 type X402Offer struct {
 	Page    botpay.CheckoutPage
 	Invoice *botpay.Invoice
-	Amount  botpay.Money
-	PayTo   x402.Address
+	// Link, with no Page, makes the offer of a payment link
+	// (settlement_links.go).
+	Link   *botpay.PaymentLink
+	Amount botpay.Money
+	PayTo  x402.Address
 	// BotID and ResourceURL, with no Page, make the offer of a bot's own
 	// resource that the facilitator settles (facilitator.go).
 	BotID       string
 	ResourceURL string
 	// Closed says why nothing more can be paid here (an invoice paid
-	// already, an expired page); an authorization settled here before
+	// already, an expired page, a link no longer pending); an authorization settled here before
 	// still answers with its original result, so a payer who lost the
 	// answer to its payment can read it again.
 	Closed error
@@ -156,7 +159,10 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
-	if o.Page.ID == "" {
+	switch {
+	case o.Link != nil:
+		claim.LinkID, claim.BotID = o.Link.ID, o.Link.BotID
+	case o.Page.ID == "":
 		claim.BotID, claim.ResourceURL = o.BotID, o.ResourceURL
 	}
 	for attempt := 0; ; attempt++ {
@@ -189,6 +195,12 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 func samePage(res botpay.SaleResult, o X402Offer, err error) error {
 	if err != nil {
 		return err
+	}
+	if o.Link != nil {
+		return sameLink(res, o)
+	}
+	if res.Link != nil {
+		return &X402Rejected{Reason: "authorization_already_used"}
 	}
 	if o.Page.ID == "" || res.Page == nil {
 		if res.Page != nil || o.Page.ID != "" || res.Sale.BotID != o.BotID {
@@ -231,6 +243,9 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
 	}
+	if o.Link != nil {
+		in.LinkID, in.LinkHeld = o.Link.ID, true
+	}
 	var debit *store.InternalDebit
 	if r.Internal {
 		debit = &store.InternalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
@@ -262,6 +277,14 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	var res botpay.SaleResult
 	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
+	}
+	if pay.LinkID != "" {
+		link, err := s.store.PaymentLink(ctx, pay.LinkID)
+		if err != nil {
+			return res, false, err
+		}
+		res.Link = &link
+		return res, true, nil
 	}
 	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
 		return res, true, nil

@@ -122,6 +122,9 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
 	}
+	if o.Link != nil {
+		pay.LinkID = o.Link.ID
+	}
 	return s.finishOnChain(ctx, pay, outcome)
 }
 
@@ -162,7 +165,7 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 	amount := botpay.Money(pay.Amount / botpay.MicroPerCent)
 	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
-		BotID: pay.BotID, ResourceURL: pay.ResourceURL}
+		BotID: pay.BotID, ResourceURL: pay.ResourceURL, LinkID: pay.LinkID, LinkHeld: pay.LinkID != ""}
 	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)

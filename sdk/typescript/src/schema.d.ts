@@ -1164,6 +1164,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links/{id}/x402": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Pay a payment link with x402
+         * @description Speaks x402 versions 1 and 2 exactly as a checkout page's x402 route does, for the link's
+         *     exact amount to the seller bot's processor wallet. Paying completes the link (`status`
+         *     `completed`, `paid_at`) and emits `wallet.payment.received`; a link is paid once: of two
+         *     payers racing, one pays and the other gets `409 payment_link_not_pending` and nothing of
+         *     its authorization is sent. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         */
+        get: operations["getX402LinkRequirements"];
+        put?: never;
+        /**
+         * Pay a payment link with x402
+         * @description Speaks x402 versions 1 and 2 exactly as a checkout page's x402 route does, for the link's
+         *     exact amount to the seller bot's processor wallet. Paying completes the link (`status`
+         *     `completed`, `paid_at`) and emits `wallet.payment.received`; a link is paid once: of two
+         *     payers racing, one pays and the other gets `409 payment_link_not_pending` and nothing of
+         *     its authorization is sent. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         */
+        post: operations["payX402Link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/checkout/{id}/pay/sandbox": {
         parameters: {
             query?: never;
@@ -6134,9 +6184,9 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6205,14 +6255,134 @@ export interface operations {
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
             503: components["responses"]["Error"];
+        };
+    };
+    getX402LinkRequirements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settled. */
+            200: {
+                headers: {
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
+                    "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
+            402: {
+                headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequired"];
+                };
+            };
+            /** @description `not_found`: no such payment link. */
+            404: components["responses"]["NotFound"];
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payX402Link: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settled. */
+            200: {
+                headers: {
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
+                    "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
+            402: {
+                headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRequired"];
+                };
+            };
+            /** @description `not_found`: no such payment link. */
+            404: components["responses"]["NotFound"];
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payCheckoutSandbox: {
