@@ -6190,8 +6190,7 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
-            503: components["responses"]["Error"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payX402: {
@@ -6261,8 +6260,7 @@ export interface operations {
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
-            503: components["responses"]["Error"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getX402LinkRequirements: {
@@ -6322,7 +6320,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payX402Link: {
@@ -6382,7 +6381,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payCheckoutSandbox: {
