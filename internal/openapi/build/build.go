@@ -61,6 +61,7 @@ func Document(src []byte) (*Object, error) {
 	if err := expandWebhooks(doc, templates); err != nil {
 		return nil, err
 	}
+	addExamples(doc)
 	return doc, nil
 }
 
