@@ -271,3 +271,9 @@ func stringExample(s *Object, name string) string {
 	}
 	return v
 }
+
+// ExampleNamed is Example for a value named name (a parameter or a
+// field), whose name suggests a plausible string.
+func ExampleNamed(doc, schema *Object, name string) any {
+	return exampleOf(doc, schema, name, 0)
+}
