@@ -208,3 +208,35 @@ func codeConstants(t *testing.T, dir string) map[string]string {
 	}
 	return codes
 }
+
+// TestDocumentListsEveryErrorCodeOfTheService: the Error schema's
+// x-error-codes, which the reference indexes, are exactly the codes
+// internal/botpay declares.
+func TestDocumentListsEveryErrorCodeOfTheService(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Error struct {
+					Codes []string `json:"x-error-codes"`
+				} `json:"Error"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openapi.JSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	listed := doc.Components.Schemas.Error.Codes
+	declared := map[string]bool{}
+	for name, code := range serviceErrorCodes(t) {
+		declared[code] = true
+		if !slices.Contains(listed, code) {
+			t.Errorf("openapi.yaml: the Error schema's x-error-codes lacks %q (the service's %s)", code, name)
+		}
+	}
+	for _, code := range listed {
+		if !declared[code] {
+			t.Errorf("openapi.yaml: x-error-codes lists %q, which the service does not declare", code)
+		}
+	}
+}
