@@ -75,18 +75,14 @@ func writeOperation(b *strings.Builder, op Operation) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", r.Status, cell(r.Description), shape)
 	}
 	b.WriteString("\n")
-	shown := map[Type]string{}
 	for _, r := range op.Responses {
-		if r.Status >= "400" || (len(r.Fields) == 0 && len(r.Headers) == 0) {
-			continue
+		switch {
+		case r.SameFieldsAs != "":
+			fmt.Fprintf(b, "The %s answer has the fields of the %s answer.\n\n", r.Status, r.SameFieldsAs)
+		case r.Status < "400" && (len(r.Fields) > 0 || len(r.Headers) > 0):
+			fmt.Fprintf(b, "Fields of the %s answer:\n\n", r.Status)
+			writeFields(b, append(append([]Field(nil), r.Headers...), r.Fields...), false)
 		}
-		if first, ok := shown[r.Type]; ok && r.Type.Link != "" && len(r.Headers) == 0 {
-			fmt.Fprintf(b, "The %s answer has the fields of the %s answer.\n\n", r.Status, first)
-			continue
-		}
-		shown[r.Type] = r.Status
-		fmt.Fprintf(b, "Fields of the %s answer:\n\n", r.Status)
-		writeFields(b, append(append([]Field(nil), r.Headers...), r.Fields...), false)
 	}
 	if len(op.ErrorCodes) > 0 {
 		fmt.Fprintf(b, "**Error codes:** `%s`\n\n", strings.Join(op.ErrorCodes, "`, `"))

@@ -59,6 +59,9 @@ type Response struct {
 	Headers                        []Field
 	Fields                         []Field
 	Example                        string
+	// SameFieldsAs names an earlier answer of the operation with the same
+	// schema, whose fields are not listed again.
+	SameFieldsAs string
 }
 
 // Field is a parameter, a header or a (possibly nested, dotted) member of

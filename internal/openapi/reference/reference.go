@@ -113,6 +113,7 @@ func operation(doc *build.Object, ref *Reference, item, op *build.Object, method
 			}
 		}
 	}
+	sameFields(o.Responses)
 	o.Request = curl(doc, ref.BaseURL, item, op, method, path)
 	o.Answer = answer(o.Responses)
 	return o
@@ -181,4 +182,20 @@ func codesIn(description string, known []string) []string {
 		}
 	}
 	return out
+}
+
+// sameFields marks each successful answer whose body is the same component
+// schema as an earlier one's, without headers of its own.
+func sameFields(responses []Response) {
+	first := map[Type]string{}
+	for i, r := range responses {
+		if r.Status >= "400" || r.Type.Link == "" || len(r.Fields) == 0 || len(r.Headers) > 0 {
+			continue
+		}
+		if status, ok := first[r.Type]; ok {
+			responses[i].SameFieldsAs = status
+			continue
+		}
+		first[r.Type] = r.Status
+	}
 }
