@@ -1,6 +1,7 @@
 package build
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -30,7 +31,27 @@ func addExamples(doc *Object) {
 	}
 	responses := doc.Obj("components").Obj("responses")
 	for _, name := range responses.Keys() {
-		exampleContent(doc, responses.Obj(name).Obj("content"))
+		r := responses.Obj(name)
+		exampleContent(doc, r.Obj("content"))
+		nameErrorCode(doc, r)
+	}
+}
+
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// nameErrorCode makes a shared error answer's example carry the first
+// error code its description names, not a placeholder.
+func nameErrorCode(doc, r *Object) {
+	example, _ := r.Obj("content").Obj("application/json").Get("example").(*Object)
+	if example == nil || !example.Has("error") || example.Str("error") != "error" {
+		return
+	}
+	known := listOfAny(doc.Obj("components").Obj("schemas").Obj("Error").Get("x-error-codes"))
+	for _, m := range codeSpan.FindAllStringSubmatch(r.Str("description"), -1) {
+		if slices.Contains(known, any(m[1])) {
+			example.Set("error", m[1])
+			return
+		}
 	}
 }
 

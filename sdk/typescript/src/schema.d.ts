@@ -1648,7 +1648,7 @@ export interface paths {
             cookie?: never;
         };
         /** A dashboard page (signed in; otherwise a redirect to /login) */
-        get: operations["getDashboard"];
+        get: operations["getDashboardTrailingSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2513,7 +2513,7 @@ export interface components {
         /** @description The cursor of the next page; null on the last page. */
         NextCursor: string | null;
         Error: {
-            /** @description The error code. */
+            /** @description The error code (see the index of error codes). */
             error: string;
             message?: string;
             /** @description Field → problem. */
@@ -2835,6 +2835,7 @@ export interface components {
         };
         Invoice: {
             invoice_id: string;
+            /** @example INV-2026-000042 */
             reference_number: string;
             checkout_page_id: string;
             /** @enum {unknown} */
@@ -3030,7 +3031,7 @@ export interface components {
             merchant_name: string;
             item_name: string;
             amount_usd: components["schemas"]["USD"];
-            /** @description Only from rail5/key */
+            /** @description Only from rail5/key, once. */
             key?: string;
             /** @constant */
             alg?: "AES-256-GCM";
@@ -3201,6 +3202,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3229,6 +3239,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3238,6 +3257,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3247,6 +3275,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3256,6 +3293,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "cross_origin_request",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3281,6 +3327,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "Authentication required",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3311,6 +3366,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "service_unavailable",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
                 "text/html": string;
             };
@@ -3321,6 +3385,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "internal_error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3330,6 +3403,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "payload_too_large",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3339,6 +3421,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "idempotency_key_reused",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3375,6 +3466,26 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_mode": "ask_for_everything",
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5,
+                 *         "ask_approval_above_usd": 12.5
+                 *       },
+                 *       "recurring_allowed": true,
+                 *       "notes": "notes",
+                 *       "updated_at": "2026-11-21T09:30:00.000Z",
+                 *       "approved_categories": [
+                 *         "approved categorie"
+                 *       ],
+                 *       "blocked_categories": [
+                 *         "blocked categorie"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Guardrails"];
             };
         };
@@ -3384,6 +3495,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "per_transaction_usd": 12.5,
+                 *       "daily_budget_usd": 12.5,
+                 *       "monthly_budget_usd": 12.5,
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MasterGuardrails"];
             };
         };
@@ -3393,6 +3512,29 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "allowed_domains": [
+                 *         "allowed domain"
+                 *       ],
+                 *       "blocked_domains": [
+                 *         "blocked domain"
+                 *       ],
+                 *       "allowed_merchants": [
+                 *         "allowed merchant"
+                 *       ],
+                 *       "blocked_merchants": [
+                 *         "blocked merchant"
+                 *       ],
+                 *       "allowed_recipients": [
+                 *         "allowed recipient"
+                 *       ],
+                 *       "blocked_recipients": [
+                 *         "blocked recipient"
+                 *       ],
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Procurement"];
             };
         };
@@ -3402,6 +3544,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     confirmation_id: string;
                     /** @enum {unknown} */
@@ -3415,6 +3563,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_id": 1,
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     approval_id: number;
                     /** @enum {unknown} */
@@ -3428,6 +3582,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "status": "confirmed",
+                 *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *       "tx_hash": "tx hash",
+                 *       "amount_usd": 12.5,
+                 *       "product": {
+                 *         "url": "https://example.com/url",
+                 *         "type": "digital_product"
+                 *       },
+                 *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                 *       "reference_number": "reference number",
+                 *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                 *       "paid_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Settlement"];
             };
         };
@@ -3445,7 +3615,10 @@ export interface components {
         Limit100: number;
         /** @description `next_cursor` of the previous page (opaque); a forged one is `400 invalid_cursor`. */
         Cursor: string;
-        /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+        /**
+         * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+         * @example 7f1c2a9e-checkout-1
+         */
         IdempotencyKey: string;
     };
     requestBodies: {
@@ -3486,6 +3659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3509,6 +3683,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "version": "version"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -3536,6 +3716,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ready";
@@ -3550,6 +3735,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "error": "database_unreachable"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
@@ -3590,6 +3781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3607,6 +3799,7 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3618,6 +3811,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3638,7 +3840,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3664,6 +3869,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "api_key": "api key",
+                     *       "claim_token": "claim token",
+                     *       "status": "pending_owner_verification",
+                     *       "owner_verification_url": "https://example.com/owner-verification",
+                     *       "paired": true,
+                     *       "owner_uid": "owner uid",
+                     *       "webhook_secret": "webhook secret",
+                     *       "webhook_note": "webhook note",
+                     *       "important": "important",
+                     *       "webhook_url": "https://example.com/webhook",
+                     *       "tunnel_token": "tunnel token",
+                     *       "tunnel_setup": {
+                     *         "webhook_url": "https://example.com/webhook",
+                     *         "tunnel_token": "tunnel token",
+                     *         "tunnel_client_command": "tunnel client command",
+                     *         "local_port": 1,
+                     *         "webhook_path": "webhook path",
+                     *         "steps": [
+                     *           "step"
+                     *         ],
+                     *         "webhook_headers": {},
+                     *         "retry_policy": "retry policy",
+                     *         "gateway_config": "gateway config"
+                     *       },
+                     *       "hooks_token": "hooks token",
+                     *       "hooks_token_note": "hooks token note"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Registration"];
                 };
             };
@@ -3692,6 +3929,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "livemode": true,
+                     *       "default_rail": "default rail",
+                     *       "active_rails": [
+                     *         "active rail"
+                     *       ],
+                     *       "rails": {
+                     *         "card_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "held_usd": 12.5,
+                     *           "spending_limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "monthly_usd": 12.5,
+                     *             "monthly_spent_usd": 12.5,
+                     *             "monthly_remaining_usd": 12.5
+                     *           }
+                     *         },
+                     *         "processor_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "address": "address"
+                     *         }
+                     *       },
+                     *       "master_guardrails": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_budget_usd": 12.5,
+                     *         "monthly_budget_usd": 12.5,
+                     *         "updated_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "pending_messages": 1,
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1,
+                     *       "callback_url": "https://example.com/callback",
+                     *       "wallet_status": "active",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BotStatus"];
                 };
             };
@@ -3761,6 +4040,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "id": 1,
+                     *           "type": "fund",
+                     *           "amount_usd": 12.5,
+                     *           "balance_after_usd": 12.5,
+                     *           "description": "description",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         transactions: components["schemas"]["Transaction"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -3781,7 +4076,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3810,6 +4108,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "topup_request_id": 1,
+                     *       "status": "sent",
+                     *       "amount_usd": 12.5,
+                     *       "owner_notified": true,
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         topup_request_id: number;
                         /** @constant */
@@ -3846,6 +4153,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_mode": "ask_for_everything",
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5,
+                     *         "ask_approval_above_usd": 12.5
+                     *       },
+                     *       "recurring_allowed": true,
+                     *       "notes": "notes",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "approved_categories": [
+                     *         "approved categorie"
+                     *       ],
+                     *       "blocked_categories": [
+                     *         "blocked categorie"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Guardrails"];
                 };
             };
@@ -3866,6 +4193,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -3878,6 +4210,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -3895,7 +4235,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3923,6 +4266,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "approved",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "4242",
+                     *       "expiry_month": "09",
+                     *       "expiry_year": "2029",
+                     *       "message": "Approved: complete the purchase with card profile 1."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3932,6 +4290,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": false,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "expires_at": "2026-11-21T09:45:00.000Z",
+                     *       "message": "Held for the owner's approval; poll the checkout status."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3970,6 +4341,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "missing digits",
+                     *       "expiry_month": "expiry month",
+                     *       "expiry_year": "expiry year",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3986,7 +4373,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4000,6 +4390,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_task": true,
+                     *       "task_type": "purchase",
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "instructions": {
+                     *         "profile_index": 1,
+                     *         "merchant_name": "merchant name",
+                     *         "merchant_url": "https://example.com/merchant",
+                     *         "item_name": "item name",
+                     *         "amount_cents": 1,
+                     *         "category": "category"
+                     *       },
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Task"];
                 };
             };
@@ -4031,6 +4437,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "message_id": 1,
+                     *           "event_id": "event_01JDQ8Z6X0A1B2C3",
+                     *           "event": "event",
+                     *           "data": {},
+                     *           "timestamp": "2026-11-21T09:30:00.000Z",
+                     *           "staged_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         messages: components["schemas"]["PendingMessage"][];
                         count: number;
@@ -4050,7 +4474,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4078,6 +4505,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acknowledged": [
+                     *         1
+                     *       ],
+                     *       "not_found": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         acknowledged: number[];
                         not_found: number[];
@@ -4118,6 +4555,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vendors": [
+                     *         {
+                     *           "slug": "slug",
+                     *           "name": "name",
+                     *           "category": "category",
+                     *           "url": "https://example.com/url",
+                     *           "checkout_methods": [
+                     *             "checkout method"
+                     *           ],
+                     *           "capabilities": [
+                     *             "capabilitie"
+                     *           ],
+                     *           "maturity": "verified",
+                     *           "agent_friendliness": 0,
+                     *           "guest_checkout": true,
+                     *           "bulk_pricing": true,
+                     *           "free_shipping_above": 12.5,
+                     *           "skill_url": "https://example.com/skill",
+                     *           "catalog_url": "https://example.com/catalog",
+                     *           "version": "version",
+                     *           "last_verified": "last verified",
+                     *           "success_rate": 0
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "categories": [
+                     *         "categorie"
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         vendors: components["schemas"]["Vendor"][];
                         total: number;
@@ -4198,6 +4669,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_pages": [
+                     *         {
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "title": "title",
+                     *           "description": "description",
+                     *           "wallet_address": "wallet address",
+                     *           "amount_usd": 12.5,
+                     *           "amount_locked": true,
+                     *           "allowed_methods": [
+                     *             "allowed method"
+                     *           ],
+                     *           "status": "active",
+                     *           "page_type": "product",
+                     *           "image_url": "https://example.com/image",
+                     *           "collect_buyer_name": true,
+                     *           "digital_product_url": "https://example.com/digital-product",
+                     *           "success_url": "https://example.com/success",
+                     *           "contact_email": "ada@example.com",
+                     *           "refund_policy": "refund policy",
+                     *           "view_count": 1,
+                     *           "payment_count": 1,
+                     *           "total_received_usd": 12.5,
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         checkout_pages: components["schemas"]["CheckoutPage"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4216,7 +4720,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4240,6 +4747,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "title": "title",
+                     *       "description": "description",
+                     *       "wallet_address": "wallet address",
+                     *       "amount_usd": 12.5,
+                     *       "amount_locked": true,
+                     *       "allowed_methods": [
+                     *         "allowed method"
+                     *       ],
+                     *       "status": "active",
+                     *       "page_type": "product",
+                     *       "image_url": "https://example.com/image",
+                     *       "collect_buyer_name": true,
+                     *       "digital_product_url": "https://example.com/digital-product",
+                     *       "success_url": "https://example.com/success",
+                     *       "contact_email": "ada@example.com",
+                     *       "refund_policy": "refund policy",
+                     *       "view_count": 1,
+                     *       "payment_count": 1,
+                     *       "total_received_usd": 12.5,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutPage"];
                 };
             };
@@ -4272,6 +4806,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_links": [
+                     *         {
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "description": "description",
+                     *           "payer_email": "ada@example.com",
+                     *           "status": "pending",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         payment_links: components["schemas"]["PaymentLink"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4290,7 +4843,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4320,6 +4876,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "description": "description",
+                     *       "payer_email": "ada@example.com",
+                     *       "status": "pending",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
@@ -4354,6 +4923,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoices": [
+                     *         {
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "reference_number": "INV-2026-000042",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "status": "draft",
+                     *           "recipient_name": "recipient name",
+                     *           "recipient_email": "ada@example.com",
+                     *           "recipient_type": "recipient type",
+                     *           "line_items": [
+                     *             {
+                     *               "description": "description",
+                     *               "quantity": 12.5,
+                     *               "unitPriceUsd": 12.5,
+                     *               "amountUsd": 12.5
+                     *             }
+                     *           ],
+                     *           "subtotal_usd": 12.5,
+                     *           "tax_usd": 12.5,
+                     *           "total_usd": 12.5,
+                     *           "payment_url": "https://example.com/payment",
+                     *           "due_date": "2026-11-21T09:30:00.000Z",
+                     *           "sender_name": "sender name",
+                     *           "sender_email": "ada@example.com",
+                     *           "notes": "notes",
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "sent_at": "2026-11-21T09:30:00.000Z",
+                     *           "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         invoices: components["schemas"]["Invoice"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4372,7 +4981,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4403,6 +5015,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -4421,7 +5067,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4440,6 +5089,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "status": "sent",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "payment_url": "https://example.com/payment",
+                     *       "email_sent": true,
+                     *       "email_reason": "no_recipient_email"
+                     *     }
+                     */
                     "application/json": {
                         invoice_id: string;
                         reference_number: string;
@@ -4472,7 +5132,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4511,6 +5174,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sales": [
+                     *         {
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "payment_method": "payment method",
+                     *           "status": "status",
+                     *           "buyer_type": "buyer type",
+                     *           "buyer_identifier": "buyer identifier",
+                     *           "buyer_email": "ada@example.com",
+                     *           "tx_hash": "tx hash",
+                     *           "checkout_title": "checkout title",
+                     *           "confirmed_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5,
+                     *           "resource_url": "https://example.com/resource"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         sales: components["schemas"]["Sale"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4590,7 +5279,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4598,6 +5290,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4640,7 +5339,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4648,6 +5350,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4697,7 +5406,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4705,6 +5417,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                 };
@@ -4717,6 +5434,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "test_checkout_url": "https://example.com/test-checkout",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "confirmed";
@@ -4744,7 +5471,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4752,6 +5482,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                     merchant_name: string;
@@ -4769,6 +5509,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4789,7 +5542,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4797,6 +5553,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                 };
@@ -4809,6 +5570,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4828,7 +5602,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4836,6 +5613,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *       "success": true,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                     success: boolean;
@@ -4850,6 +5634,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4869,7 +5666,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4904,6 +5704,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x_payment_header": "x payment header",
+                     *       "signature": "signature",
+                     *       "from": "from",
+                     *       "nonce": "nonce",
+                     *       "valid_before": 1,
+                     *       "amount_usdc": 1,
+                     *       "payment_signature_header": "payment signature header",
+                     *       "x_payment_standard_header": "x payment standard header"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Base64 JSON for the X-PAYMENT header. */
                         x_payment_header: string;
@@ -4934,6 +5746,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "awaiting_approval",
+                     *       "approval_id": 1,
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "awaiting_approval";
@@ -4953,6 +5773,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GuardrailBlocked"];
                 };
             };
@@ -4970,7 +5799,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4996,6 +5828,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -5017,7 +5856,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5025,6 +5867,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "passwordxxxx"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Credentials"];
             };
         };
@@ -5037,6 +5885,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         token: string;
@@ -5058,7 +5912,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5072,6 +5929,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "logged_out": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         logged_out: true;
@@ -5090,7 +5952,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5106,7 +5971,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "pairing_code": "482913",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @example 482913 */
                         pairing_code: string;
                         expires_at: components["schemas"]["Timestamp"];
                     };
@@ -5126,7 +5998,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5134,6 +6009,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "claim_token": "river-7KQ2-M3XP-9HTA"
+                 *     }
+                 */
                 "application/json": {
                     /** @example river-7KQ2-M3XP-9HTA */
                     claim_token: string;
@@ -5149,6 +6029,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "wallet_status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         bot_name: string;
@@ -5193,6 +6081,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *         "bot_name": "bot name",
+                     *         "description": "description",
+                     *         "status": "active",
+                     *         "wallet_status": "active",
+                     *         "callback_url": "https://example.com/callback",
+                     *         "webhook_status": "active",
+                     *         "webhook_fail_count": 1,
+                     *         "created_at": "2026-11-21T09:30:00.000Z",
+                     *         "claimed_at": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["OwnedBot"][];
                 };
             };
@@ -5207,7 +6111,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5236,6 +6143,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transaction": {
+                     *         "id": 1,
+                     *         "type": "fund",
+                     *         "amount_usd": 12.5,
+                     *         "balance_after_usd": 12.5,
+                     *         "description": "description",
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "balance_usd": 12.5
+                     *     }
+                     */
                     "application/json": {
                         transaction: components["schemas"]["Transaction"];
                         balance_usd: number;
@@ -5259,7 +6179,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5270,6 +6193,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen": true
+                 *     }
+                 */
                 "application/json": {
                     frozen: boolean;
                 };
@@ -5282,6 +6210,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "frozen": true,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         frozen: boolean;
@@ -5417,6 +6352,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -5429,6 +6369,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -5460,6 +6408,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cards": [
+                     *         {
+                     *           "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "card_name": "card name",
+                     *           "status": "active",
+                     *           "real_profile_index": 1,
+                     *           "profiles": [
+                     *             {
+                     *               "profile_index": 1,
+                     *               "allowance_duration": "day",
+                     *               "allowance_usd": 12.5,
+                     *               "human_permission_required": true
+                     *             }
+                     *           ],
+                     *           "limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "daily_usd": 12.5,
+                     *             "monthly_usd": 12.5
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         cards: components["schemas"]["Card"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5479,7 +6456,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5490,6 +6470,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "missing_digits": "missing digits",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "real_profile_index": 1,
+                 *       "profiles": [
+                 *         {
+                 *           "profile_index": 1,
+                 *           "allowance_duration": "day",
+                 *           "allowance_usd": 12.5,
+                 *           "human_permission_required": true
+                 *         }
+                 *       ],
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CardRequest"];
             };
         };
@@ -5500,6 +6502,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5528,6 +6553,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @example active
@@ -5544,6 +6574,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5562,7 +6615,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5573,6 +6629,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "number": "number",
+                 *       "cvv": "cvv",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "holder_name": "holder name"
+                 *     }
+                 */
                 "application/json": {
                     card_name: string;
                     number: string | number;
@@ -5590,6 +6656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "status": "pending_delivery",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         card_id: string;
                         card_name: string;
@@ -5616,7 +6691,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5627,6 +6705,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category",
+                 *       "profile_index": 1
+                 *     }
+                 */
                 "application/json": {
                     merchant_name: string;
                     merchant_url: string;
@@ -5644,6 +6732,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status"
+                     *     }
+                     */
                     "application/json": {
                         task_id: string;
                         status: string;
@@ -5729,7 +6823,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5746,6 +6843,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "address"
+                     *     }
+                     */
                     "application/json": {
                         /** @description EIP-55 checksummed 0x address. */
                         address: string;
@@ -5782,6 +6884,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5800,7 +6921,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5831,7 +6955,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5870,6 +6997,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5888,7 +7034,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5917,7 +7066,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5945,7 +7097,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5961,6 +7116,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -5978,7 +7167,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6005,6 +7197,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6024,7 +7228,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6034,6 +7241,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_usd": 12.5,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundRequest"];
             };
         };
@@ -6044,6 +7257,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6100,6 +7325,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6120,6 +7361,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6170,6 +7431,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6190,6 +7467,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6213,7 +7510,10 @@ export interface operations {
                 t?: string;
             };
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6252,7 +7552,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6262,6 +7565,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": 12.5,
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BuyerPayment"];
             };
         };
@@ -6322,6 +7635,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": "amount usd",
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     buyer_email?: string;
                     buyer_name?: string;
@@ -6347,6 +7670,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6505,7 +7837,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6513,6 +7848,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6523,6 +7863,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6541,7 +7887,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6552,6 +7901,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6562,6 +7916,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6580,7 +7940,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6588,6 +7951,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -6602,6 +7970,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "status",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                         message: string;
@@ -6621,7 +7995,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6629,6 +8006,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "token",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                     password: string;
@@ -6642,6 +8025,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "password_reset": true
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -6663,7 +8053,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6677,6 +8070,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -6707,6 +8106,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "kind": "session",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "last_used_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         sessions: {
                             id: string;
@@ -6743,6 +8156,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01JDQ8Z6X0A1B2C3",
+                     *       "revoked": true
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         revoked: boolean;
@@ -7072,7 +8491,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getDashboard: {
+    getDashboardTrailingSlash: {
         parameters: {
             query?: never;
             header?: never;
@@ -7636,6 +9055,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "request_id": 1,
+                     *       "path": "path",
+                     *       "headers": {},
+                     *       "body": "body"
+                     *     }
+                     */
                     "application/json": {
                         request_id: number;
                         path: string;
@@ -7672,6 +9099,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status_code": 1,
+                 *       "error": "error"
+                 *     }
+                 */
                 "application/json": {
                     status_code?: number | null;
                     error?: string | null;
@@ -7685,6 +9118,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recorded": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         recorded: true;
@@ -7723,6 +9161,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.activated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "rail": "rail",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.activated";
@@ -7761,6 +9211,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.funded",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.funded";
@@ -7799,6 +9262,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.topup.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.topup.completed";
@@ -7837,6 +9313,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.authorized",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "remaining_balance": 12.5,
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.authorized";
@@ -7875,6 +9366,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.declined",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.declined";
@@ -7913,6 +9417,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.balance.low",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "current_balance": 12.5,
+                 *         "currency": "currency",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.balance.low";
@@ -7951,6 +9468,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.payment.received",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "source": "source",
+                 *         "reference_id": "reference_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.payment.received";
@@ -7989,6 +9519,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.sale.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "buyer_email": "ada@example.com",
+                 *         "method": "method"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.sale.completed";
@@ -8027,6 +9571,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.approved",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "approval_mode": "approval mode",
+                 *         "x_payment_header": "x payment header",
+                 *         "payment_signature_header": "payment signature header",
+                 *         "x_payment_standard_header": "x payment standard header"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.approved";
@@ -8065,6 +9628,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.rejected",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.rejected";
@@ -8103,6 +9681,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.expired",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.expired";
@@ -8141,6 +9734,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.card.delivered",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "card_name": "card name",
+                 *         "card_last4": "card last4",
+                 *         "file_content": "file content",
+                 *         "suggested_path": "suggested path",
+                 *         "instructions": "instructions"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.card.delivered";
@@ -8179,6 +9787,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.completed";
@@ -8217,6 +9840,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.failed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.failed";
@@ -8255,6 +9893,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rails.updated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "action": "card_created",
+                 *         "rail": "rail",
+                 *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rails.updated";
@@ -8293,6 +9944,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.refund.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5,
+                 *         "reason": "reason",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.refund.completed";
