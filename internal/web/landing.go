@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"sync"
 
@@ -13,8 +14,17 @@ type landingPage struct {
 	Summary string
 }
 
+// summary is the document's one-line summary, for the front page.
+var summary = func() string {
+	var doc struct{ Info struct{ Summary string } }
+	if err := json.Unmarshal(openapi.JSON, &doc); err != nil {
+		panic("openapi.json: " + err.Error()) // embedded and tested: never happens
+	}
+	return doc.Info.Summary
+}()
+
 func (p *Pages) landing(w http.ResponseWriter, r *http.Request) {
-	p.renderPublic(w, "landing.html", landingPage{Title: "botpay", Summary: apiReference(p.svc.BaseURL()).Summary})
+	p.renderPublic(w, "landing.html", landingPage{Title: "botpay", Summary: summary})
 }
 
 type referencePage struct {
