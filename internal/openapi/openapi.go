@@ -8,6 +8,7 @@ package openapi
 import (
 	_ "embed"
 	"net/http"
+	"sync"
 
 	"github.com/botpay/botpay/internal/openapi/build"
 )
@@ -23,11 +24,16 @@ var JSON []byte
 // service's BOTPAY_BASE_URL, as its one server, so a client generated from
 // it calls the service that served it.
 func Handler(baseURL string) http.HandlerFunc {
-	doc, err := WithServer(baseURL)
-	if err != nil {
-		panic("openapi.json: " + err.Error()) // embedded and tested: never happens
-	}
+	// Made on the first request: most servers of a test run never serve it.
+	document := sync.OnceValue(func() []byte {
+		doc, err := WithServer(baseURL)
+		if err != nil {
+			panic("openapi.json: " + err.Error()) // embedded and tested: never happens
+		}
+		return doc
+	})
 	return func(w http.ResponseWriter, r *http.Request) {
+		doc := document()
 		h := w.Header()
 		h.Set("Content-Type", "application/json; charset=utf-8")
 		h.Set("Cache-Control", "public, max-age=300")
