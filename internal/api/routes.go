@@ -36,7 +36,7 @@ func (s *Server) publicRoutes(self http.Handler) {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
-	m.HandleFunc("GET /openapi.json", openapi.Serve)
+	m.HandleFunc("GET /openapi.json", openapi.Handler(s.svc.BaseURL()))
 	m.Handle("POST /mcp", s.mcpAuth(s.mcpHandler(self)))
 	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
 	m.Handle("POST /api/v1/owner/signup", s.idempotent(anonymousScope, http.HandlerFunc(s.signup)))

@@ -1701,7 +1701,7 @@ export interface paths {
             cookie?: never;
         };
         /** A dashboard page (signed in; otherwise a redirect to /login) */
-        get: operations["getDashboard"];
+        get: operations["getDashboardTrailingSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2566,7 +2566,7 @@ export interface components {
         /** @description The cursor of the next page; null on the last page. */
         NextCursor: string | null;
         Error: {
-            /** @description The error code. */
+            /** @description The error code (see the index of error codes). */
             error: string;
             message?: string;
             /** @description Field → problem. */
@@ -2888,6 +2888,7 @@ export interface components {
         };
         Invoice: {
             invoice_id: string;
+            /** @example INV-2026-000042 */
             reference_number: string;
             checkout_page_id: string;
             /** @enum {unknown} */
@@ -3083,7 +3084,7 @@ export interface components {
             merchant_name: string;
             item_name: string;
             amount_usd: components["schemas"]["USD"];
-            /** @description Only from rail5/key */
+            /** @description Only from rail5/key, once. */
             key?: string;
             /** @constant */
             alg?: "AES-256-GCM";
@@ -3254,6 +3255,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3282,6 +3292,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3291,6 +3310,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3300,6 +3328,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3309,6 +3346,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "cross_origin_request",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3334,6 +3380,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "Authentication required",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3364,6 +3419,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "service_unavailable",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
                 "text/html": string;
             };
@@ -3374,6 +3438,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "internal_error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3383,6 +3456,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "payload_too_large",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3392,6 +3474,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "idempotency_key_reused",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3428,6 +3519,26 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_mode": "ask_for_everything",
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5,
+                 *         "ask_approval_above_usd": 12.5
+                 *       },
+                 *       "recurring_allowed": true,
+                 *       "notes": "notes",
+                 *       "updated_at": "2026-11-21T09:30:00.000Z",
+                 *       "approved_categories": [
+                 *         "approved categorie"
+                 *       ],
+                 *       "blocked_categories": [
+                 *         "blocked categorie"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Guardrails"];
             };
         };
@@ -3437,6 +3548,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "per_transaction_usd": 12.5,
+                 *       "daily_budget_usd": 12.5,
+                 *       "monthly_budget_usd": 12.5,
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MasterGuardrails"];
             };
         };
@@ -3446,6 +3565,29 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "allowed_domains": [
+                 *         "allowed domain"
+                 *       ],
+                 *       "blocked_domains": [
+                 *         "blocked domain"
+                 *       ],
+                 *       "allowed_merchants": [
+                 *         "allowed merchant"
+                 *       ],
+                 *       "blocked_merchants": [
+                 *         "blocked merchant"
+                 *       ],
+                 *       "allowed_recipients": [
+                 *         "allowed recipient"
+                 *       ],
+                 *       "blocked_recipients": [
+                 *         "blocked recipient"
+                 *       ],
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Procurement"];
             };
         };
@@ -3455,6 +3597,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     confirmation_id: string;
                     /** @enum {unknown} */
@@ -3468,6 +3616,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_id": 1,
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     approval_id: number;
                     /** @enum {unknown} */
@@ -3481,6 +3635,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "status": "confirmed",
+                 *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *       "tx_hash": "tx hash",
+                 *       "amount_usd": 12.5,
+                 *       "product": {
+                 *         "url": "https://example.com/url",
+                 *         "type": "digital_product"
+                 *       },
+                 *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                 *       "reference_number": "reference number",
+                 *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                 *       "paid_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Settlement"];
             };
         };
@@ -3498,7 +3668,10 @@ export interface components {
         Limit100: number;
         /** @description `next_cursor` of the previous page (opaque); a forged one is `400 invalid_cursor`. */
         Cursor: string;
-        /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+        /**
+         * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+         * @example 7f1c2a9e-checkout-1
+         */
         IdempotencyKey: string;
     };
     requestBodies: {
@@ -3539,6 +3712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3562,6 +3736,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "version": "version"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -3589,6 +3769,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ready";
@@ -3603,6 +3788,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "error": "database_unreachable",
+                     *       "check": "node",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
@@ -3649,6 +3842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3666,6 +3860,7 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3677,6 +3872,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3697,7 +3901,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3723,6 +3930,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "api_key": "api key",
+                     *       "claim_token": "claim token",
+                     *       "status": "pending_owner_verification",
+                     *       "owner_verification_url": "https://example.com/owner-verification",
+                     *       "paired": true,
+                     *       "owner_uid": "owner uid",
+                     *       "webhook_secret": "webhook secret",
+                     *       "webhook_note": "webhook note",
+                     *       "important": "important",
+                     *       "webhook_url": "https://example.com/webhook",
+                     *       "tunnel_token": "tunnel token",
+                     *       "tunnel_setup": {
+                     *         "webhook_url": "https://example.com/webhook",
+                     *         "tunnel_token": "tunnel token",
+                     *         "tunnel_client_command": "tunnel client command",
+                     *         "local_port": 1,
+                     *         "webhook_path": "webhook path",
+                     *         "steps": [
+                     *           "step"
+                     *         ],
+                     *         "webhook_headers": {},
+                     *         "retry_policy": "retry policy",
+                     *         "gateway_config": "gateway config"
+                     *       },
+                     *       "hooks_token": "hooks token",
+                     *       "hooks_token_note": "hooks token note"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Registration"];
                 };
             };
@@ -3751,6 +3990,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "livemode": true,
+                     *       "default_rail": "default rail",
+                     *       "active_rails": [
+                     *         "active rail"
+                     *       ],
+                     *       "rails": {
+                     *         "card_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "held_usd": 12.5,
+                     *           "spending_limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "monthly_usd": 12.5,
+                     *             "monthly_spent_usd": 12.5,
+                     *             "monthly_remaining_usd": 12.5
+                     *           }
+                     *         },
+                     *         "processor_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "address": "address"
+                     *         }
+                     *       },
+                     *       "master_guardrails": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_budget_usd": 12.5,
+                     *         "monthly_budget_usd": 12.5,
+                     *         "updated_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "pending_messages": 1,
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1,
+                     *       "callback_url": "https://example.com/callback",
+                     *       "wallet_status": "active",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BotStatus"];
                 };
             };
@@ -3820,6 +4101,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "id": 1,
+                     *           "type": "fund",
+                     *           "amount_usd": 12.5,
+                     *           "balance_after_usd": 12.5,
+                     *           "description": "description",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         transactions: components["schemas"]["Transaction"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -3840,7 +4137,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3869,6 +4169,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "topup_request_id": 1,
+                     *       "status": "sent",
+                     *       "amount_usd": 12.5,
+                     *       "owner_notified": true,
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         topup_request_id: number;
                         /** @constant */
@@ -3905,6 +4214,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_mode": "ask_for_everything",
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5,
+                     *         "ask_approval_above_usd": 12.5
+                     *       },
+                     *       "recurring_allowed": true,
+                     *       "notes": "notes",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "approved_categories": [
+                     *         "approved categorie"
+                     *       ],
+                     *       "blocked_categories": [
+                     *         "blocked categorie"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Guardrails"];
                 };
             };
@@ -3925,6 +4254,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -3937,6 +4271,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -3954,7 +4296,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3982,6 +4327,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "approved",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "4242",
+                     *       "expiry_month": "09",
+                     *       "expiry_year": "2029",
+                     *       "message": "Approved: complete the purchase with card profile 1."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3991,6 +4351,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": false,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "expires_at": "2026-11-21T09:45:00.000Z",
+                     *       "message": "Held for the owner's approval; poll the checkout status."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -4029,6 +4402,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "missing digits",
+                     *       "expiry_month": "expiry month",
+                     *       "expiry_year": "expiry year",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -4045,7 +4434,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4059,6 +4451,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_task": true,
+                     *       "task_type": "purchase",
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "instructions": {
+                     *         "profile_index": 1,
+                     *         "merchant_name": "merchant name",
+                     *         "merchant_url": "https://example.com/merchant",
+                     *         "item_name": "item name",
+                     *         "amount_cents": 1,
+                     *         "category": "category"
+                     *       },
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Task"];
                 };
             };
@@ -4090,6 +4498,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "message_id": 1,
+                     *           "event_id": "event_01JDQ8Z6X0A1B2C3",
+                     *           "event": "event",
+                     *           "data": {},
+                     *           "timestamp": "2026-11-21T09:30:00.000Z",
+                     *           "staged_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         messages: components["schemas"]["PendingMessage"][];
                         count: number;
@@ -4109,7 +4535,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4137,6 +4566,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acknowledged": [
+                     *         1
+                     *       ],
+                     *       "not_found": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         acknowledged: number[];
                         not_found: number[];
@@ -4177,6 +4616,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vendors": [
+                     *         {
+                     *           "slug": "slug",
+                     *           "name": "name",
+                     *           "category": "category",
+                     *           "url": "https://example.com/url",
+                     *           "checkout_methods": [
+                     *             "checkout method"
+                     *           ],
+                     *           "capabilities": [
+                     *             "capabilitie"
+                     *           ],
+                     *           "maturity": "verified",
+                     *           "agent_friendliness": 0,
+                     *           "guest_checkout": true,
+                     *           "bulk_pricing": true,
+                     *           "free_shipping_above": 12.5,
+                     *           "skill_url": "https://example.com/skill",
+                     *           "catalog_url": "https://example.com/catalog",
+                     *           "version": "version",
+                     *           "last_verified": "last verified",
+                     *           "success_rate": 0
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "categories": [
+                     *         "categorie"
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         vendors: components["schemas"]["Vendor"][];
                         total: number;
@@ -4257,6 +4730,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_pages": [
+                     *         {
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "title": "title",
+                     *           "description": "description",
+                     *           "wallet_address": "wallet address",
+                     *           "amount_usd": 12.5,
+                     *           "amount_locked": true,
+                     *           "allowed_methods": [
+                     *             "allowed method"
+                     *           ],
+                     *           "status": "active",
+                     *           "page_type": "product",
+                     *           "image_url": "https://example.com/image",
+                     *           "collect_buyer_name": true,
+                     *           "digital_product_url": "https://example.com/digital-product",
+                     *           "success_url": "https://example.com/success",
+                     *           "contact_email": "ada@example.com",
+                     *           "refund_policy": "refund policy",
+                     *           "view_count": 1,
+                     *           "payment_count": 1,
+                     *           "total_received_usd": 12.5,
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         checkout_pages: components["schemas"]["CheckoutPage"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4275,7 +4781,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4299,6 +4808,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "title": "title",
+                     *       "description": "description",
+                     *       "wallet_address": "wallet address",
+                     *       "amount_usd": 12.5,
+                     *       "amount_locked": true,
+                     *       "allowed_methods": [
+                     *         "allowed method"
+                     *       ],
+                     *       "status": "active",
+                     *       "page_type": "product",
+                     *       "image_url": "https://example.com/image",
+                     *       "collect_buyer_name": true,
+                     *       "digital_product_url": "https://example.com/digital-product",
+                     *       "success_url": "https://example.com/success",
+                     *       "contact_email": "ada@example.com",
+                     *       "refund_policy": "refund policy",
+                     *       "view_count": 1,
+                     *       "payment_count": 1,
+                     *       "total_received_usd": 12.5,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutPage"];
                 };
             };
@@ -4331,6 +4867,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_links": [
+                     *         {
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "description": "description",
+                     *           "payer_email": "ada@example.com",
+                     *           "status": "pending",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         payment_links: components["schemas"]["PaymentLink"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4349,7 +4904,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4379,6 +4937,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "description": "description",
+                     *       "payer_email": "ada@example.com",
+                     *       "status": "pending",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
@@ -4413,6 +4984,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoices": [
+                     *         {
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "reference_number": "INV-2026-000042",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "status": "draft",
+                     *           "recipient_name": "recipient name",
+                     *           "recipient_email": "ada@example.com",
+                     *           "recipient_type": "recipient type",
+                     *           "line_items": [
+                     *             {
+                     *               "description": "description",
+                     *               "quantity": 12.5,
+                     *               "unitPriceUsd": 12.5,
+                     *               "amountUsd": 12.5
+                     *             }
+                     *           ],
+                     *           "subtotal_usd": 12.5,
+                     *           "tax_usd": 12.5,
+                     *           "total_usd": 12.5,
+                     *           "payment_url": "https://example.com/payment",
+                     *           "due_date": "2026-11-21T09:30:00.000Z",
+                     *           "sender_name": "sender name",
+                     *           "sender_email": "ada@example.com",
+                     *           "notes": "notes",
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "sent_at": "2026-11-21T09:30:00.000Z",
+                     *           "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         invoices: components["schemas"]["Invoice"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4431,7 +5042,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4462,6 +5076,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -4480,7 +5128,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4499,6 +5150,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "status": "sent",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "payment_url": "https://example.com/payment",
+                     *       "email_sent": true,
+                     *       "email_reason": "no_recipient_email"
+                     *     }
+                     */
                     "application/json": {
                         invoice_id: string;
                         reference_number: string;
@@ -4531,7 +5193,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4570,6 +5235,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sales": [
+                     *         {
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "payment_method": "payment method",
+                     *           "status": "status",
+                     *           "buyer_type": "buyer type",
+                     *           "buyer_identifier": "buyer identifier",
+                     *           "buyer_email": "ada@example.com",
+                     *           "tx_hash": "tx hash",
+                     *           "checkout_title": "checkout title",
+                     *           "confirmed_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5,
+                     *           "resource_url": "https://example.com/resource"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         sales: components["schemas"]["Sale"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4649,7 +5340,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4657,6 +5351,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4699,7 +5400,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4707,6 +5411,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4756,7 +5467,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4764,6 +5478,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                 };
@@ -4776,6 +5495,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "test_checkout_url": "https://example.com/test-checkout",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "confirmed";
@@ -4803,7 +5532,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4811,6 +5543,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                     merchant_name: string;
@@ -4828,6 +5570,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4848,7 +5603,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4856,6 +5614,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                 };
@@ -4868,6 +5631,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4887,7 +5663,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4895,6 +5674,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *       "success": true,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                     success: boolean;
@@ -4909,6 +5695,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4928,7 +5727,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4963,6 +5765,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x_payment_header": "x payment header",
+                     *       "signature": "signature",
+                     *       "from": "from",
+                     *       "nonce": "nonce",
+                     *       "valid_before": 1,
+                     *       "amount_usdc": 1,
+                     *       "payment_signature_header": "payment signature header",
+                     *       "x_payment_standard_header": "x payment standard header"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Base64 JSON for the X-PAYMENT header. */
                         x_payment_header: string;
@@ -4993,6 +5807,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "awaiting_approval",
+                     *       "approval_id": 1,
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "awaiting_approval";
@@ -5012,6 +5834,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GuardrailBlocked"];
                 };
             };
@@ -5029,7 +5860,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5055,6 +5889,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -5076,7 +5917,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5084,6 +5928,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "passwordxxxx"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Credentials"];
             };
         };
@@ -5096,6 +5946,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         token: string;
@@ -5117,7 +5973,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5131,6 +5990,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "logged_out": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         logged_out: true;
@@ -5149,7 +6013,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5165,7 +6032,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "pairing_code": "482913",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @example 482913 */
                         pairing_code: string;
                         expires_at: components["schemas"]["Timestamp"];
                     };
@@ -5185,7 +6059,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5193,6 +6070,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "claim_token": "river-7KQ2-M3XP-9HTA"
+                 *     }
+                 */
                 "application/json": {
                     /** @example river-7KQ2-M3XP-9HTA */
                     claim_token: string;
@@ -5208,6 +6090,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "wallet_status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         bot_name: string;
@@ -5252,6 +6142,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *         "bot_name": "bot name",
+                     *         "description": "description",
+                     *         "status": "active",
+                     *         "wallet_status": "active",
+                     *         "callback_url": "https://example.com/callback",
+                     *         "webhook_status": "active",
+                     *         "webhook_fail_count": 1,
+                     *         "created_at": "2026-11-21T09:30:00.000Z",
+                     *         "claimed_at": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["OwnedBot"][];
                 };
             };
@@ -5266,7 +6172,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5295,6 +6204,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transaction": {
+                     *         "id": 1,
+                     *         "type": "fund",
+                     *         "amount_usd": 12.5,
+                     *         "balance_after_usd": 12.5,
+                     *         "description": "description",
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "balance_usd": 12.5
+                     *     }
+                     */
                     "application/json": {
                         transaction: components["schemas"]["Transaction"];
                         balance_usd: number;
@@ -5318,7 +6240,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5329,6 +6254,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen": true
+                 *     }
+                 */
                 "application/json": {
                     frozen: boolean;
                 };
@@ -5341,6 +6271,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "frozen": true,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         frozen: boolean;
@@ -5476,6 +6413,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -5488,6 +6430,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -5519,6 +6469,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cards": [
+                     *         {
+                     *           "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "card_name": "card name",
+                     *           "status": "active",
+                     *           "real_profile_index": 1,
+                     *           "profiles": [
+                     *             {
+                     *               "profile_index": 1,
+                     *               "allowance_duration": "day",
+                     *               "allowance_usd": 12.5,
+                     *               "human_permission_required": true
+                     *             }
+                     *           ],
+                     *           "limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "daily_usd": 12.5,
+                     *             "monthly_usd": 12.5
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         cards: components["schemas"]["Card"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5538,7 +6517,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5549,6 +6531,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "missing_digits": "missing digits",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "real_profile_index": 1,
+                 *       "profiles": [
+                 *         {
+                 *           "profile_index": 1,
+                 *           "allowance_duration": "day",
+                 *           "allowance_usd": 12.5,
+                 *           "human_permission_required": true
+                 *         }
+                 *       ],
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CardRequest"];
             };
         };
@@ -5559,6 +6563,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5587,6 +6614,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @example active
@@ -5603,6 +6635,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5621,7 +6676,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5632,6 +6690,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "number": "number",
+                 *       "cvv": "cvv",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "holder_name": "holder name"
+                 *     }
+                 */
                 "application/json": {
                     card_name: string;
                     number: string | number;
@@ -5649,6 +6717,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "status": "pending_delivery",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         card_id: string;
                         card_name: string;
@@ -5675,7 +6752,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5686,6 +6766,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category",
+                 *       "profile_index": 1
+                 *     }
+                 */
                 "application/json": {
                     merchant_name: string;
                     merchant_url: string;
@@ -5703,6 +6793,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status"
+                     *     }
+                     */
                     "application/json": {
                         task_id: string;
                         status: string;
@@ -5788,7 +6884,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5805,6 +6904,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "address"
+                     *     }
+                     */
                     "application/json": {
                         /** @description EIP-55 checksummed 0x address. */
                         address: string;
@@ -5841,6 +6945,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5859,7 +6982,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5890,7 +7016,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5929,6 +7058,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5947,7 +7095,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5976,7 +7127,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6004,7 +7158,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6020,6 +7177,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -6037,7 +7228,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6064,6 +7258,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6083,7 +7289,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6093,6 +7302,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_usd": 12.5,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundRequest"];
             };
         };
@@ -6103,6 +7318,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6159,6 +7386,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6179,6 +7422,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6229,6 +7492,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6249,6 +7528,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6292,6 +7591,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6311,6 +7626,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6353,6 +7688,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6372,6 +7723,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
@@ -6394,7 +7765,10 @@ export interface operations {
                 t?: string;
             };
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6433,7 +7807,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6443,6 +7820,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": 12.5,
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BuyerPayment"];
             };
         };
@@ -6503,6 +7890,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": "amount usd",
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     buyer_email?: string;
                     buyer_name?: string;
@@ -6528,6 +7925,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6686,7 +8092,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6694,6 +8103,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6704,6 +8118,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6722,7 +8142,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6733,6 +8156,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6743,6 +8171,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6761,7 +8195,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6769,6 +8206,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -6783,6 +8225,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "status",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                         message: string;
@@ -6802,7 +8250,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6810,6 +8261,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "token",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                     password: string;
@@ -6823,6 +8280,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "password_reset": true
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -6844,7 +8308,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6858,6 +8325,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -6888,6 +8361,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "kind": "session",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "last_used_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         sessions: {
                             id: string;
@@ -6924,6 +8411,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01JDQ8Z6X0A1B2C3",
+                     *       "revoked": true
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         revoked: boolean;
@@ -7253,7 +8746,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getDashboard: {
+    getDashboardTrailingSlash: {
         parameters: {
             query?: never;
             header?: never;
@@ -7817,6 +9310,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "request_id": 1,
+                     *       "path": "path",
+                     *       "headers": {},
+                     *       "body": "body"
+                     *     }
+                     */
                     "application/json": {
                         request_id: number;
                         path: string;
@@ -7853,6 +9354,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status_code": 1,
+                 *       "error": "error"
+                 *     }
+                 */
                 "application/json": {
                     status_code?: number | null;
                     error?: string | null;
@@ -7866,6 +9373,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recorded": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         recorded: true;
@@ -7904,6 +9416,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.activated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "rail": "rail",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.activated";
@@ -7942,6 +9466,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.funded",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.funded";
@@ -7980,6 +9517,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.topup.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.topup.completed";
@@ -8018,6 +9568,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.authorized",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "remaining_balance": 12.5,
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.authorized";
@@ -8056,6 +9621,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.declined",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.declined";
@@ -8094,6 +9672,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.balance.low",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "current_balance": 12.5,
+                 *         "currency": "currency",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.balance.low";
@@ -8132,6 +9723,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.payment.received",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "source": "source",
+                 *         "reference_id": "reference_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.payment.received";
@@ -8170,6 +9774,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.sale.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "buyer_email": "ada@example.com",
+                 *         "method": "method"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.sale.completed";
@@ -8208,6 +9826,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.approved",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "approval_mode": "approval mode",
+                 *         "x_payment_header": "x payment header",
+                 *         "payment_signature_header": "payment signature header",
+                 *         "x_payment_standard_header": "x payment standard header"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.approved";
@@ -8246,6 +9883,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.rejected",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.rejected";
@@ -8284,6 +9936,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.expired",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.expired";
@@ -8322,6 +9989,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.card.delivered",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "card_name": "card name",
+                 *         "card_last4": "card last4",
+                 *         "file_content": "file content",
+                 *         "suggested_path": "suggested path",
+                 *         "instructions": "instructions"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.card.delivered";
@@ -8360,6 +10042,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.completed";
@@ -8398,6 +10095,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.failed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.failed";
@@ -8436,6 +10148,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rails.updated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "action": "card_created",
+                 *         "rail": "rail",
+                 *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rails.updated";
@@ -8474,6 +10199,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.refund.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5,
+                 *         "reason": "reason",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.refund.completed";
