@@ -66,8 +66,9 @@ export async function controlsOutOfView(page) {
 // checkPage checks the page at each width and throws one error listing
 // every problem. url, when given, is loaded at each width; otherwise the
 // current page is checked as it stands, resized. Options: widths (names of WIDTHS),
-// axe (options for axe.run), allowHorizontalScroll.
-export async function checkPage(page, name, { url, widths = Object.keys(WIDTHS), axe = {}, allowHorizontalScroll = false } = {}) {
+// axe (options for axe.run), allowHorizontalScroll, fullPage (false keeps
+// the screenshot to the viewport: a page too tall for one image).
+export async function checkPage(page, name, { url, widths = Object.keys(WIDTHS), axe = {}, allowHorizontalScroll = false, fullPage = true } = {}) {
   const problems = [];
   const before = page.viewportSize();
   try {
@@ -77,7 +78,7 @@ export async function checkPage(page, name, { url, widths = Object.keys(WIDTHS),
       // be the answer to a POST (a receipt) that must not be sent again.
       if (url) await page.goto(url);
       const file = join(SHOTS, `${name}-${w}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file, fullPage });
       for (const line of await axeViolations(page, axe)) problems.push(`${w}: axe ${line}`);
       if (w === 'phone' && !allowHorizontalScroll) {
         const over = await horizontalOverflow(page);

@@ -107,6 +107,19 @@ const scenarios = {
     await until(async () => (await events()).includes('purchase.rejected'), 10000, 'purchase.rejected for the bot');
     const left = await api('GET', '/api/v1/owner/signing-requests', undefined, session);
     expect(left.body.approvals.length === 0, `signing requests left: ${JSON.stringify(left.body)}`);
+
+    // The owner blocks the vendor's recipient in the procurement controls
+    // form: a signature for it is refused, whatever resource is named.
+    const vendor = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
+    await page.goto(botPage + '/settings');
+    await page.getByLabel(/^Blocked x402 recipients/).fill(vendor.toLowerCase());
+    await page.getByRole('button', { name: 'Save procurement controls' }).click();
+    await page.waitForURL(/done=procurement/);
+    expect((await page.getByLabel(/^Blocked x402 recipients/).inputValue()).trim() === vendor, 'blocked recipient not saved');
+    const saved = await api('GET', `/api/v1/owner/bots/${reg.bot_id}/procurement`, undefined, session);
+    expect(JSON.stringify(saved.body.blocked_recipients) === JSON.stringify([vendor]), `procurement: ${JSON.stringify(saved.body)}`);
+    const refused = await sign(1000000);
+    expect(refused.status === 403, `sign for a blocked recipient: ${refused.status} ${JSON.stringify(refused.body)}`);
   },
 
   async 'freeze the wallet and see checkout refused'(page) {

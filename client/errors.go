@@ -30,6 +30,42 @@ const (
 	CodeEmailTaken         = "email_taken"
 	CodeInvalidCredentials = "invalid_credentials"
 	CodeInvalidClaimToken  = "invalid_claim_token"
+	CodeAlreadyClaimed     = "already_claimed"
+	CodeEmailNotVerified   = "email_not_verified"
+	CodeLoginThrottled     = "login_throttled"
+	// A password-reset link that is unknown, expired or already used.
+	CodeInvalidLink = "invalid_link"
+	// An owner's decision link (approve or deny from an e-mail).
+	CodeLinkExpired = "link_expired"
+	CodeLinkUsed    = "link_used"
+	// An owner call made by a browser from another site.
+	CodeCrossOrigin = "cross_origin_request"
+
+	// Requests refused before they are read.
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodePayloadTooLarge  = "payload_too_large"
+	// A list's cursor that the service did not issue for this list.
+	CodeInvalidCursor = "invalid_cursor"
+	// A key in the grace period of a rotation reads and spends, but may not
+	// rotate again or change the bot.
+	CodeKeySuperseded  = "key_superseded"
+	CodeTunnelNotInUse = "tunnel_not_in_use"
+	// What only a sandbox service may do.
+	CodeLiveMode = "live_mode"
+
+	// The service could not answer for now; retry after Retry-After.
+	CodeServiceUnavailable  = "service_unavailable"
+	CodeDatabaseUnreachable = "database_unreachable"
+	// The chain did not answer; nothing was promised, sent or recorded.
+	CodeChainUnavailable = "chain_unavailable"
+
+	// Payments and refunds.
+	CodePaymentInProgress   = "payment_in_progress"
+	CodeDuplicatePayment    = "duplicate_payment"
+	CodePaymentIDReused     = "payment_identifier_reused"
+	CodeRefundExceedsAmount = "refund_exceeds_amount"
+	CodeNotRefundable       = "not_refundable"
+	CodeRefundRefused       = "refund_refused"
 )
 
 // Error is a non-2xx answer of the service, decoded from the error shape of

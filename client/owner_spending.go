@@ -168,7 +168,10 @@ type Procurement struct {
 	// AllowedRecipients are the 0x addresses the bot may sign x402
 	// payments to (EIP-55 in answers). With any allow-list set, the
 	// service signs only for the payTo the resource itself asks for.
-	AllowedRecipients []string   `json:"allowed_recipients"`
+	AllowedRecipients []string `json:"allowed_recipients"`
+	// BlockedRecipients are 0x addresses the bot may never sign x402
+	// payments to, whatever resource it names.
+	BlockedRecipients []string   `json:"blocked_recipients"`
 	UpdatedAt         *time.Time `json:"updated_at,omitempty"`
 }
 
@@ -185,7 +188,7 @@ func (o *OwnerClient) Procurement(ctx context.Context, botID string, opts ...Cal
 func (o *OwnerClient) SetProcurement(ctx context.Context, botID string, p Procurement, opts ...CallOption) (*Procurement, error) {
 	in := Procurement{AllowedDomains: nonNil(p.AllowedDomains), BlockedDomains: nonNil(p.BlockedDomains),
 		AllowedMerchants: nonNil(p.AllowedMerchants), BlockedMerchants: nonNil(p.BlockedMerchants),
-		AllowedRecipients: nonNil(p.AllowedRecipients)}
+		AllowedRecipients: nonNil(p.AllowedRecipients), BlockedRecipients: nonNil(p.BlockedRecipients)}
 	var out Procurement
 	if err := o.do(ctx, http.MethodPut, botPath(botID, "/procurement"), in, &out, opts); err != nil {
 		return nil, err

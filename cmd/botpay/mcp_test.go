@@ -91,36 +91,63 @@ func TestMCPCommandRefusesAKeyTheServiceRefuses(t *testing.T) {
 // An agent that pipes its requests in and closes its input at once (a
 // script, `printf … | botpay mcp`) gets every answer, not only the first.
 func TestMCPCommandAnswersEveryRequestPipedInBeforeInputCloses(t *testing.T) {
+	answers, out := pipeToMCP(t, "piped", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"check_wallet","arguments":{}}}
+`)
+	for _, id := range []string{"1", "2", "3"} {
+		if answers[id] == nil {
+			t.Errorf("request %s got no answer; stdout:\n%s", id, out)
+		}
+	}
+}
+
+// A message naming a member twice over stdio is refused with a JSON-RPC
+// error before any tool runs (the SDK would keep the last: a $999 call
+// read as $1), and the server goes on answering the next request.
+func TestMCPCommandRefusesDuplicateMembersOverStdio(t *testing.T) {
+	answers, out := pipeToMCP(t, "twice", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"request_topup","arguments":{"amount_usd":1,"reason":"r","amount_usd":999}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/list","method":"tools/call","params":{"name":"check_wallet","arguments":{}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"check_wallet","arguments":{}}}
+`)
+	for _, tc := range []struct{ id, member string }{{"2", "amount_usd"}, {"3", "method"}} {
+		a := answers[tc.id]
+		e, _ := a["error"].(map[string]any)
+		if a == nil || a["result"] != nil || e == nil || e["code"] != float64(-32600) || !strings.Contains(e["message"].(string), tc.member) {
+			t.Errorf("request %s naming %s twice: %v, want a JSON-RPC error naming it; stdout:\n%s", tc.id, tc.member, a, out)
+		}
+	}
+	if a := answers["4"]; a == nil || a["result"] == nil {
+		t.Errorf("the request after the refused ones: %v; stdout:\n%s", a, out)
+	}
+}
+
+// pipeToMCP runs `botpay mcp` as a new bot named name, pipes requests in
+// and closes its input; it returns the answers by JSON-RPC id, and stdout.
+func pipeToMCP(t *testing.T, name, requests string) (map[string]map[string]any, []byte) {
+	t.Helper()
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := testserver.Start(t, "sqlite", testserver.Options{})
-	key := registerBot(t, srv, "piped")
-	requests := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":2,"method":"tools/list"}
-{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"check_wallet","arguments":{}}}
-`
 	cmd := exec.CommandContext(t.Context(), bin, "mcp")
-	cmd.Env = append(os.Environ(), "BOTPAY_URL="+srv.URL, "BOTPAY_API_KEY="+key)
+	cmd.Env = append(os.Environ(), "BOTPAY_URL="+srv.URL, "BOTPAY_API_KEY="+registerBot(t, srv, name))
 	cmd.Stdin = strings.NewReader(requests)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("botpay mcp: %v\n%s", err, out)
 	}
-	answered := map[string]bool{}
+	answers := map[string]map[string]any{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var msg struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal([]byte(line), &msg) == nil {
-			answered[string(msg.ID)] = true
-		}
-	}
-	for _, id := range []string{"1", "2", "3"} {
-		if !answered[id] {
-			t.Errorf("request %s got no answer; stdout:\n%s", id, out)
+		var msg map[string]any
+		if json.Unmarshal([]byte(line), &msg) == nil && msg["id"] != nil {
+			id, _ := json.Marshal(msg["id"])
+			answers[string(id)] = msg
 		}
 	}
+	return answers, out
 }

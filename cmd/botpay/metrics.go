@@ -25,6 +25,9 @@ func startMetrics(d *deps) (observers, func(), error) {
 		return observers{}, func() {}, nil
 	}
 	m := metrics.New(d.store)
+	if d.cfg.Mode.Live() {
+		m.WatchChain(d.svc)
+	}
 	ln, err := net.Listen("tcp", d.cfg.MetricsAddr)
 	if err != nil {
 		return observers{}, nil, err

@@ -83,9 +83,14 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 			SignupPerHour: cfg.SignupPerHour, InvoiceMailsPerBotPerDay: cfg.InvoiceMailsPerBot,
 			InvoiceMailsPerOwnerPerDay: cfg.InvoiceMailsPerOwner},
 		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live(),
-		ExplorerURL: cfg.X402.ExplorerURL})
+		ExplorerURL: cfg.X402.ExplorerURL, WriteTimeout: httpWriteTimeout})
 	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
 }
+
+// httpWriteTimeout is how long the server may take to answer a request;
+// the service answers a buyer whose settlement waits longer before it
+// (app.Config.WriteTimeout).
+const httpWriteTimeout = 60 * time.Second
 
 // resumeEvery is how often each replica looks for live settlements whose
 // request ended before the chain decided (a crash, a restart).
@@ -158,7 +163,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		WriteTimeout:      httpWriteTimeout,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),

@@ -33,5 +33,5 @@ func x402Chain(cfg config.Config) (*settle.Chain, x402.Domain, error) {
 		return nil, domain, fmt.Errorf("BOTPAY_X402_RELAYER_KEY: %w", err)
 	}
 	return &settle.Chain{RPC: evm.NewClient(x.RPCURL), Key: key, Domain: domain, Confirmations: x.Confirmations,
-		MaxFeePerGas: cfg.X402FeeCapWei}, domain, nil
+		MaxFeePerGas: cfg.X402FeeCapWei, MinRelayerGas: cfg.X402MinRelayerGasWei}, domain, nil
 }

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 
@@ -15,19 +13,21 @@ import (
 // (docs/decisions.md, "Lists page with keyset cursors"). It is opaque to
 // clients: base64url (no padding) of
 //
-//	version (1 byte, 1) | position | tag (16 bytes)
+//	version (1 byte, 2) | AES-256-GCM nonce, sealed position and tag
 //
-// where tag is HMAC-SHA256 under a key derived from the service's secret
-// key, over the version, the list, the caller it was issued to, the
-// list's filters and the position. A cursor is therefore only good for the
-// list, caller and filters it came from, and any change to it, a forged
-// one, or one issued under another secret key is 400 invalid_cursor
-// rather than some other page.
+// sealed under a key derived from the service's secret key, with the
+// version, the list, the caller it was issued to and the list's filters as
+// associated data. A cursor is therefore only good for the list, caller
+// and filters it came from, and any change to it, a forged one, or one
+// issued under another secret key is 400 invalid_cursor rather than some
+// other page. The position is sealed, not only authenticated: it is a
+// service-wide insertion number, so read in the clear two cursors would
+// tell a caller how many sales, bots or payments the whole service made
+// between them.
 const (
-	cursorVersion  = 1
-	cursorTagBytes = 16
+	cursorVersion = 2
 	// maxCursorText bounds what is decoded at all; real cursors are far
-	// shorter (34 characters for the integer positions of stored lists).
+	// shorter (50 characters for the integer positions of stored lists).
 	maxCursorText = 256
 )
 
@@ -43,40 +43,38 @@ type listScope struct {
 }
 
 // cursorCodec issues and checks cursors.
-type cursorCodec struct{ key []byte }
+type cursorCodec struct{ sealer *seal.Sealer }
 
 // newCursorCodec derives its key from the sealer; without one (tests of
 // single handlers) it uses a random key, good for this process only.
 func newCursorCodec(sealer *seal.Sealer) cursorCodec {
-	if sealer != nil {
-		return cursorCodec{key: sealer.DeriveKey("list cursors v1")}
-	}
 	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
+	if sealer != nil {
+		key = sealer.DeriveKey("list cursors v2")
+	} else if _, err := rand.Read(key); err != nil {
 		panic("crypto/rand failed: " + err.Error())
 	}
-	return cursorCodec{key: key}
+	own, err := seal.New(key)
+	if err != nil {
+		panic("cursor key: " + err.Error()) // a derived key is always 32 bytes
+	}
+	return cursorCodec{sealer: own}
 }
 
-func (c cursorCodec) tag(scope listScope, position []byte) []byte {
-	mac := hmac.New(sha256.New, c.key)
+// associated is the data a cursor is bound to: its version and scope,
+// each part length-prefixed so no two scopes share a byte string.
+func (scope listScope) associated() []byte {
+	out := []byte{cursorVersion}
 	for _, part := range []string{scope.list, scope.caller, scope.filter} {
-		var size [4]byte
-		binary.BigEndian.PutUint32(size[:], uint32(len(part)))
-		mac.Write(size[:])
-		mac.Write([]byte(part))
+		out = binary.BigEndian.AppendUint32(out, uint32(len(part)))
+		out = append(out, part...)
 	}
-	mac.Write([]byte{cursorVersion})
-	mac.Write(position)
-	return mac.Sum(nil)[:cursorTagBytes]
+	return out
 }
 
 // encode issues the cursor of position in scope.
 func (c cursorCodec) encode(scope listScope, position []byte) string {
-	raw := make([]byte, 0, 1+len(position)+cursorTagBytes)
-	raw = append(raw, cursorVersion)
-	raw = append(raw, position...)
-	raw = append(raw, c.tag(scope, position)...)
+	raw := append([]byte{cursorVersion}, c.sealer.Seal(position, scope.associated())...)
 	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
@@ -86,11 +84,11 @@ func (c cursorCodec) decode(scope listScope, text string) ([]byte, error) {
 		return nil, errInvalidCursor
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(text)
-	if err != nil || len(raw) < 1+1+cursorTagBytes || raw[0] != cursorVersion {
+	if err != nil || len(raw) < 2 || raw[0] != cursorVersion {
 		return nil, errInvalidCursor
 	}
-	position, tag := raw[1:len(raw)-cursorTagBytes], raw[len(raw)-cursorTagBytes:]
-	if !hmac.Equal(tag, c.tag(scope, position)) {
+	position, err := c.sealer.Open(raw[1:], scope.associated())
+	if err != nil || len(position) == 0 {
 		return nil, errInvalidCursor
 	}
 	return position, nil

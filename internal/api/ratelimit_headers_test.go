@@ -79,7 +79,7 @@ func unannouncedLimits(t *testing.T, srv *testserver.Server, o owner) []unannoun
 	page := do(t, srv, http.MethodPost, "/api/v1/bot/checkout-pages/create", map[string]any{"title": "Widget", "amount_usd": 5}, auth(key)...)
 	wantStatus(t, page, http.StatusCreated)
 	return []unannouncedLimit{
-		{name: "password reset per owner", bucket: "reset-owner", path: "/api/v1/owner/password-reset",
+		{name: "password reset per address", bucket: "reset-address", path: "/api/v1/owner/password-reset",
 			body: map[string]any{"email": o.email}, status: http.StatusAccepted},
 		{name: "verification per owner", bucket: "verify-owner", path: "/api/v1/owner/email-verification",
 			headers: auth(o.token), status: http.StatusAccepted},

@@ -36,7 +36,7 @@ func (s *Server) publicRoutes(self http.Handler) {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
-	m.HandleFunc("GET /openapi.json", openapi.Serve)
+	m.HandleFunc("GET /openapi.json", openapi.Handler(s.svc.BaseURL()))
 	m.Handle("POST /mcp", s.mcpAuth(s.mcpHandler(self)))
 	m.Handle("POST /api/v1/bots/register", s.idempotent(anonymousScope, http.HandlerFunc(s.register)))
 	m.Handle("POST /api/v1/owner/signup", s.idempotent(anonymousScope, http.HandlerFunc(s.signup)))
@@ -45,6 +45,8 @@ func (s *Server) publicRoutes(self http.Handler) {
 	m.Handle("POST /api/v1/owner/password-reset/confirm", s.idempotent(anonymousScope, http.HandlerFunc(s.confirmPasswordReset)))
 	m.HandleFunc("GET /api/v1/checkout/{id}/x402", s.checkoutX402)
 	m.HandleFunc("POST /api/v1/checkout/{id}/x402", s.checkoutX402)
+	m.HandleFunc("GET /api/v1/payment-links/{id}/x402", s.paymentLinkX402)
+	m.HandleFunc("POST /api/v1/payment-links/{id}/x402", s.paymentLinkX402)
 	if s.cfg.Tunnel != nil { // tunnel token (tunnel_handlers.go)
 		m.HandleFunc("GET /api/v1/tunnel/next", s.tunnelNext)
 		m.HandleFunc("POST /api/v1/tunnel/requests/{id}/result", s.tunnelResult)

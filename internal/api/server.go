@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -10,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/skills"
 )
 
@@ -115,6 +117,19 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.svc.Ping(r.Context()); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": botpay.CodeDatabaseUnreachable})
+		return
+	}
+	if err := s.svc.ChainReady(r.Context()); err != nil {
+		// A load balancer takes a replica whose chain cannot settle out of
+		// rotation; the failed check tells the operator what to fix.
+		check, detail := settle.CheckNode, err.Error()
+		var notReady *settle.NotReady
+		if errors.As(err, &notReady) {
+			check, detail = notReady.Check, notReady.Detail
+		}
+		s.log.WarnContext(r.Context(), "not ready: the chain check failed", "check", check, "detail", detail)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": botpay.CodeChainUnavailable,
+			"check": check, "message": detail})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

@@ -150,26 +150,42 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	signature, header := r.Header.Get(x402.HeaderPaymentSignature), r.Header.Get(x402.HeaderXPayment)
-	if offer.Closed != nil && signature == "" && header == "" {
-		writeError(w, r, offer.Closed) // only a payment made before can still be answered
-		return
-	}
-	if err := s.x402Buyer(r, &offer); err != nil {
-		writeError(w, r, err)
-		return
-	}
 	description := offer.Page.Title
 	if offer.Invoice != nil {
 		description = "Invoice " + offer.Invoice.ReferenceNumber
 	}
-	ask := s.x402Ask(r, offer, description)
-	if signature != "" {
+	s.payX402(w, r, offer, s.x402Ask(r, offer, description))
+}
+
+// paymentLinkX402 is a payment link's x402 endpoint, answered as a
+// checkout page's: 402 with the link's requirements, the settlement body
+// with a payment. A link that is completed or expired answers 409
+// payment_link_not_pending instead of any 402, while the authorization
+// that paid it gets its first answer again.
+func (s *Server) paymentLinkX402(w http.ResponseWriter, r *http.Request) {
+	offer, err := s.svc.X402LinkOffer(r.Context(), pathID(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.payX402(w, r, offer, s.x402Ask(r, offer, offer.Link.Description))
+}
+
+// payX402 answers a paid route: a PAYMENT-SIGNATURE (v2) or X-PAYMENT
+// (v1) is settled; without either the route asks with 402 (a closed offer
+// says why nothing more can be paid there, x402Ask).
+func (s *Server) payX402(w http.ResponseWriter, r *http.Request, offer app.X402Offer, ask x402Ask) {
+	if err := s.x402Buyer(r, &offer); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if signature := r.Header.Get(x402.HeaderPaymentSignature); signature != "" {
 		s.payX402V2(w, r, offer, ask, signature)
 		return
 	}
+	header := r.Header.Get(x402.HeaderXPayment)
 	if header == "" {
-		ask.refuse(w, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
+		ask.refuse(w, r, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
 		return
 	}
 	res, err := s.svc.SettleX402(r.Context(), offer, header)

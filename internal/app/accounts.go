@@ -76,32 +76,26 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err := s.store.Take(ctx, store.Limit{Bucket: addressBucket("reset-ip", clientIP), Max: s.limits.ResetPerHour, Window: time.Hour}); err != nil {
 		return err
 	}
-	o, _, err := s.store.OwnerCredentials(ctx, email)
-	if botpay.AsError(err) != nil {
-		return nil // no such owner: the same answer, nothing sent
-	}
-	if err != nil {
-		return err
-	}
-	err = s.store.Take(ctx, store.Limit{Bucket: "reset-owner:" + o.ID, Max: resetsPerAddressPerHour, Window: time.Hour, Unannounced: true})
-	if botpay.AsError(err) != nil {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
+	// The same work whatever the address: a token drawn and hashed, one
+	// write transaction taking the address's mail budget and storing the
+	// link only if the account exists (docs/security.md).
 	token := botpay.NewSecret(linkTokenPrefix)
-	if err := s.store.CreateOwnerLink(ctx, o.ID, store.LinkPasswordReset, botpay.Digest(token), s.clock.Now().Add(resetLinkLife)); err != nil {
-		return err
+	budget := store.Limit{Bucket: "reset-address:" + botpay.Digest(email), Max: resetsPerAddressPerHour, Window: time.Hour, Unannounced: true}
+	found, err := s.store.IssuePasswordReset(ctx, email, budget, botpay.Digest(token), s.clock.Now().Add(resetLinkLife))
+	if botpay.AsError(err) != nil {
+		return nil // the address's budget is spent: the same answer, nothing sent
+	}
+	if err != nil || !found {
+		return err // no such owner: the same answer, nothing sent
 	}
 	link := s.baseURL + "/reset?token=" + url.QueryEscape(token)
 	// Sent in the background: an answer that waited for the mail server
 	// only when the account exists would tell who has one.
-	go s.notifyOwner(context.WithoutCancel(ctx), mail.Message{To: o.Email, Subject: "Reset your botpay password",
+	go s.notifyOwner(context.WithoutCancel(ctx), mail.Message{To: email, Subject: "Reset your botpay password",
 		Text: fmt.Sprintf("Someone (we hope you) asked to reset the password of the botpay account %s.\n\n"+
 			"Choose a new password here (the link works once, for one hour):\n\n%s\n\n"+
 			"Setting it logs out every session and ends every owner API token of the account.\n"+
-			"If you did not ask, ignore this message: your password stays as it is.\n", o.Email, link)})
+			"If you did not ask, ignore this message: your password stays as it is.\n", email, link)})
 	return nil
 }
 

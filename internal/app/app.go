@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/egress"
@@ -114,6 +116,12 @@ type Service struct {
 	// signingWallets holds, by bot id, the processor wallet (address and
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
+	// replacements counts the relayer transactions this process replaced
+	// (ReplacedTransactions, exported as a metric).
+	replacements atomic.Int64
+	// buyerWait bounds how long a buyer's request waits for its
+	// settlement (settlement_chain.go).
+	buyerWait time.Duration
 }
 
 // Config assembles a Service.
@@ -143,6 +151,9 @@ type Config struct {
 	// ExplorerURL is a block explorer of the chain (no trailing slash);
 	// receipts link their transaction there. Empty: no link.
 	ExplorerURL string
+	// WriteTimeout is the HTTP server's write timeout: a request that waits
+	// for the chain answers before it (0: no limit is known).
+	WriteTimeout time.Duration
 }
 
 // New builds the Service.
@@ -155,7 +166,8 @@ func New(c Config) *Service {
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
 		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		explorerURL: c.ExplorerURL,
-		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout})}
+		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout}),
+		buyerWait:   buyerWaitWithin(c.WriteTimeout)}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
 	}

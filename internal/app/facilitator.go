@@ -95,6 +95,9 @@ func (f facilitatorPayee) SettleX402Resource(ctx context.Context, p facilitator.
 	if errors.As(err, &rejected) {
 		return "", rejected.Reason, nil
 	}
+	if e := botpay.AsError(err); e != nil && e.Code == botpay.CodeChainUnavailable {
+		return "", ReasonUnavailable, nil // a facilitator names it as verify does
+	}
 	if err != nil {
 		return "", "", err
 	}

@@ -32,6 +32,11 @@ func (s *Service) CreatePaymentLink(ctx context.Context, bot botpay.Bot, amount 
 	if !bot.Claimed() {
 		return l, errLinkWalletNotActive
 	}
+	// x402 payers pay a link to its seller's processor wallet, as they pay
+	// a checkout page; a bot without one gets it with its first link.
+	if _, err := s.ensureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
+		return l, err
+	}
 	return l, s.store.CreatePaymentLink(ctx, l)
 }
 

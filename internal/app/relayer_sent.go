@@ -143,6 +143,7 @@ func (s *Service) replaceIfStuck(ctx context.Context, t sentTx) {
 	if err := s.storeReplacement(ctx, t, sub); err != nil {
 		return // another replica replaced it, or the chain decided meanwhile
 	}
+	s.replacements.Add(1)
 	s.log.InfoContext(ctx, "stuck relayer transaction replaced", "kind", t.kind, "tx", t.hash, "replacement", sub.TxHash)
 	if err := s.chain.Broadcast(ctx, next.Raw, sub.TxHash); err != nil {
 		s.log.WarnContext(ctx, "replacement not sent yet", "tx", sub.TxHash, "err", err)

@@ -41,8 +41,11 @@ func (s *Service) x402Defaults() {
 type X402Offer struct {
 	Page    botpay.CheckoutPage
 	Invoice *botpay.Invoice
-	Amount  botpay.Money
-	PayTo   x402.Address
+	// Link, with no Page, makes the offer of a payment link
+	// (settlement_links.go).
+	Link   *botpay.PaymentLink
+	Amount botpay.Money
+	PayTo  x402.Address
 	// BotID and ResourceURL, with no Page, make the offer of a bot's own
 	// resource that the facilitator settles (facilitator.go).
 	BotID       string
@@ -52,7 +55,7 @@ type X402Offer struct {
 	BuyerEmail string
 	BuyerName  string
 	// Closed says why nothing more can be paid here (an invoice paid
-	// already, an expired page); an authorization settled here before
+	// already, an expired page, a link no longer pending); an authorization settled here before
 	// still answers with its original result, so a payer who lost the
 	// answer to its payment can read it again.
 	Closed error
@@ -143,6 +146,7 @@ func (s *Service) SettleX402(ctx context.Context, o X402Offer, header string) (X
 func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, paymentID string) (X402Settlement, error) {
 	a := p.Authorization
 	out := X402Settlement{Payer: a.From}
+	answerBy := time.Now().Add(s.buyerWait) // before the server's write deadline
 	if s.signedBy(p) {
 		// A valid signature, perhaps in its malleated form: an authorization
 		// seen before answers with its original result.
@@ -172,13 +176,16 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
 	}
-	if o.Page.ID == "" {
+	switch {
+	case o.Link != nil:
+		claim.LinkID, claim.BotID = o.Link.ID, o.Link.BotID
+	case o.Page.ID == "":
 		claim.BotID, claim.ResourceURL = o.BotID, o.ResourceURL
 	}
 	for attempt := 0; ; attempt++ {
 		id, err := s.store.ClaimX402Payment(ctx, claim)
 		if err == nil && s.onChain() {
-			out.Sale, err = s.settleOnChain(ctx, id, o, p)
+			out.Sale, err = s.settleOnChain(ctx, id, o, p, answerBy)
 			return out, err
 		}
 		if err == nil {
@@ -191,7 +198,7 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
 			return out, err
 		}
-		res, ok, err := s.awaitOriginal(ctx, a)
+		res, ok, err := s.awaitOriginal(ctx, a, answerBy)
 		if err != nil || ok {
 			out.Sale, out.Replay = res, true
 			return out, samePage(res, o, err)
@@ -205,6 +212,12 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 func samePage(res botpay.SaleResult, o X402Offer, err error) error {
 	if err != nil {
 		return err
+	}
+	if o.Link != nil {
+		return sameLink(res, o)
+	}
+	if res.Link != nil {
+		return &X402Rejected{Reason: "authorization_already_used"}
 	}
 	if o.Page.ID == "" || res.Page == nil {
 		if res.Page != nil || o.Page.ID != "" || res.Sale.BotID != o.BotID {
@@ -248,6 +261,9 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 	if o.Invoice != nil {
 		in.InvoiceRef = o.Invoice.ReferenceNumber
 	}
+	if o.Link != nil {
+		in.LinkID, in.LinkHeld = o.Link.ID, true
+	}
 	var debit *store.InternalDebit
 	if r.Internal {
 		debit = &store.InternalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
@@ -280,6 +296,14 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
 	}
+	if pay.LinkID != "" {
+		link, err := s.store.PaymentLink(ctx, pay.LinkID)
+		if err != nil {
+			return res, false, err
+		}
+		res.Link = &link
+		return res, true, nil
+	}
 	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
 		return res, true, nil
 	}
@@ -298,9 +322,13 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 }
 
 // awaitOriginal waits for a concurrent settlement of the same
-// authorization (claimed by another request or replica) to finish.
-func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botpay.SaleResult, bool, error) {
+// authorization (claimed by another request or replica) to finish, until
+// answerBy at the latest.
+func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization, answerBy time.Time) (botpay.SaleResult, bool, error) {
 	deadline := time.Now().Add(30 * time.Second)
+	if answerBy.Before(deadline) {
+		deadline = answerBy
+	}
 	for time.Now().Before(deadline) {
 		pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
 		if err != nil {
@@ -321,5 +349,5 @@ func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization) (botp
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return botpay.SaleResult{}, false, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress, "this authorization is being settled; retry shortly")
+	return botpay.SaleResult{}, false, errPaymentInProgress("this authorization is being settled; retry shortly")
 }

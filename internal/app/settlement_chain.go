@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -20,6 +21,28 @@ const X402ExpiryMargin = 6 // seconds
 // x402ConfirmWait bounds how long a buyer's request waits for its
 // transaction; past it the resume worker finishes the sale.
 const x402ConfirmWait = 2 * time.Minute
+
+// paymentInProgressRetry is the Retry-After of a payment still being
+// settled: a few blocks on Base.
+const paymentInProgressRetry = 5 // seconds
+
+// buyerWaitWithin is how long a buyer's request may wait for the chain
+// under a server write timeout: a sixth of it is left to answer, so the
+// buyer reads 409 payment_in_progress instead of a dropped connection.
+func buyerWaitWithin(writeTimeout time.Duration) time.Duration {
+	if writeTimeout <= 0 {
+		return x402ConfirmWait
+	}
+	return min(x402ConfirmWait, writeTimeout-writeTimeout/6)
+}
+
+// errPaymentInProgress is a payment whose transaction was sent but is not
+// final yet; the same payment again answers its sale once it is.
+func errPaymentInProgress(message string) error {
+	e := botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress, "%s", message)
+	e.RetryAfterSeconds = paymentInProgressRetry
+	return e
+}
 
 // Reasons a live payment is refused before any gas is spent (the error of
 // the x402 402 answer), beside settle's on-chain reasons.
@@ -58,8 +81,9 @@ func verifyReason(err error) string {
 // the chain checks (no gas), then a signed transaction stored as
 // submitted before it is sent, then its receipt, then the sale. A refusal
 // before submission drops the claim; after it the payment is the chain's
-// to decide and the resume worker finishes what this request does not.
-func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment) (botpay.SaleResult, error) {
+// to decide and the resume worker finishes what this request does not:
+// past answerBy the buyer gets 409 payment_in_progress.
+func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment, answerBy time.Time) (botpay.SaleResult, error) {
 	release := func(err error) (botpay.SaleResult, error) {
 		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
 			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
@@ -73,6 +97,11 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 			return release(&X402Rejected{Reason: refusal.Reason})
 		}
 		s.log.WarnContext(ctx, "x402 settlement not submitted", "payer", p.Authorization.From.Hex(), "err", err)
+		if errors.Is(err, errNodeFault) {
+			// Nothing was stored or sent: the buyer may send the same
+			// payment again, and must not take a fault for a refusal.
+			return release(botpay.ChainUnavailable("the payment's checks"))
+		}
 		return release(&X402Rejected{Reason: ReasonUnavailable})
 	}
 	raw, _ := evm.ParseHexBytes(sub.RawTx)
@@ -80,18 +109,21 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 		// Stored already: the worker sends it again; the buyer waits here.
 		s.log.WarnContext(ctx, "x402 settlement not sent yet", "tx", sub.TxHash, "err", err)
 	}
-	wait, cancel := context.WithTimeout(ctx, x402ConfirmWait)
+	wait, cancel := context.WithDeadline(ctx, answerBy)
 	defer cancel()
 	sent := paymentTx(store.X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx, RelayerNonce: sub.Nonce})
 	outcome, mined, err := s.awaitSent(wait, sent)
 	if err != nil {
-		return botpay.SaleResult{}, botpay.Errorf(botpay.KindConflict, botpay.CodePaymentInProgress,
-			"transaction %s is not confirmed yet; the same X-PAYMENT again returns the sale once it is", mined)
+		return botpay.SaleResult{}, errPaymentInProgress("transaction " + mined +
+			" is not confirmed yet; the same payment again returns the sale once it is")
 	}
 	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined,
 		BotID: o.BotID, ResourceURL: o.ResourceURL, BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
+	}
+	if o.Link != nil {
+		pay.LinkID = o.Link.ID
 	}
 	return s.finishOnChain(ctx, pay, outcome)
 }
@@ -101,6 +133,10 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.SignedSubmission, error) {
 	prepared, err := s.chain.Prepare(ctx, p)
 	if err != nil {
+		var refusal *settle.Refusal
+		if !errors.As(err, &refusal) && !errors.Is(err, settle.ErrFeeAboveCap) && !errors.Is(err, settle.ErrRelayerUnfunded) {
+			err = fmt.Errorf("%w: %w", errNodeFault, err)
+		}
 		return store.SignedSubmission{}, err
 	}
 	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
@@ -109,6 +145,11 @@ func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.S
 		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
 	})
 }
+
+// errNodeFault is a node that did not answer a settlement's checks
+// usefully (down, slow, an error page, a JSON-RPC error, a malformed
+// result), as opposed to a refusal or a relayer that cannot pay the gas.
+var errNodeFault = errors.New("app: the node did not answer the payment's checks")
 
 // finishOnChain records what the chain decided of a submitted payment:
 // the sale once confirmed (exactly once across requests and replicas), or
@@ -128,7 +169,8 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 	}
 	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: method, BuyerType: botpay.BuyerWallet,
 		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
-		BotID: pay.BotID, ResourceURL: pay.ResourceURL, BuyerEmail: pay.BuyerEmail, BuyerName: pay.BuyerName}
+		BotID: pay.BotID, ResourceURL: pay.ResourceURL, LinkID: pay.LinkID, LinkHeld: pay.LinkID != "",
+		BuyerEmail: pay.BuyerEmail, BuyerName: pay.BuyerName}
 	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)

@@ -11,6 +11,9 @@ import (
 // Route names what an x402 payment pays for, the scope of a v2 payment
 // identifier: the page, or one invoice on it.
 func (o X402Offer) Route() string {
+	if o.Link != nil {
+		return o.Link.ID
+	}
 	if o.Invoice != nil {
 		return o.Page.ID + "?ref=" + o.Invoice.ReferenceNumber
 	}

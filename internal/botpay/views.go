@@ -63,6 +63,10 @@ type SaleInput struct {
 	// through the facilitator): no page or link, Amount as paid.
 	BotID       string
 	ResourceURL string
+	// LinkHeld marks the sale of an x402 claim that took LinkID while it
+	// was pending: the claim's own hold does not refuse it, nor does the
+	// link's expiry since (the payer's money may already have moved).
+	LinkHeld bool
 }
 
 // DaySpending is one day of the spending chart.

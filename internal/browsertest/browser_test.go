@@ -164,6 +164,15 @@ func TestBuyerPagesInChromium(t *testing.T) {
 	runScript(t, "buyer.test.mjs")
 }
 
+// TestAPIReferenceInChromium checks /docs/api at desktop and phone widths
+// (screenshots, axe-core, no sideways scroll): a section, a curl example
+// and the schema link of every operation, schema and webhook of the
+// served document, which names the service's base URL; the checkout
+// operation's section is kept as its own screenshot.
+func TestAPIReferenceInChromium(t *testing.T) {
+	runScript(t, "apiref.test.mjs")
+}
+
 // TestOwnerPagesInChromium checks the owner's overview, the bot's four
 // sections, the approvals queue and the e-mail decision page at desktop
 // and phone widths (screenshots, axe-core, no sideways scroll), that the

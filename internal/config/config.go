@@ -37,6 +37,9 @@ type Config struct {
 	// X402FeeCapWei caps maxFeePerGas of settlement transactions
 	// (BOTPAY_X402_MAX_FEE_GWEI, fees.go).
 	X402FeeCapWei *big.Int
+	// X402MinRelayerGasWei is the relayer's ether below which /readyz
+	// answers 503 in live mode (BOTPAY_X402_MIN_RELAYER_GAS_WEI, fees.go).
+	X402MinRelayerGasWei *big.Int
 	// MetricsAddr serves Prometheus metrics on its own listener; empty: off.
 	MetricsAddr string
 }
@@ -86,6 +89,7 @@ var Vars = []Var{
 	{"BOTPAY_X402_CONFIRMATIONS", "x402-confirmations", "1", "blocks, counting the including one, before a settlement is a sale"},
 	{"BOTPAY_X402_MAX_FEE_GWEI", "x402-max-fee-gwei", "50", "most a settlement may pay per unit of gas, in gwei (maxFeePerGas cap; decimals allowed)"},
 	{"BOTPAY_X402_EXPLORER_URL", "x402-explorer-url", "", "block explorer of the chain (such as https://basescan.org); receipts link the transaction at <url>/tx/<hash>"},
+	{"BOTPAY_X402_MIN_RELAYER_GAS_WEI", "x402-min-relayer-gas-wei", "1000000000000000", "relayer ether, in wei, below which GET /readyz answers 503 in live mode (default 0.001 ether)"},
 }
 
 // Load parses flags over environment variables over defaults. extra, when
@@ -129,6 +133,9 @@ func Load(name string, args []string, getenv func(string) string, extra func(*fl
 		return c, fmt.Errorf("BOTPAY_MODE must be sandbox or live, not %q", c.Mode)
 	}
 	if c.X402FeeCapWei, err = feeCap(get("BOTPAY_X402_MAX_FEE_GWEI")); err != nil {
+		return c, err
+	}
+	if c.X402MinRelayerGasWei, err = minRelayerGas(get("BOTPAY_X402_MIN_RELAYER_GAS_WEI")); err != nil {
 		return c, err
 	}
 	if c.X402, err = loadX402(get); err != nil {

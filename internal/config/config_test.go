@@ -210,3 +210,25 @@ func TestFeeCapIsReadInGwei(t *testing.T) {
 		}
 	}
 }
+
+func TestMinRelayerGasIsReadInWeiWithAMilliEtherDefault(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want int64
+	}{
+		{nil, 1_000_000_000_000_000},
+		{map[string]string{"BOTPAY_X402_MIN_RELAYER_GAS_WEI": "0"}, 0},
+		{map[string]string{"BOTPAY_X402_MIN_RELAYER_GAS_WEI": "25000000000000000"}, 25_000_000_000_000_000},
+	} {
+		c, err := load(t, tc.env)
+		if err != nil || c.X402MinRelayerGasWei.Int64() != tc.want {
+			t.Errorf("%v: minimum %v, %v", tc.env, c.X402MinRelayerGasWei, err)
+		}
+	}
+	for _, bad := range []string{"-1", "0.5", "one"} {
+		if _, err := load(t, map[string]string{"BOTPAY_X402_MIN_RELAYER_GAS_WEI": bad}); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -58,6 +58,13 @@ func startSMTP(t *testing.T) *smtpInbox {
 
 func (b *smtpInbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{inbox: b}, nil }
 
+// sender is an SMTP sender that delivers to the inbox from from.
+func (b *smtpInbox) sender(from string) mail.SMTP {
+	host, port, _ := net.SplitHostPort(b.Addr)
+	portN, _ := strconv.Atoi(port)
+	return mail.SMTP{Host: host, Port: portN, From: from}
+}
+
 func (b *smtpInbox) received() []receivedMail {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -158,10 +165,7 @@ func TestInvoiceSendDeliversPDFOverSMTP(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, dialect store.Dialect) {
 		inbox := startSMTP(t)
-		host, port, _ := net.SplitHostPort(inbox.Addr)
-		portN, _ := strconv.Atoi(port)
-		sender := mail.SMTP{Host: host, Port: portN, From: "botpay <billing@botpay.test>"}
-		h := start(t, dialect, testserver.Options{Mail: sender})
+		h := start(t, dialect, testserver.Options{Mail: inbox.sender("botpay <billing@botpay.test>")})
 		c := h.claimedBot("smtp-biller")
 		page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Services"})
 		if err != nil {

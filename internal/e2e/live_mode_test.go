@@ -173,8 +173,10 @@ func TestEveryPageMarksTheSandboxAndLivePagesOfferOnlyX402(t *testing.T) {
 		if hasForm := strings.Contains(link, `<form method="post"`); hasForm == live {
 			t.Errorf("payment link page (live=%v): form shown %v", live, hasForm)
 		}
-		if live && !strings.Contains(link, "cannot be paid here") {
-			t.Errorf("live payment link page does not say it cannot be paid: %s", link)
+		// In both modes a link is paid with x402 at its own route.
+		linkX402 := r.srv.URL + "/api/v1/payment-links/" + linkID + "/x402"
+		if !strings.Contains(link, linkX402) || strings.Contains(link, "cannot be paid here") {
+			t.Errorf("payment link page (live=%v) does not offer its x402 route %s: %s", live, linkX402, link)
 		}
 	})
 }

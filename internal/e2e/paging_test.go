@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -247,7 +249,7 @@ func TestForgedOrForeignCursorsAreInvalidCursor(t *testing.T) {
 			"random bytes":           base64.RawURLEncoding.EncodeToString([]byte("0123456789abcdefghijklmnopq")),
 			"position changed":       reencode(func(b []byte) { b[8] ^= 1 }),
 			"tag changed":            reencode(func(b []byte) { b[len(b)-1] ^= 1 }),
-			"other version":          reencode(func(b []byte) { b[0] = 2 }),
+			"other version":          reencode(func(b []byte) { b[0] = 1 }),
 			"truncated":              real[:len(real)-4],
 			"padded":                 real + "=",
 			"standard base64":        base64.StdEncoding.EncodeToString(raw),
@@ -255,7 +257,7 @@ func TestForgedOrForeignCursorsAreInvalidCursor(t *testing.T) {
 			"NUL inside":             real[:5] + "\x00" + real[5:],
 			"invalid UTF-8":          "\xff\xfe",
 			"too long":               strings.Repeat("A", 4000),
-			"empty position":         base64.RawURLEncoding.EncodeToString(append([]byte{1}, raw[len(raw)-16:]...)),
+			"empty position":         base64.RawURLEncoding.EncodeToString(append([]byte{raw[0]}, raw[len(raw)-16:]...)),
 			"zero position from tag": reencode(func(b []byte) { copy(b[1:9], make([]byte, 8)) }),
 		}
 		for name, cursor := range forged {
@@ -280,6 +282,40 @@ func TestForgedOrForeignCursorsAreInvalidCursor(t *testing.T) {
 		h.wantInvalidCursor(t, "filter dropped", "/api/v1/bot/payments/links?cursor="+pending, alice.reg.APIKey)
 		if status, _, body := h.listGet(t, "/api/v1/bot/payments/links?limit=1&status=pending&cursor="+pending, alice.reg.APIKey); status != http.StatusOK {
 			t.Errorf("the genuine cursor with its filter: HTTP %d %s", status, body["error"])
+		}
+	})
+}
+
+// A cursor hides the position it carries: a list's positions are
+// service-wide insertion numbers, and two cursors read in the clear would
+// tell a bot how many rows the whole service wrote between them. The
+// transactions list shows its positions (the ids), so a cursor after the
+// item with id N must not hold N, and two cursors of the same page differ.
+func TestCursorsSealTheirPosition(t *testing.T) {
+	forEachEngine(t, manyBots, func(t *testing.T, h *harness) {
+		alice := h.claimedBot("alice")
+		for range 3 {
+			h.fund(alice, 100)
+		}
+		route := "/api/v1/bot/wallet/transactions?limit=1"
+		status, _, body := h.listGet(t, route, alice.reg.APIKey)
+		var page struct {
+			Transactions []struct {
+				ID int64 `json:"id"`
+			} `json:"transactions"`
+		}
+		raw, _ := json.Marshal(body)
+		if status != http.StatusOK || json.Unmarshal(raw, &page) != nil || len(page.Transactions) != 1 {
+			t.Fatalf("%s: HTTP %d %s", route, status, raw)
+		}
+		first, second := h.nextCursor(t, route, alice.reg.APIKey), h.nextCursor(t, route, alice.reg.APIKey)
+		if first == second {
+			t.Errorf("two cursors of the same page are equal (%s): the position is not sealed", first)
+		}
+		decoded, _ := base64.RawURLEncoding.DecodeString(first)
+		id := binary.BigEndian.AppendUint64(nil, uint64(page.Transactions[0].ID))
+		if bytes.Contains(decoded, id) {
+			t.Errorf("cursor %s carries the position %d in the clear", first, page.Transactions[0].ID)
 		}
 	})
 }

@@ -3,14 +3,11 @@ package e2e
 import (
 	"bytes"
 	"mime"
-	"net"
 	netmail "net/mail"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -47,10 +44,8 @@ func TestBuyersAndInvoicePayersGetOneReceiptByMail(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		inbox := startSMTP(t)
-		host, port, _ := net.SplitHostPort(inbox.Addr)
-		portN, _ := strconv.Atoi(port)
 		opts := x402Opts
-		opts.Mail = mail.SMTP{Host: host, Port: portN, From: "botpay <receipts@botpay.test>"}
+		opts.Mail = inbox.sender("botpay <receipts@botpay.test>")
 		r := raw{t: t, srv: testserver.Start(t, d, opts)}
 		seller := r.walletBot("receipt-seller", 0)
 		pageID := r.page(seller, map[string]any{"title": "Field recordings"})["checkout_page_id"].(string)

@@ -194,5 +194,12 @@ func TestInvoicePaidWithV2Payment(t *testing.T) {
 		if st := list[0].(map[string]any)["status"]; st != "paid" {
 			t.Fatalf("invoice status %v", st)
 		}
+		// A paid invoice refuses what it cannot take instead of asking again.
+		for name, headers := range map[string][]string{"no payment": nil, "an unreadable payment": {"PAYMENT-SIGNATURE", "%%%"}} {
+			if a := r.do("GET", path, "", nil, headers...); a.Status != 409 || a.json(t)["error"] != "invoice_not_payable" ||
+				a.Header.Get("PAYMENT-REQUIRED") != "" {
+				t.Fatalf("%s at the paid invoice: %d %s", name, a.Status, a.Body)
+			}
+		}
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os/exec"
 	"testing"
 
@@ -56,10 +54,10 @@ func TestBotPaysAStockV2SellerThroughTheSignEndpoint(t *testing.T) {
 		c.call("POST", "/api/v1/owner/bots/"+buyer.id+"/fund", buyer.owner, map[string]any{"amount_usd": 1, "rail": "processor_wallet"})
 		url := serveNode(t, dir, "facilitated-seller.mjs", c.url, seller.key, seller.address)["url"].(string)
 
-		asked, _ := get(t, url, "", "")
+		asked, _ := testserver.Fetch(t, url, "", "")
 		signed := c.call("POST", "/api/v1/processor-wallet/bot/sign", buyer.key, map[string]any{"resource_url": url,
 			"amount_usdc": 20000, "recipient_address": seller.address, "payment_required": asked.Header.Get("PAYMENT-REQUIRED")})
-		paid, body := get(t, url, "PAYMENT-SIGNATURE", signed["payment_signature_header"].(string))
+		paid, body := testserver.Fetch(t, url, "PAYMENT-SIGNATURE", signed["payment_signature_header"].(string))
 		settled, err := x402.DecodeSettleResponse(paid.Header.Get("PAYMENT-RESPONSE"))
 		if paid.StatusCode != 200 || !bytes.Contains(body, []byte("sunny")) || err != nil || !settled.Success || settled.Payer != buyer.address {
 			t.Fatalf("the stock middleware answered %d %s, PAYMENT-RESPONSE %+v (%v)", paid.StatusCode, body, settled, err)
@@ -72,21 +70,6 @@ func TestBotPaysAStockV2SellerThroughTheSignEndpoint(t *testing.T) {
 			t.Fatalf("seller's sales = %v, want the two payments", sales)
 		}
 	})
-}
-
-func get(t *testing.T, url, name, value string) (*http.Response, []byte) {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if name != "" {
-		req.Header.Set(name, value)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
 }
 
 // TestStockV1LibraryReadsTheStandardHeader: the x_payment_standard_header

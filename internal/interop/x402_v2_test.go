@@ -54,10 +54,11 @@ func resend(t *testing.T, url, signature string) (int, string) {
 }
 
 // TestStockV2ClientPaysPagesAndInvoicesInSandbox: the stock x402 v2 client
-// (@x402/fetch with only the v2 exact scheme) pays a checkout page and an
-// invoice of a sandbox service on both engines; its PAYMENT-SIGNATURE sent
-// again answers the first sale, and a payment identifier reused with a new
-// authorization answers 409 payment_identifier_reused.
+// (@x402/fetch with only the v2 exact scheme) pays a checkout page, an
+// invoice and a payment link of a sandbox service on both engines; its
+// PAYMENT-SIGNATURE sent again answers the first sale, and a payment
+// identifier reused with a new authorization answers 409
+// payment_identifier_reused.
 func TestStockV2ClientPaysPagesAndInvoicesInSandbox(t *testing.T) {
 	dir := interopDir(t)
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
@@ -89,8 +90,36 @@ func TestStockV2ClientPaysPagesAndInvoicesInSandbox(t *testing.T) {
 		if p := payV2(t, dir, invoiceURL, key, ""); p.Status != 200 || p.Body["reference_number"] != inv["reference_number"] {
 			t.Fatalf("invoice: %+v", p)
 		}
-		if sales := c.call("GET", "/api/v1/bot/sales", seller.key, nil)["sales"].([]any); len(sales) != 2 {
+		stockV2PaysALinkOnce(t, dir, c, seller)
+		if sales := c.call("GET", "/api/v1/bot/sales", seller.key, nil)["sales"].([]any); len(sales) != 3 {
 			t.Fatalf("sales = %v", sales)
 		}
 	})
+}
+
+// stockV2PaysALinkOnce: the stock v2 client pays a payment link, which
+// completes; its PAYMENT-SIGNATURE again answers the same sale, and another
+// payer is told the link is no longer pending before it signs anything.
+func stockV2PaysALinkOnce(t *testing.T, dir string, c caller, seller bot) {
+	t.Helper()
+	linkID := c.call("POST", "/api/v1/bot/payments/create-link", seller.key, map[string]any{"amount_usd": 0.75,
+		"description": "Consulting"})["payment_link_id"].(string)
+	url := c.url + "/api/v1/payment-links/" + linkID + "/x402"
+	key, _ := x402.GenerateKey()
+	paid := payV2(t, dir, url, key, "")
+	if pr := paid.PaymentResponse; paid.Status != 200 || paid.Body["status"] != "completed" || paid.Body["payment_link_id"] != linkID ||
+		pr == nil || !pr.Success || pr.Amount != "750000" || !strings.EqualFold(pr.Payer, key.Address().Hex()) {
+		t.Fatalf("stock v2 payment of a link: %+v", paid)
+	}
+	if status, body := resend(t, url, paid.PaymentSignature); status != 200 || !strings.Contains(body, paid.Body["sale_id"].(string)) {
+		t.Fatalf("replayed PAYMENT-SIGNATURE at the link: %d %s", status, body)
+	}
+	other, _ := x402.GenerateKey()
+	if late := payV2(t, dir, url, other, ""); late.Status != 409 || late.Body["error"] != "payment_link_not_pending" || late.PaymentSignature != "" {
+		t.Fatalf("a second payer at the paid link: %+v", late)
+	}
+	links := c.call("GET", "/api/v1/bot/payments/links?status=completed", seller.key, nil)["payment_links"].([]any)
+	if len(links) != 1 || links[0].(map[string]any)["paid_at"] == nil {
+		t.Fatalf("completed links = %v", links)
+	}
 }

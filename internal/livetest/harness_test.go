@@ -63,6 +63,13 @@ func (l *live) chain() *settle.Chain {
 // call sends a JSON request and decodes the answer.
 func call(t testing.TB, base, method, path, token string, body any, headers ...string) (int, map[string]any) {
 	t.Helper()
+	code, m, _ := callWithRetryAfter(t, base, method, path, token, body, headers...)
+	return code, m
+}
+
+// callWithRetryAfter is call with the answer's Retry-After header.
+func callWithRetryAfter(t testing.TB, base, method, path, token string, body any, headers ...string) (int, map[string]any, string) {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -89,7 +96,7 @@ func call(t testing.TB, base, method, path, token string, body any, headers ...s
 	if m == nil {
 		m = map[string]any{"_raw": string(data)}
 	}
-	return resp.StatusCode, m
+	return resp.StatusCode, m, resp.Header.Get("Retry-After")
 }
 
 func must(t testing.TB, base string, want int, method, path, token string, body any) map[string]any {

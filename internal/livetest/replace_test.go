@@ -93,6 +93,9 @@ func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
 		})
 		old := submitted(t, l)
 		next := replace(t, l, replica, old)
+		if n := replica.App.ReplacedTransactions(); n != 1 { // botpay_relayer_replaced_transactions_total
+			t.Fatalf("the replica counts %d replaced transactions, want 1", n)
+		}
 		if known, _ := l.node.RPC.KnowsTransaction(context.Background(), old.TxHash); known {
 			t.Fatal("the node still holds the replaced transaction")
 		}

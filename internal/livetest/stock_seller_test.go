@@ -11,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/internal/chaintest"
 	"github.com/botpay/botpay/internal/mcp"
+	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -31,28 +32,12 @@ func startStockSeller(t *testing.T, l *live, payTo x402.Address, amount uint64) 
 	return started.URL
 }
 
-// fetchWith requests url with one header (none when name is "").
-func fetchWith(t *testing.T, url, name, value string) (*http.Response, []byte) {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if name != "" {
-		req.Header.Set(name, value)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
-}
-
 // payThroughSignEndpoint pays url as a bot would by hand: the 402's
 // PAYMENT-REQUIRED handed to the sign endpoint as payment_required, then
 // PAYMENT-SIGNATURE; it answers the decoded PAYMENT-RESPONSE.
 func payThroughSignEndpoint(t *testing.T, base string, buyer bot, url string, payTo x402.Address, amount uint64) x402.SettleResponse {
 	t.Helper()
-	asked, _ := fetchWith(t, url, "", "")
+	asked, _ := testserver.Fetch(t, url, "", "")
 	required := asked.Header.Get("PAYMENT-REQUIRED")
 	if asked.StatusCode != 402 || required == "" {
 		t.Fatalf("the stock seller answered %d without PAYMENT-REQUIRED", asked.StatusCode)
@@ -60,7 +45,7 @@ func payThroughSignEndpoint(t *testing.T, base string, buyer bot, url string, pa
 	signed := must(t, base, 200, "POST", "/api/v1/processor-wallet/bot/sign", buyer.Key, map[string]any{
 		"resource_url": url, "amount_usdc": amount, "recipient_address": payTo.Hex(), "payment_required": required})
 	header, _ := signed["payment_signature_header"].(string)
-	paid, body := fetchWith(t, url, "PAYMENT-SIGNATURE", header)
+	paid, body := testserver.Fetch(t, url, "PAYMENT-SIGNATURE", header)
 	settled, err := x402.DecodeSettleResponse(paid.Header.Get("PAYMENT-RESPONSE"))
 	if paid.StatusCode != 200 || string(body) != `{"report":"paid"}` || err != nil || !settled.Success {
 		t.Fatalf("paying with payment_signature_header: %d %s, PAYMENT-RESPONSE %+v (%v)", paid.StatusCode, body, settled, err)

@@ -85,3 +85,50 @@ func TestStockV2ClientPaysPageAndInvoiceOnChain(t *testing.T) {
 		}
 	})
 }
+
+// paymentLink creates a payment link of the seller and returns its id and
+// x402 URL.
+func paymentLink(t testing.TB, base string, seller bot, usd float64) (string, string) {
+	t.Helper()
+	id := must(t, base, 201, "POST", "/api/v1/bot/payments/create-link", seller.Key, map[string]any{"amount_usd": usd,
+		"description": "Consulting"})["payment_link_id"].(string)
+	return id, base + "/api/v1/payment-links/" + id + "/x402"
+}
+
+// TestStockV2ClientPaysAPaymentLinkOnChainOnce: the stock v2 client pays a
+// live payment link on the node, to the seller's processor wallet; the
+// link completes, a replayed PAYMENT-SIGNATURE sends no second
+// transaction, and a second payer is refused before it signs.
+func TestStockV2ClientPaysAPaymentLinkOnChainOnce(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, l *live) {
+		base := l.srv.URL
+		seller := walletBot(t, base, "seller")
+		id, url := paymentLink(t, base, seller, 0.75)
+		payer, _ := x402.GenerateKey()
+		l.node.Mint(t, payer.Address(), 5_000_000)
+		paid := payWithStockV2Client(t, url, payer, "")
+		if pr := paid.PaymentResponse; paid.Status != 200 || paid.Body.Status != "completed" || pr == nil || !pr.Success ||
+			pr.Amount != "750000" || pr.Transaction != paid.Body.TxHash {
+			t.Fatalf("stock v2 payment of a link: %+v", paid)
+		}
+		status, again := call(t, base, "POST", url[len(base):], "", nil, "PAYMENT-SIGNATURE", paid.PaymentSignature)
+		if status != 200 || again["sale_id"] != paid.Body.SaleID || again["payment_link_id"] != id {
+			t.Fatalf("replay = %d %v", status, again)
+		}
+		late, _ := x402.GenerateKey()
+		l.node.Mint(t, late.Address(), 5_000_000)
+		if p := payWithStockV2Client(t, url, late, ""); p.Status != 409 || p.Body.Error != "payment_link_not_pending" || p.PaymentSignature != "" {
+			t.Fatalf("a second payer at the paid link: %+v", p)
+		}
+		if got := l.node.Balance(t, seller.Address); got != 750_000 {
+			t.Fatalf("seller balance %d, want 750000", got)
+		}
+		if n := l.node.Nonce(t, l.relayer.Address()); n != 1 {
+			t.Fatalf("relayer nonce %d after a replay and a refused payer", n)
+		}
+		links := must(t, base, 200, "GET", "/api/v1/bot/payments/links?status=completed", seller.Key, nil)["payment_links"].([]any)
+		if len(links) != 1 || links[0].(map[string]any)["paid_at"] == nil {
+			t.Fatalf("completed links = %v", links)
+		}
+	})
+}

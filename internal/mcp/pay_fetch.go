@@ -84,6 +84,7 @@ func (f fetched) describe(url string) paidResourceOut {
 		} else {
 			out.Body, out.BodyEncoding = base64.StdEncoding.EncodeToString(f.body), "base64"
 		}
+		out.UntrustedFields = []string{"body"}
 	}
 	out.Settlement = settlement(f.header.Get(x402.HeaderPaymentResponse))
 	if out.Settlement == nil {

@@ -95,24 +95,39 @@ func (p *payer) payWith(ctx context.Context, header signedHeader, out paidResour
 	switch {
 	case paid.status == 402:
 		reason := refusalReason(paid)
-		return toolError(CodePaymentRefused, "the resource refused the payment: "+orText(reason, "no reason given"),
-			map[string]any{"http_status": paid.status, "reason": reason}), nil, nil
+		res := toolError(CodePaymentRefused, "the resource refused the payment (its reason is in reason, written by the resource)",
+			map[string]any{"http_status": paid.status, "reason": reason, "untrusted_fields": []string{"reason"}})
+		return withUntrusted(res, "the resource "+p.in.URL+" (its refusal)", orText(reason, "no reason given")), nil, nil
 	case paid.status < 200 || paid.status > 299:
 		return toolError(CodePaymentRefused, fmt.Sprintf("the resource answered HTTP %d to the paid request", paid.status),
-			map[string]any{"http_status": paid.status, "body": got.Body, "settlement": got.Settlement}), nil, nil
+			map[string]any{"http_status": paid.status, "body": got.Body, "settlement": got.Settlement,
+				"untrusted_fields": got.UntrustedFields}), nil, nil
 	}
 	got.Outcome = "paid"
 	return success(got), got, nil
 }
 
 // success is a result whose text is the structured output, with its next
-// step beside it.
+// step beside it; a text body the resource wrote comes again in a block
+// marked as the resource's.
 func success(out paidResourceOut) *sdk.CallToolResult {
 	text, _ := json.Marshal(out)
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}
+	if out.Body != "" {
+		res.Content[0].(*sdk.TextContent).Meta = untrustedMeta("the resource " + out.URL)
+	}
 	if out.NextStep != "" {
 		res.Content = append(res.Content, &sdk.TextContent{Text: out.NextStep})
 	}
+	if out.Body != "" && out.BodyEncoding == "text" {
+		res = withUntrusted(res, "the resource "+out.URL+" (its answer)", out.Body)
+	}
+	return res
+}
+
+// withUntrusted adds text the vendor wrote to res, marked as such.
+func withUntrusted(res *sdk.CallToolResult, source, text string) *sdk.CallToolResult {
+	res.Content = append(res.Content, untrustedText(source, text))
 	return res
 }
 

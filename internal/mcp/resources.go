@@ -48,7 +48,8 @@ func readSkill(ctx context.Context, api *API, uri string) (*sdk.ReadResourceResu
 	case !ans.OK():
 		return nil, fmt.Errorf("reading %s: HTTP %d: %s", uri, ans.Status, shorten(string(ans.Body), 200))
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(ans.Body)}}}, nil
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(ans.Body),
+		Meta: untrustedMeta("the vendor " + slug + " (its skill file)")}}}, nil
 }
 
 func listSkills(ctx context.Context, api *API) (*sdk.ListResourcesResult, error) {

@@ -42,10 +42,20 @@ func fromAnswer(tool string, r Request, ans Answer) (*sdk.CallToolResult, any, e
 		return toolError(CodeServiceUnreachable, fmt.Sprintf("%s %s answered HTTP %d with a body that is not JSON", r.Method, r.Path, ans.Status), nil), nil, nil
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(body)}}}
+	if source, ok := vendorWritten[tool]; ok {
+		res.Content[0].(*sdk.TextContent).Meta = untrustedMeta(source)
+	}
 	if hint := nextStep(tool, ans.Status, body); hint != "" {
 		res.Content = append(res.Content, &sdk.TextContent{Text: hint})
 	}
 	return res, json.RawMessage(body), nil
+}
+
+// vendorWritten names the endpoint tools whose answers carry text vendors
+// wrote, and whose: their text block is marked untrusted. Their structured
+// output stays the endpoint's answer.
+var vendorWritten = map[string]string{
+	"search_vendors": "the vendors' skill files (names, categories and notes)",
 }
 
 // refusal is a non-2xx answer as an error result: the endpoint's JSON error

@@ -26,10 +26,20 @@ func RunStdio(ctx context.Context, d *Deps, o Options) error {
 
 func drainingTransport(in io.ReadCloser, out io.WriteCloser) *sdk.IOTransport {
 	p := &pending{answeredSignal: make(chan struct{}, 1)}
+	w := &countingWriter{out: out, pending: p}
+	// A refused message is neither counted as asked nor its error as
+	// answered, so the drain at the end of input waits for the others only.
+	filtered := &duplicateFilter{in: in, refuse: w.writeUncounted}
 	return &sdk.IOTransport{
-		Reader: &countingReader{in: in, pending: p},
-		Writer: &countingWriter{out: out, pending: p},
+		Reader: &countingReader{in: readCloser{filtered, in}, pending: p},
+		Writer: w,
 	}
+}
+
+// readCloser reads through a filter and closes the stream under it.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // pending counts the requests read and the answers written.
@@ -120,15 +130,34 @@ type countingWriter struct {
 	out     io.WriteCloser
 	lines   lines
 	pending *pending
+	queued  [][]byte // refusals waiting for the end of a part-written answer
 }
 
 func (w *countingWriter) Write(b []byte) (int, error) {
+	w.mu.Lock() // whole messages: a refusal never lands inside an answer
 	n, err := w.out.Write(b)
-	w.mu.Lock()
 	_, answered := w.lines.count(b[:n])
+	if len(w.lines.partial) == 0 {
+		for _, q := range w.queued {
+			w.out.Write(q)
+		}
+		w.queued = nil
+	}
 	w.mu.Unlock()
 	w.pending.add(0, answered)
 	return n, err
+}
+
+// writeUncounted writes an answer the server did not give (a refused
+// message's error) between its own answers.
+func (w *countingWriter) writeUncounted(b []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.lines.partial) > 0 {
+		w.queued = append(w.queued, b) // after the answer the SDK is part-way through
+		return
+	}
+	w.out.Write(b)
 }
 
 func (w *countingWriter) Close() error { return w.out.Close() }

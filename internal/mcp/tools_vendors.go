@@ -63,6 +63,8 @@ func vendorSkill(ctx context.Context, api *API, vendor string) (*sdk.CallToolRes
 		return refusal(r, ans), nil, nil
 	}
 	out := skillFileOut{Vendor: strings.ToLower(vendor), Version: ans.Header.Get("X-Skill-Version"),
-		Maturity: ans.Header.Get("X-Skill-Maturity"), ContentType: ans.Header.Get("Content-Type"), Markdown: string(ans.Body)}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Markdown}}}, out, nil
+		Maturity: ans.Header.Get("X-Skill-Maturity"), ContentType: ans.Header.Get("Content-Type"), Markdown: string(ans.Body),
+		UntrustedFields: []string{"markdown"}}
+	text := untrustedText("the vendor "+out.Vendor+" (its skill file)", out.Markdown)
+	return &sdk.CallToolResult{Content: []sdk.Content{text}}, out, nil
 }

@@ -2,6 +2,7 @@ package openapi_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/openapi"
 	"github.com/botpay/botpay/internal/openapi/build"
 	"github.com/botpay/botpay/internal/openapi/contract"
+	"github.com/botpay/botpay/internal/openapi/reference"
 )
 
 // The served document is what the YAML source generates, and so is
@@ -34,7 +36,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(md, build.Markdown(doc)) {
+	if !bytes.Equal(md, reference.Markdown(reference.New(doc, reference.MarkdownBaseURL))) {
 		t.Error("docs/api.md is stale: run go generate ./internal/openapi")
 	}
 }
@@ -52,5 +54,38 @@ func TestDocumentIsValidOpenAPI31(t *testing.T) {
 	}
 	if problems := c.ValidateDocument(); len(problems) > 0 {
 		t.Fatalf("the document is not valid OpenAPI 3.1:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// The served document names the service's base URL as its one server and
+// is otherwise the generated document, byte for byte.
+func TestServedDocumentNamesTheServiceBaseURL(t *testing.T) {
+	t.Parallel()
+	got, err := openapi.WithServer("https://pay.example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Servers []struct{ URL string } `json:"servers"`
+	}
+	if err := json.Unmarshal(got, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != "https://pay.example.com" {
+		t.Errorf("servers = %+v, want the one base URL", doc.Servers)
+	}
+	var source struct {
+		Servers []struct{ Description string } `json:"servers"`
+	}
+	if err := json.Unmarshal(openapi.JSON, &source); err != nil {
+		t.Fatal(err)
+	}
+	same, err := openapi.WithServer("http://127.0.0.1:8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Replace(openapi.JSON, []byte(source.Servers[0].Description), []byte("This service (its BOTPAY_BASE_URL)."), 1)
+	if !bytes.Equal(same, want) {
+		t.Error("WithServer changes more of the document than its server")
 	}
 }

@@ -1,14 +1,10 @@
 package sdktest
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -18,34 +14,7 @@ import (
 func serviceErrorCodes(t *testing.T) map[string]string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join(filepath.Dir(file), "..", "botpay"),
-		func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	codes := map[string]string{}
-	for _, pkg := range pkgs {
-		ast.Inspect(pkg, func(n ast.Node) bool {
-			spec, ok := n.(*ast.ValueSpec)
-			if !ok {
-				return true
-			}
-			for i, name := range spec.Names {
-				if !strings.HasPrefix(name.Name, "Code") || i >= len(spec.Values) {
-					continue
-				}
-				if lit, ok := spec.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					value, _ := strconv.Unquote(lit.Value)
-					codes[name.Name] = value
-				}
-			}
-			return true
-		})
-	}
-	if len(codes) < 20 {
-		t.Fatalf("found only %d error codes in internal/botpay: %v", len(codes), codes)
-	}
-	return codes
+	return codeConstants(t, filepath.Join(filepath.Dir(file), "..", "botpay"))
 }
 
 var (

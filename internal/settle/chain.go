@@ -31,6 +31,9 @@ type Chain struct {
 	// ReplaceAfter is how long a settlement first in the relayer's line may
 	// wait unmined before it is replaced (default DefaultReplaceAfter).
 	ReplaceAfter time.Duration
+	// MinRelayerGas is the relayer's ether, in wei, below which the
+	// service is not ready (nil: DefaultMinRelayerGas).
+	MinRelayerGas *big.Int
 }
 
 // Relayer is the address that signs and pays for settlements.

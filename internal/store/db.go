@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -104,13 +105,18 @@ func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns 
 	return &Store{dialect: postgresDialect, write: db, read: db, clock: clock, gate: newWriteGate(maxConns)}, nil
 }
 
+// sqliteURIPath escapes what a "file:" URI would otherwise read as its
+// query or fragment: a data folder named with "#" (as Go names the
+// folders of repeated subtests) must not open a database elsewhere.
+var sqliteURIPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
 func openSQLite(ctx context.Context, path string, clock botpay.Clock) (*Store, error) {
 	dsn := func(extra ...string) string {
 		q := url.Values{}
 		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"}, extra...) {
 			q.Add("_pragma", p)
 		}
-		return "file:" + path + "?" + q.Encode()
+		return "file:" + sqliteURIPath.Replace(path) + "?" + q.Encode()
 	}
 	// Immediate transactions take the write lock at BEGIN, so a transaction
 	// that reads a balance and then writes it cannot be overtaken.

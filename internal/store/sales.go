@@ -127,8 +127,22 @@ func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 	if err != nil {
 		return err
 	}
-	if st := link.Status(t.s.clock.Now()); st != botpay.LinkPending {
-		return botpay.Errorf(botpay.KindConflict, botpay.CodePaymentLinkNotPending, "this payment link is %s and cannot be paid", st)
+	st := link.Status(t.s.clock.Now())
+	if in.LinkHeld && st == botpay.LinkExpired {
+		// The claim took the link while it was pending; the money it
+		// brought is recorded even if the chain confirmed it after expiry.
+		st = botpay.LinkPending
+	}
+	if st != botpay.LinkPending {
+		return errLinkNotPending(st)
+	}
+	if !in.LinkHeld {
+		if busy, err := t.linkBeingPaid(ctx, link.ID); err != nil || busy {
+			if err == nil {
+				err = errLinkNotPending("being paid by an x402 payer")
+			}
+			return err
+		}
 	}
 	if in.Amount != nil && *in.Amount != link.Amount {
 		return botpay.ValidationError(map[string]string{"amount_usd": "must equal the link's amount " + link.Amount.USD()})

@@ -193,16 +193,16 @@ func (s *Store) RelayerNextNonce(ctx context.Context, r RelayerAccount) (uint64,
 }
 
 const x402PaymentColumns = `id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at,
-	token, raw_tx, relayer_nonce, failure, submitted_at, bot_id, resource_url, buyer_email, buyer_name`
+	token, raw_tx, relayer_nonce, failure, submitted_at, bot_id, resource_url, link_id, buyer_email, buyer_name`
 
 func scanX402Payment(row interface{ Scan(...any) error }) (X402Payment, error) {
 	var p X402Payment
-	var page, sale, tx, raw, failure, bot, resource, email, name sql.NullString
+	var page, sale, tx, raw, failure, bot, resource, link, email, name sql.NullString
 	var relayerNonce, submitted sql.NullInt64
 	var created int64
 	err := row.Scan(&p.ID, &p.Payer, &p.Nonce, &page, &p.InvoiceRef, &p.Amount, &p.Status, &sale, &tx, &created,
-		&p.Token, &raw, &relayerNonce, &failure, &submitted, &bot, &resource, &email, &name)
-	p.PageID, p.BotID, p.ResourceURL = page.String, bot.String, resource.String
+		&p.Token, &raw, &relayerNonce, &failure, &submitted, &bot, &resource, &link, &email, &name)
+	p.PageID, p.BotID, p.ResourceURL, p.LinkID = page.String, bot.String, resource.String, link.String
 	p.BuyerEmail, p.BuyerName = email.String, name.String
 	p.SaleID, p.TxHash, p.RawTx, p.Failure, p.CreatedAt = sale.String, tx.String, raw.String, failure.String, fromMS(created)
 	if submitted.Valid {

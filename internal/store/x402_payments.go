@@ -34,6 +34,9 @@ type X402Payment struct {
 	// processor wallet for ResourceURL.
 	BotID       string
 	ResourceURL string
+	// A payment at a payment link's x402 route names the link (and its
+	// bot as BotID); the claim holds the link (x402_links.go).
+	LinkID string
 	// A v2 payer's payment identifier and the route it is scoped to; the
 	// claim binds them (x402_payment_identifiers.go). Empty: none.
 	Route     string
@@ -69,11 +72,16 @@ func (s *Store) X402PaymentByNonce(ctx context.Context, payer, nonce string) (p 
 func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *Tx) error {
+		if p.LinkID != "" {
+			if err := tx.holdLink(ctx, p); err != nil {
+				return err
+			}
+		}
 		err := tx.queryRow(ctx, `INSERT INTO x402_payments (payer, nonce, page_id, invoice_ref, amount_micro, status, created_at, token,
-			bot_id, resource_url, buyer_email, buyer_name) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9, $10, $11) RETURNING id`,
-			strings.ToLower(p.Payer), strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount), ms(s.clock.Now()),
-			strings.ToLower(p.Token), nullString(p.BotID), nullString(p.ResourceURL), nullString(p.BuyerEmail),
-			nullString(p.BuyerName)).Scan(&id)
+			bot_id, resource_url, link_id, buyer_email, buyer_name) VALUES ($1, $2, $3, $4, $5, 'settling', $6, $7, $8, $9, $10, $11, $12)
+			RETURNING id`, strings.ToLower(p.Payer), strings.ToLower(p.Nonce), nullString(p.PageID), p.InvoiceRef, int64(p.Amount),
+			ms(s.clock.Now()), strings.ToLower(p.Token), nullString(p.BotID), nullString(p.ResourceURL), nullString(p.LinkID),
+			nullString(p.BuyerEmail), nullString(p.BuyerName)).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -82,7 +90,15 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 	if errors.Is(err, ErrPaymentIdentifierTaken) {
 		return 0, err
 	}
-	return id, wrapErr(classify(err), "claim x402 payment")
+	err = classify(err)
+	if p.LinkID != "" && errors.Is(err, ErrUnique) {
+		// The link's own unique index, behind holdLink: another
+		// authorization holds the link, unless this one was seen before.
+		if _, seen, rerr := s.X402PaymentByNonce(ctx, p.Payer, p.Nonce); rerr == nil && !seen {
+			return 0, errLinkNotPending("being paid by another authorization")
+		}
+	}
+	return id, wrapErr(err, "claim x402 payment")
 }
 
 // ReleaseX402Payment drops a claim whose settlement failed, so the payer

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
@@ -80,6 +81,9 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// ExplorerURL is BOTPAY_X402_EXPLORER_URL (receipts link transactions).
 	ExplorerURL string
+	// WriteTimeout is the HTTP server's write timeout, which the service
+	// answers within (0: none, as httptest serves).
+	WriteTimeout time.Duration
 }
 
 // testSignupsPerHour lifts the sign-up limit (10 per client IP) for tests,
@@ -121,13 +125,15 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 	}
 	s.App = app.New(app.Config{Store: st, Sealer: sealer, Mail: sender, BaseURL: s.URL, Limits: limits,
 		WebhookAllowPrivate: !opts.WebhookGuard, Logger: opts.Logger, Settler: opts.Settler, Chain: opts.Chain,
-		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, ExplorerURL: opts.ExplorerURL})
+		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, ExplorerURL: opts.ExplorerURL,
+		WriteTimeout: opts.WriteTimeout})
 	pages := web.New(s.App, nil, api.ClientIP)
 	s.Tunnels = events.NewHub(st)
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
 		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard,
 		TrustedProxies: opts.TrustedProxies})
 	s.HTTP.Config.Handler = checkContract(t, s.Handler)
+	s.HTTP.Config.WriteTimeout = opts.WriteTimeout
 	s.HTTP.Start()
 	t.Cleanup(s.HTTP.Close)
 	if opts.Deliver {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"html/template"
+	"regexp"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -21,4 +22,14 @@ var buyerFuncs = template.FuncMap{
 	"moment": func(t time.Time) string {
 		return t.UTC().Format("2 January 2006, 15:04 UTC")
 	},
+	"codeSpans": codeSpans,
+}
+
+var backtickSpan = regexp.MustCompile("`([^`]+)`")
+
+// codeSpans escapes a text of the API reference and shows its `code`
+// spans (the document's Markdown) as code.
+func codeSpans(s string) template.HTML {
+	escaped := template.HTMLEscapeString(s)
+	return template.HTML(backtickSpan.ReplaceAllString(escaped, "<code>$1</code>"))
 }

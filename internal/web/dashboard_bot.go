@@ -57,9 +57,10 @@ func (p *Pages) saveGuardrails(w http.ResponseWriter, r *http.Request, owner bot
 func (p *Pages) saveProcurement(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	f := newForm(r)
 	ad, bd, am, bm := f.list("allowed_domains"), f.list("blocked_domains"), f.list("allowed_merchants"), f.list("blocked_merchants")
-	ar := f.list("allowed_recipients")
+	ar, br := f.list("allowed_recipients"), f.list("blocked_recipients")
 	_, err := p.svc.SetProcurement(r.Context(), owner, r.PathValue("bot_id"), app.ProcurementChange{
-		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm, AllowedRecipients: &ar})
+		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm,
+		AllowedRecipients: &ar, BlockedRecipients: &br})
 	p.act(w, r, "procurement", err)
 }
 

@@ -1,13 +1,12 @@
 package web
 
 import (
-	"cmp"
 	"encoding/json"
 	"net/http"
-	"slices"
-	"strings"
+	"sync"
 
 	"github.com/botpay/botpay/internal/openapi"
+	"github.com/botpay/botpay/internal/openapi/reference"
 )
 
 type landingPage struct {
@@ -15,73 +14,49 @@ type landingPage struct {
 	Summary string
 }
 
+// summary is the document's one-line summary, for the front page.
+var summary = func() string {
+	var doc struct{ Info struct{ Summary string } }
+	if err := json.Unmarshal(openapi.JSON, &doc); err != nil {
+		panic("openapi.json: " + err.Error()) // embedded and tested: never happens
+	}
+	return doc.Info.Summary
+}()
+
 func (p *Pages) landing(w http.ResponseWriter, r *http.Request) {
-	p.renderPublic(w, "landing.html", landingPage{Title: "botpay", Summary: reference.Summary})
-}
-
-// operation is one route of the API reference page.
-type operation struct {
-	Method, Path, Summary, ID string
-}
-
-type tagSection struct {
-	Name, Description, ID string
-	Operations            []operation
+	p.renderPublic(w, "landing.html", landingPage{Title: "botpay", Summary: summary})
 }
 
 type referencePage struct {
-	Title       string
-	Summary     string
-	Description string
-	Tags        []tagSection
+	Title string
+	Ref   *reference.Reference
 }
 
-// reference is the API reference page's data, read once from the OpenAPI
-// document the service serves, so the page never disagrees with it.
-var reference = buildReference(openapi.JSON)
+var (
+	referencesMu sync.Mutex
+	// references holds the API reference per base URL (one in a running
+	// service), read from the OpenAPI document the service serves so the
+	// page never disagrees with it.
+	references = map[string]*reference.Reference{}
+)
 
-func buildReference(doc []byte) referencePage {
-	var d struct {
-		Info struct{ Summary, Description string }
-		Tags []struct{ Name, Description string }
-		// path → method → operation
-		Paths map[string]map[string]json.RawMessage
+// apiReference is the reference whose curl examples call baseURL.
+func apiReference(baseURL string) *reference.Reference {
+	referencesMu.Lock()
+	defer referencesMu.Unlock()
+	if ref, ok := references[baseURL]; ok {
+		return ref
 	}
-	if err := json.Unmarshal(doc, &d); err != nil {
+	ref, err := reference.FromJSON(openapi.JSON, baseURL)
+	if err != nil {
 		panic("openapi.json: " + err.Error()) // embedded and tested: never happens
 	}
-	page := referencePage{Title: "API reference", Summary: d.Info.Summary, Description: d.Info.Description}
-	byTag := map[string]*tagSection{}
-	for _, t := range d.Tags {
-		page.Tags = append(page.Tags, tagSection{Name: t.Name, Description: t.Description, ID: "tag-" + t.Name})
-	}
-	for i := range page.Tags {
-		byTag[page.Tags[i].Name] = &page.Tags[i]
-	}
-	for path, item := range d.Paths {
-		for method, raw := range item {
-			var op struct {
-				Tags        []string
-				Summary     string
-				OperationID string `json:"operationId"`
-			}
-			if json.Unmarshal(raw, &op) != nil || op.OperationID == "" || len(op.Tags) == 0 || byTag[op.Tags[0]] == nil {
-				continue // path-level parameters, or an operation without a known tag
-			}
-			s := byTag[op.Tags[0]]
-			s.Operations = append(s.Operations, operation{Method: strings.ToUpper(method), Path: path, Summary: op.Summary, ID: op.OperationID})
-		}
-	}
-	for i := range page.Tags {
-		slices.SortFunc(page.Tags[i].Operations, func(a, b operation) int {
-			return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Method, b.Method))
-		})
-	}
-	return page
+	references[baseURL] = ref
+	return ref
 }
 
 func (p *Pages) apiReference(w http.ResponseWriter, r *http.Request) {
-	p.renderPublic(w, "apiref.html", reference)
+	p.renderPublic(w, "apiref.html", referencePage{Title: "API reference", Ref: apiReference(p.svc.BaseURL())})
 }
 
 // renderPublic renders a page anyone may see and cache for a while.

@@ -276,3 +276,30 @@ func TestDecisionPageRefusesAnExpiredHold(t *testing.T) {
 		})
 	}
 }
+
+// TestProcurementFormEditsBlockedRecipients: the owner blocks x402
+// recipients from the settings page as it allows them; the addresses are
+// saved in their checksummed form and shown again, and a malformed one is
+// refused naming the field.
+func TestProcurementFormEditsBlockedRecipients(t *testing.T) {
+	eachEngine(t, testserver.Options{}, func(t *testing.T, s *ownerSite) {
+		const blocked = "0x209693bc6afc0c5328ba36faf03c514ef312287c"
+		const checksummed = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"
+		form := url.Values{"blocked_recipients": {blocked}, "allowed_recipients": {""}}
+		if status, _ := s.send("POST", "/dashboard/bots/"+s.botID+"/procurement", form, true); status != http.StatusSeeOther {
+			t.Fatalf("saving the procurement form: %d, want 303", status)
+		}
+		p, err := s.owner.Procurement(s.ctx, s.botID)
+		if err != nil || len(p.BlockedRecipients) != 1 || p.BlockedRecipients[0] != checksummed || len(p.AllowedRecipients) != 0 {
+			t.Fatalf("procurement after the form: %+v %v, want %s blocked", p, err, checksummed)
+		}
+		if _, page := s.page("/dashboard/bots/"+s.botID+"/settings", true); !strings.Contains(page,
+			`<textarea id="blocked_recipients" name="blocked_recipients">`+checksummed) {
+			t.Errorf("the settings page does not show the blocked recipient")
+		}
+		form.Set("blocked_recipients", "not-an-address")
+		if _, page := s.send("POST", "/dashboard/bots/"+s.botID+"/procurement", form, true); !strings.Contains(page, "blocked_recipients") {
+			t.Errorf("a malformed blocked recipient was not refused by name")
+		}
+	})
+}

@@ -183,8 +183,9 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 }
 
 func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
-	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form}
-	if !p.live { // a payment link is paid only through the sandbox
+	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form,
+		X402URL: p.svc.BaseURL() + "/api/v1/payment-links/" + l.ID + "/x402"}
+	if !p.live { // sandbox methods settle nothing real; x402 settles in both modes
 		d.Methods = methodOptions(app.LinkMethods())
 	}
 	switch l.Status(p.svc.Now()) {
@@ -192,10 +193,6 @@ func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
 		d.State = "paid"
 	case botpay.LinkExpired:
 		d.State = "expired"
-	default:
-		if len(d.Methods) == 0 {
-			d.State = "unavailable"
-		}
 	}
 	return d
 }

@@ -34,6 +34,7 @@ func Document(src []byte) (*Object, error) {
 	templates := doc.Obj("x-templates")
 	doc.Delete("x-templates")
 	paths := doc.Obj("paths")
+	seen := map[string]string{}
 	for _, path := range paths.Keys() {
 		item := paths.Obj(path)
 		for _, method := range Methods {
@@ -45,6 +46,13 @@ func Document(src []byte) (*Object, error) {
 			if err != nil {
 				return nil, err
 			}
+			// Clients name their functions after operation ids, so two
+			// operations may not share one.
+			id := op.Str("operationId")
+			if other, dup := seen[id]; dup {
+				return nil, fmt.Errorf("%s %s: operationId %q is already %s's", method, path, id, other)
+			}
+			seen[id] = method + " " + path
 			addShared(op, method, path)
 			item.Set(method, op)
 		}
@@ -53,6 +61,7 @@ func Document(src []byte) (*Object, error) {
 	if err := expandWebhooks(doc, templates); err != nil {
 		return nil, err
 	}
+	addExamples(doc)
 	return doc, nil
 }
 

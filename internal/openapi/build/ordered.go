@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -19,23 +20,31 @@ type Object struct {
 // NewObject returns an empty object.
 func NewObject() *Object { return &Object{values: map[string]any{}} }
 
-// Get returns the value of key, or nil.
-func (o *Object) Get(key string) any { return o.values[key] }
+// Get returns the value of key, or nil (also of a nil object).
+func (o *Object) Get(key string) any {
+	if o == nil {
+		return nil
+	}
+	return o.values[key]
+}
 
 // Obj returns the value of key when it is an object.
 func (o *Object) Obj(key string) *Object {
-	v, _ := o.values[key].(*Object)
+	v, _ := o.Get(key).(*Object)
 	return v
 }
 
 // Str returns the value of key when it is a string.
 func (o *Object) Str(key string) string {
-	v, _ := o.values[key].(string)
+	v, _ := o.Get(key).(string)
 	return v
 }
 
 // Has reports whether key is present.
 func (o *Object) Has(key string) bool {
+	if o == nil {
+		return false
+	}
 	_, ok := o.values[key]
 	return ok
 }
@@ -63,7 +72,12 @@ func (o *Object) Delete(key string) {
 }
 
 // Keys lists the keys in order.
-func (o *Object) Keys() []string { return append([]string(nil), o.keys...) }
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	return append([]string(nil), o.keys...)
+}
 
 // MarshalJSON writes the keys in order.
 func (o *Object) MarshalJSON() ([]byte, error) {
@@ -163,4 +177,54 @@ func scalar(n *yaml.Node) (any, error) {
 		return n.Value, nil
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML tag %s", n.Line, n.Tag)
+}
+
+// Parse reads a YAML or JSON document into objects, arrays and scalars,
+// keeping the order of keys, without expanding anything.
+func Parse(src []byte) (*Object, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(src, &n); err != nil {
+		return nil, err
+	}
+	v, err := fromYAML(&n)
+	if err != nil {
+		return nil, err
+	}
+	doc, ok := v.(*Object)
+	if !ok {
+		return nil, fmt.Errorf("not a mapping")
+	}
+	return doc, nil
+}
+
+// Resolve follows a local $ref of the document.
+func Resolve(doc, o *Object) *Object { return resolve(doc, o) }
+
+// ListOf returns the objects of a JSON array.
+func ListOf(v any) []*Object { return listOf(v) }
+
+func listOf(v any) []*Object {
+	items, _ := v.([]any)
+	out := make([]*Object, 0, len(items))
+	for _, item := range items {
+		if o, ok := item.(*Object); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// resolve follows a local $ref.
+func resolve(doc, o *Object) *Object {
+	for o != nil && o.Has("$ref") {
+		cur := doc
+		for _, part := range strings.Split(strings.TrimPrefix(o.Str("$ref"), "#/"), "/") {
+			cur = cur.Obj(part)
+		}
+		if cur == nil {
+			return o
+		}
+		o = cur
+	}
+	return o
 }

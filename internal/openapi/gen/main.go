@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/botpay/botpay/internal/openapi/build"
+	"github.com/botpay/botpay/internal/openapi/reference"
 )
 
 func main() {
@@ -33,5 +34,6 @@ func run() error {
 	if err := os.WriteFile("openapi.json", out, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile("../../docs/api.md", build.Markdown(doc), 0o644)
+	ref := reference.New(doc, reference.MarkdownBaseURL)
+	return os.WriteFile("../../docs/api.md", reference.Markdown(ref), 0o644)
 }

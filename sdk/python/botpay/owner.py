@@ -200,9 +200,11 @@ class OwnerClient:
 
     def set_procurement(self, bot_id: str, procurement: dict[str, Any], *, request_id: str | None = None) -> dict[str, Any]:
         """Replaces the allow and block lists (allowed_domains, blocked_domains,
-        allowed_merchants, blocked_merchants, allowed_recipients); a missing list is empty."""
+        allowed_merchants, blocked_merchants, allowed_recipients, blocked_recipients);
+        a missing list is empty."""
         body = {name: list(procurement.get(name) or []) for name in (
-            "allowed_domains", "blocked_domains", "allowed_merchants", "blocked_merchants", "allowed_recipients")}
+            "allowed_domains", "blocked_domains", "allowed_merchants", "blocked_merchants",
+            "allowed_recipients", "blocked_recipients")}
         return self._call("PUT", _bot_path(bot_id, "/procurement"), body, request_id=request_id)
 
     def cancel_invoice(self, invoice_id: str, *, idempotency_key: str | None = None,

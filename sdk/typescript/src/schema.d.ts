@@ -45,7 +45,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (the database answers) */
+        /**
+         * Readiness (the database answers; in live mode the chain too)
+         * @description In live mode the chain is checked too, in one JSON-RPC batch: the node answers for the configured chain id, the token contract has code, and the relayer holds at least BOTPAY_X402_MIN_RELAYER_GAS_WEI of gas (default 0.001 ether).
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -1167,6 +1170,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-links/{id}/x402": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Pay a payment link with x402
+         * @description Speaks x402 versions 1 and 2 exactly as a checkout page's x402 route does, for the link's
+         *     exact amount to the seller bot's processor wallet. Paying completes the link (`status`
+         *     `completed`, `paid_at`) and emits `wallet.payment.received`; a link is paid once: of two
+         *     payers racing, one pays and the other gets `409 payment_link_not_pending` and nothing of
+         *     its authorization is sent. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         */
+        get: operations["getX402LinkRequirements"];
+        put?: never;
+        /**
+         * Pay a payment link with x402
+         * @description Speaks x402 versions 1 and 2 exactly as a checkout page's x402 route does, for the link's
+         *     exact amount to the seller bot's processor wallet. Paying completes the link (`status`
+         *     `completed`, `paid_at`) and emits `wallet.payment.received`; a link is paid once: of two
+         *     payers racing, one pays and the other gets `409 payment_link_not_pending` and nothing of
+         *     its authorization is sent. Without a payment: 402 with the x402 v1 requirements in the
+         *     body and the same offer as an x402 v2 `PaymentRequired` in the `PAYMENT-REQUIRED` header.
+         *     With `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2, preferred when both come): verify, settle,
+         *     and answer the settlement with an `X-PAYMENT-RESPONSE` header (and, for v2,
+         *     `PAYMENT-RESPONSE`). The same authorization again returns the first result and moves no
+         *     money. An unreadable `PAYMENT-SIGNATURE` is no payment: 402 saying it could not be read.
+         */
+        post: operations["payX402Link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/checkout/{id}/pay/sandbox": {
         parameters: {
             query?: never;
@@ -1674,7 +1727,7 @@ export interface paths {
             cookie?: never;
         };
         /** A dashboard page (signed in; otherwise a redirect to /login) */
-        get: operations["getDashboard"];
+        get: operations["getDashboardTrailingSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2539,7 +2592,7 @@ export interface components {
         /** @description The cursor of the next page; null on the last page. */
         NextCursor: string | null;
         Error: {
-            /** @description The error code. */
+            /** @description The error code (see the index of error codes). */
             error: string;
             message?: string;
             /** @description Field → problem. */
@@ -2861,6 +2914,7 @@ export interface components {
         };
         Invoice: {
             invoice_id: string;
+            /** @example INV-2026-000042 */
             reference_number: string;
             checkout_page_id: string;
             /** @enum {unknown} */
@@ -3056,7 +3110,7 @@ export interface components {
             merchant_name: string;
             item_name: string;
             amount_usd: components["schemas"]["USD"];
-            /** @description Only from rail5/key */
+            /** @description Only from rail5/key, once. */
             key?: string;
             /** @constant */
             alg?: "AES-256-GCM";
@@ -3227,6 +3281,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3255,6 +3318,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "not_found",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3264,6 +3336,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3273,6 +3354,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3282,6 +3372,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "cross_origin_request",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3307,6 +3406,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "Authentication required",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3337,6 +3445,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "service_unavailable",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
                 "text/html": string;
             };
@@ -3347,6 +3464,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "internal_error",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3356,6 +3482,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "payload_too_large",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3365,6 +3500,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "idempotency_key_reused",
+                 *       "message": "message",
+                 *       "details": {},
+                 *       "retry_after_seconds": 1,
+                 *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3401,6 +3545,26 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_mode": "ask_for_everything",
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5,
+                 *         "ask_approval_above_usd": 12.5
+                 *       },
+                 *       "recurring_allowed": true,
+                 *       "notes": "notes",
+                 *       "updated_at": "2026-11-21T09:30:00.000Z",
+                 *       "approved_categories": [
+                 *         "approved categorie"
+                 *       ],
+                 *       "blocked_categories": [
+                 *         "blocked categorie"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Guardrails"];
             };
         };
@@ -3410,6 +3574,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "per_transaction_usd": 12.5,
+                 *       "daily_budget_usd": 12.5,
+                 *       "monthly_budget_usd": 12.5,
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MasterGuardrails"];
             };
         };
@@ -3419,6 +3591,29 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "allowed_domains": [
+                 *         "allowed domain"
+                 *       ],
+                 *       "blocked_domains": [
+                 *         "blocked domain"
+                 *       ],
+                 *       "allowed_merchants": [
+                 *         "allowed merchant"
+                 *       ],
+                 *       "blocked_merchants": [
+                 *         "blocked merchant"
+                 *       ],
+                 *       "allowed_recipients": [
+                 *         "allowed recipient"
+                 *       ],
+                 *       "blocked_recipients": [
+                 *         "blocked recipient"
+                 *       ],
+                 *       "updated_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Procurement"];
             };
         };
@@ -3428,6 +3623,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     confirmation_id: string;
                     /** @enum {unknown} */
@@ -3441,6 +3642,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "approval_id": 1,
+                 *       "status": "approved"
+                 *     }
+                 */
                 "application/json": {
                     approval_id: number;
                     /** @enum {unknown} */
@@ -3454,6 +3661,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "status": "confirmed",
+                 *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *       "tx_hash": "tx hash",
+                 *       "amount_usd": 12.5,
+                 *       "product": {
+                 *         "url": "https://example.com/url",
+                 *         "type": "digital_product"
+                 *       },
+                 *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                 *       "reference_number": "reference number",
+                 *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                 *       "paid_at": "2026-11-21T09:30:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Settlement"];
             };
         };
@@ -3471,7 +3694,10 @@ export interface components {
         Limit100: number;
         /** @description `next_cursor` of the previous page (opaque); a forged one is `400 invalid_cursor`. */
         Cursor: string;
-        /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+        /**
+         * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+         * @example 7f1c2a9e-checkout-1
+         */
         IdempotencyKey: string;
     };
     requestBodies: {
@@ -3512,6 +3738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3535,6 +3762,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "version": "version"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -3562,6 +3795,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ready";
@@ -3570,17 +3808,31 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
-            /** @description The database cannot be reached. */
+            /** @description The database cannot be reached (database_unreachable), or in live mode a check of the chain failed (chain_unavailable, with the check that failed and what it found). */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "error": "database_unreachable",
+                     *       "check": "node",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "unavailable";
-                        /** @constant */
-                        error: "database_unreachable";
+                        /** @enum {string} */
+                        error: "database_unreachable" | "chain_unavailable";
+                        /**
+                         * @description The chain check that failed (chain_unavailable only).
+                         * @enum {string}
+                         */
+                        check?: "node" | "chain_id" | "token_code" | "relayer_gas";
+                        message?: string;
                     };
                 };
             };
@@ -3616,6 +3868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3633,6 +3886,7 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -3644,6 +3898,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3664,7 +3927,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3690,6 +3956,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "api_key": "api key",
+                     *       "claim_token": "claim token",
+                     *       "status": "pending_owner_verification",
+                     *       "owner_verification_url": "https://example.com/owner-verification",
+                     *       "paired": true,
+                     *       "owner_uid": "owner uid",
+                     *       "webhook_secret": "webhook secret",
+                     *       "webhook_note": "webhook note",
+                     *       "important": "important",
+                     *       "webhook_url": "https://example.com/webhook",
+                     *       "tunnel_token": "tunnel token",
+                     *       "tunnel_setup": {
+                     *         "webhook_url": "https://example.com/webhook",
+                     *         "tunnel_token": "tunnel token",
+                     *         "tunnel_client_command": "tunnel client command",
+                     *         "local_port": 1,
+                     *         "webhook_path": "webhook path",
+                     *         "steps": [
+                     *           "step"
+                     *         ],
+                     *         "webhook_headers": {},
+                     *         "retry_policy": "retry policy",
+                     *         "gateway_config": "gateway config"
+                     *       },
+                     *       "hooks_token": "hooks token",
+                     *       "hooks_token_note": "hooks token note"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Registration"];
                 };
             };
@@ -3718,6 +4016,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "livemode": true,
+                     *       "default_rail": "default rail",
+                     *       "active_rails": [
+                     *         "active rail"
+                     *       ],
+                     *       "rails": {
+                     *         "card_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "held_usd": 12.5,
+                     *           "spending_limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "monthly_usd": 12.5,
+                     *             "monthly_spent_usd": 12.5,
+                     *             "monthly_remaining_usd": 12.5
+                     *           }
+                     *         },
+                     *         "processor_wallet": {
+                     *           "status": "status",
+                     *           "balance_usd": 12.5,
+                     *           "address": "address"
+                     *         }
+                     *       },
+                     *       "master_guardrails": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_budget_usd": 12.5,
+                     *         "monthly_budget_usd": 12.5,
+                     *         "updated_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "pending_messages": 1,
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1,
+                     *       "callback_url": "https://example.com/callback",
+                     *       "wallet_status": "active",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BotStatus"];
                 };
             };
@@ -3787,6 +4127,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "id": 1,
+                     *           "type": "fund",
+                     *           "amount_usd": 12.5,
+                     *           "balance_after_usd": 12.5,
+                     *           "description": "description",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         transactions: components["schemas"]["Transaction"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -3807,7 +4163,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3836,6 +4195,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "topup_request_id": 1,
+                     *       "status": "sent",
+                     *       "amount_usd": 12.5,
+                     *       "owner_notified": true,
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         topup_request_id: number;
                         /** @constant */
@@ -3872,6 +4240,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approval_mode": "ask_for_everything",
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5,
+                     *         "ask_approval_above_usd": 12.5
+                     *       },
+                     *       "recurring_allowed": true,
+                     *       "notes": "notes",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "approved_categories": [
+                     *         "approved categorie"
+                     *       ],
+                     *       "blocked_categories": [
+                     *         "blocked categorie"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Guardrails"];
                 };
             };
@@ -3892,6 +4280,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -3904,6 +4297,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -3921,7 +4322,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3949,6 +4353,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "approved",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "4242",
+                     *       "expiry_month": "09",
+                     *       "expiry_year": "2029",
+                     *       "message": "Approved: complete the purchase with card profile 1."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3958,6 +4377,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": false,
+                     *       "confirmation_id": "chk_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "Acme",
+                     *       "item_name": "Paper",
+                     *       "amount_usd": 12.5,
+                     *       "expires_at": "2026-11-21T09:45:00.000Z",
+                     *       "message": "Held for the owner's approval; poll the checkout status."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -3996,6 +4428,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "status": "pending_confirmation",
+                     *       "profile_index": 1,
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "missing_digits": "missing digits",
+                     *       "expiry_month": "expiry month",
+                     *       "expiry_year": "expiry year",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Purchase"];
                 };
             };
@@ -4012,7 +4460,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4026,6 +4477,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "has_task": true,
+                     *       "task_type": "purchase",
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "instructions": {
+                     *         "profile_index": 1,
+                     *         "merchant_name": "merchant name",
+                     *         "merchant_url": "https://example.com/merchant",
+                     *         "item_name": "item name",
+                     *         "amount_cents": 1,
+                     *         "category": "category"
+                     *       },
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Task"];
                 };
             };
@@ -4057,6 +4524,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "message_id": 1,
+                     *           "event_id": "event_01JDQ8Z6X0A1B2C3",
+                     *           "event": "event",
+                     *           "data": {},
+                     *           "timestamp": "2026-11-21T09:30:00.000Z",
+                     *           "staged_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1,
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         messages: components["schemas"]["PendingMessage"][];
                         count: number;
@@ -4076,7 +4561,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4104,6 +4592,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acknowledged": [
+                     *         1
+                     *       ],
+                     *       "not_found": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         acknowledged: number[];
                         not_found: number[];
@@ -4144,6 +4642,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "vendors": [
+                     *         {
+                     *           "slug": "slug",
+                     *           "name": "name",
+                     *           "category": "category",
+                     *           "url": "https://example.com/url",
+                     *           "checkout_methods": [
+                     *             "checkout method"
+                     *           ],
+                     *           "capabilities": [
+                     *             "capabilitie"
+                     *           ],
+                     *           "maturity": "verified",
+                     *           "agent_friendliness": 0,
+                     *           "guest_checkout": true,
+                     *           "bulk_pricing": true,
+                     *           "free_shipping_above": 12.5,
+                     *           "skill_url": "https://example.com/skill",
+                     *           "catalog_url": "https://example.com/catalog",
+                     *           "version": "version",
+                     *           "last_verified": "last verified",
+                     *           "success_rate": 0
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "categories": [
+                     *         "categorie"
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         vendors: components["schemas"]["Vendor"][];
                         total: number;
@@ -4224,6 +4756,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_pages": [
+                     *         {
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "title": "title",
+                     *           "description": "description",
+                     *           "wallet_address": "wallet address",
+                     *           "amount_usd": 12.5,
+                     *           "amount_locked": true,
+                     *           "allowed_methods": [
+                     *             "allowed method"
+                     *           ],
+                     *           "status": "active",
+                     *           "page_type": "product",
+                     *           "image_url": "https://example.com/image",
+                     *           "collect_buyer_name": true,
+                     *           "digital_product_url": "https://example.com/digital-product",
+                     *           "success_url": "https://example.com/success",
+                     *           "contact_email": "ada@example.com",
+                     *           "refund_policy": "refund policy",
+                     *           "view_count": 1,
+                     *           "payment_count": 1,
+                     *           "total_received_usd": 12.5,
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         checkout_pages: components["schemas"]["CheckoutPage"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4242,7 +4807,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4266,6 +4834,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "title": "title",
+                     *       "description": "description",
+                     *       "wallet_address": "wallet address",
+                     *       "amount_usd": 12.5,
+                     *       "amount_locked": true,
+                     *       "allowed_methods": [
+                     *         "allowed method"
+                     *       ],
+                     *       "status": "active",
+                     *       "page_type": "product",
+                     *       "image_url": "https://example.com/image",
+                     *       "collect_buyer_name": true,
+                     *       "digital_product_url": "https://example.com/digital-product",
+                     *       "success_url": "https://example.com/success",
+                     *       "contact_email": "ada@example.com",
+                     *       "refund_policy": "refund policy",
+                     *       "view_count": 1,
+                     *       "payment_count": 1,
+                     *       "total_received_usd": 12.5,
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckoutPage"];
                 };
             };
@@ -4298,6 +4893,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_links": [
+                     *         {
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "description": "description",
+                     *           "payer_email": "ada@example.com",
+                     *           "status": "pending",
+                     *           "checkout_url": "https://example.com/checkout",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         payment_links: components["schemas"]["PaymentLink"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4316,7 +4930,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4346,6 +4963,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "description": "description",
+                     *       "payer_email": "ada@example.com",
+                     *       "status": "pending",
+                     *       "checkout_url": "https://example.com/checkout",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
@@ -4380,6 +5010,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoices": [
+                     *         {
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "reference_number": "INV-2026-000042",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "status": "draft",
+                     *           "recipient_name": "recipient name",
+                     *           "recipient_email": "ada@example.com",
+                     *           "recipient_type": "recipient type",
+                     *           "line_items": [
+                     *             {
+                     *               "description": "description",
+                     *               "quantity": 12.5,
+                     *               "unitPriceUsd": 12.5,
+                     *               "amountUsd": 12.5
+                     *             }
+                     *           ],
+                     *           "subtotal_usd": 12.5,
+                     *           "tax_usd": 12.5,
+                     *           "total_usd": 12.5,
+                     *           "payment_url": "https://example.com/payment",
+                     *           "due_date": "2026-11-21T09:30:00.000Z",
+                     *           "sender_name": "sender name",
+                     *           "sender_email": "ada@example.com",
+                     *           "notes": "notes",
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "sent_at": "2026-11-21T09:30:00.000Z",
+                     *           "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *           "paid_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "updated_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         invoices: components["schemas"]["Invoice"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4398,7 +5068,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4429,6 +5102,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -4447,7 +5154,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4466,6 +5176,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "status": "sent",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "payment_url": "https://example.com/payment",
+                     *       "email_sent": true,
+                     *       "email_reason": "no_recipient_email"
+                     *     }
+                     */
                     "application/json": {
                         invoice_id: string;
                         reference_number: string;
@@ -4498,7 +5219,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4537,6 +5261,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sales": [
+                     *         {
+                     *           "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *           "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *           "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *           "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "payment_method": "payment method",
+                     *           "status": "status",
+                     *           "buyer_type": "buyer type",
+                     *           "buyer_identifier": "buyer identifier",
+                     *           "buyer_email": "ada@example.com",
+                     *           "tx_hash": "tx hash",
+                     *           "checkout_title": "checkout title",
+                     *           "confirmed_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "refunded_usd": 12.5,
+                     *           "resource_url": "https://example.com/resource"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         sales: components["schemas"]["Sale"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -4616,7 +5366,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4624,6 +5377,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4666,7 +5426,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4674,6 +5437,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "x402Version": 1,
+                 *       "paymentPayload": {},
+                 *       "paymentRequirements": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["FacilitatorRequest"];
             };
         };
@@ -4723,7 +5493,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4731,6 +5504,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                 };
@@ -4743,6 +5521,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "test_checkout_url": "https://example.com/test-checkout",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "confirmed";
@@ -4770,7 +5558,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4778,6 +5569,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category"
+                 *     }
+                 */
                 "application/json": {
                     card_id?: string | null;
                     merchant_name: string;
@@ -4795,6 +5596,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4815,7 +5629,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4823,6 +5640,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                 };
@@ -4835,6 +5657,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4854,7 +5689,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4862,6 +5700,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *       "success": true,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": {
                     checkout_id: string;
                     success: boolean;
@@ -4876,6 +5721,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status",
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "merchant_name": "merchant name",
+                     *       "item_name": "item name",
+                     *       "amount_usd": 12.5,
+                     *       "key": "key",
+                     *       "alg": "AES-256-GCM",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rail5Checkout"];
                 };
             };
@@ -4895,7 +5753,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4930,6 +5791,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x_payment_header": "x payment header",
+                     *       "signature": "signature",
+                     *       "from": "from",
+                     *       "nonce": "nonce",
+                     *       "valid_before": 1,
+                     *       "amount_usdc": 1,
+                     *       "payment_signature_header": "payment signature header",
+                     *       "x_payment_standard_header": "x payment standard header"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Base64 JSON for the X-PAYMENT header. */
                         x_payment_header: string;
@@ -4960,6 +5833,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "awaiting_approval",
+                     *       "approval_id": 1,
+                     *       "expires_at": "2026-11-21T09:30:00.000Z",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "awaiting_approval";
@@ -4979,6 +5860,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GuardrailBlocked"];
                 };
             };
@@ -4996,7 +5886,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5022,6 +5915,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -5043,7 +5943,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5051,6 +5954,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "passwordxxxx"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Credentials"];
             };
         };
@@ -5063,6 +5972,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "token": "token"
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         token: string;
@@ -5084,7 +5999,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5098,6 +6016,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "logged_out": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         logged_out: true;
@@ -5116,7 +6039,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5132,7 +6058,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "pairing_code": "482913",
+                     *       "expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
+                        /** @example 482913 */
                         pairing_code: string;
                         expires_at: components["schemas"]["Timestamp"];
                     };
@@ -5152,7 +6085,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5160,6 +6096,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "claim_token": "river-7KQ2-M3XP-9HTA"
+                 *     }
+                 */
                 "application/json": {
                     /** @example river-7KQ2-M3XP-9HTA */
                     claim_token: string;
@@ -5175,6 +6116,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "bot_name": "bot name",
+                     *       "status": "active",
+                     *       "wallet_status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         bot_name: string;
@@ -5219,6 +6168,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *         "bot_name": "bot name",
+                     *         "description": "description",
+                     *         "status": "active",
+                     *         "wallet_status": "active",
+                     *         "callback_url": "https://example.com/callback",
+                     *         "webhook_status": "active",
+                     *         "webhook_fail_count": 1,
+                     *         "created_at": "2026-11-21T09:30:00.000Z",
+                     *         "claimed_at": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["OwnedBot"][];
                 };
             };
@@ -5233,7 +6198,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5262,6 +6230,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transaction": {
+                     *         "id": 1,
+                     *         "type": "fund",
+                     *         "amount_usd": 12.5,
+                     *         "balance_after_usd": 12.5,
+                     *         "description": "description",
+                     *         "created_at": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "balance_usd": 12.5
+                     *     }
+                     */
                     "application/json": {
                         transaction: components["schemas"]["Transaction"];
                         balance_usd: number;
@@ -5285,7 +6266,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5296,6 +6280,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frozen": true
+                 *     }
+                 */
                 "application/json": {
                     frozen: boolean;
                 };
@@ -5308,6 +6297,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "frozen": true,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": {
                         bot_id: string;
                         frozen: boolean;
@@ -5443,6 +6439,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "callback_url": "https://example.com/callback"
+                 *     }
+                 */
                 "application/json": {
                     callback_url: string;
                 };
@@ -5455,6 +6456,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "callback_url": "https://example.com/callback",
+                     *       "webhook_status": "active",
+                     *       "webhook_fail_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["CallbackState"];
                 };
             };
@@ -5486,6 +6495,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cards": [
+                     *         {
+                     *           "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "card_name": "card name",
+                     *           "status": "active",
+                     *           "real_profile_index": 1,
+                     *           "profiles": [
+                     *             {
+                     *               "profile_index": 1,
+                     *               "allowance_duration": "day",
+                     *               "allowance_usd": 12.5,
+                     *               "human_permission_required": true
+                     *             }
+                     *           ],
+                     *           "limits": {
+                     *             "per_transaction_usd": 12.5,
+                     *             "daily_usd": 12.5,
+                     *             "monthly_usd": 12.5
+                     *           },
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         cards: components["schemas"]["Card"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5505,7 +6543,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5516,6 +6557,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "missing_digits": "missing digits",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "real_profile_index": 1,
+                 *       "profiles": [
+                 *         {
+                 *           "profile_index": 1,
+                 *           "allowance_duration": "day",
+                 *           "allowance_usd": 12.5,
+                 *           "human_permission_required": true
+                 *         }
+                 *       ],
+                 *       "limits": {
+                 *         "per_transaction_usd": 12.5,
+                 *         "daily_usd": 12.5,
+                 *         "monthly_usd": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CardRequest"];
             };
         };
@@ -5526,6 +6589,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5554,6 +6640,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @example active
@@ -5570,6 +6661,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "status": "active",
+                     *       "real_profile_index": 1,
+                     *       "profiles": [
+                     *         {
+                     *           "profile_index": 1,
+                     *           "allowance_duration": "day",
+                     *           "allowance_usd": 12.5,
+                     *           "human_permission_required": true
+                     *         }
+                     *       ],
+                     *       "limits": {
+                     *         "per_transaction_usd": 12.5,
+                     *         "daily_usd": 12.5,
+                     *         "monthly_usd": 12.5
+                     *       },
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Card"];
                 };
             };
@@ -5588,7 +6702,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5599,6 +6716,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "card_name": "card name",
+                 *       "number": "number",
+                 *       "cvv": "cvv",
+                 *       "expiry_month": "expiry month",
+                 *       "expiry_year": "expiry year",
+                 *       "holder_name": "holder name"
+                 *     }
+                 */
                 "application/json": {
                     card_name: string;
                     number: string | number;
@@ -5616,6 +6743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "card_id": "card_01JDQ8Z6X0A1B2C3",
+                     *       "card_name": "card name",
+                     *       "card_last4": "card last4",
+                     *       "status": "pending_delivery",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         card_id: string;
                         card_name: string;
@@ -5642,7 +6778,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5653,6 +6792,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "merchant_name": "merchant name",
+                 *       "merchant_url": "https://example.com/merchant",
+                 *       "item_name": "item name",
+                 *       "amount_cents": 1,
+                 *       "category": "category",
+                 *       "profile_index": 1
+                 *     }
+                 */
                 "application/json": {
                     merchant_name: string;
                     merchant_url: string;
@@ -5670,6 +6819,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "task_id": "task_01JDQ8Z6X0A1B2C3",
+                     *       "status": "status"
+                     *     }
+                     */
                     "application/json": {
                         task_id: string;
                         status: string;
@@ -5755,7 +6910,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5772,6 +6930,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "address"
+                     *     }
+                     */
                     "application/json": {
                         /** @description EIP-55 checksummed 0x address. */
                         address: string;
@@ -5808,6 +6971,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5826,7 +7008,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5857,7 +7042,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5896,6 +7084,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "approvals": [
+                     *         {
+                     *           "kind": "purchase",
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                     *           "amount_usd": 12.5,
+                     *           "merchant_name": "merchant name",
+                     *           "item_name": "item name",
+                     *           "status": "status",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "created_at": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
                         has_more?: components["schemas"]["HasMore"];
@@ -5914,7 +7121,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5943,7 +7153,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5971,7 +7184,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5987,6 +7203,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "INV-2026-000042",
+                     *       "checkout_page_id": "checkout_page_01JDQ8Z6X0A1B2C3",
+                     *       "status": "draft",
+                     *       "recipient_name": "recipient name",
+                     *       "recipient_email": "ada@example.com",
+                     *       "recipient_type": "recipient type",
+                     *       "line_items": [
+                     *         {
+                     *           "description": "description",
+                     *           "quantity": 12.5,
+                     *           "unitPriceUsd": 12.5,
+                     *           "amountUsd": 12.5
+                     *         }
+                     *       ],
+                     *       "subtotal_usd": 12.5,
+                     *       "tax_usd": 12.5,
+                     *       "total_usd": 12.5,
+                     *       "payment_url": "https://example.com/payment",
+                     *       "due_date": "2026-11-21T09:30:00.000Z",
+                     *       "sender_name": "sender name",
+                     *       "sender_email": "ada@example.com",
+                     *       "notes": "notes",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "sent_at": "2026-11-21T09:30:00.000Z",
+                     *       "viewed_at": "2026-11-21T09:30:00.000Z",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z",
+                     *       "created_at": "2026-11-21T09:30:00.000Z",
+                     *       "updated_at": "2026-11-21T09:30:00.000Z",
+                     *       "refunded_usd": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -6004,7 +7254,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6031,6 +7284,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6050,7 +7315,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6060,6 +7328,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_usd": 12.5,
+                 *       "reason": "reason"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundRequest"];
             };
         };
@@ -6070,6 +7344,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                     *       "confirmation_id": "confirmation_01JDQ8Z6X0A1B2C3",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "amount_usd": 12.5,
+                     *       "reason": "reason",
+                     *       "status": "succeeded",
+                     *       "tx_hash": "tx hash",
+                     *       "created_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
@@ -6126,6 +7412,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6146,14 +7448,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6211,6 +7533,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
@@ -6231,19 +7569,251 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentRequired"];
                 };
             };
             /** @description `checkout_page_not_found`; `not_found` (invoice). */
             404: components["responses"]["NotFound"];
-            /** @description `invoice_not_payable`, `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
+            /** @description `invoice_not_payable` (an invoice paid already or cancelled: answered instead of any 402, while the authorization that paid it gets its first answer again), `invoice_already_paid`, `duplicate_payment`, `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this route with another authorization (nothing is paid). */
             409: components["responses"]["Conflict"];
-            /** @description `checkout_page_expired`. */
+            /** @description `checkout_page_expired` (answered instead of any 402, while an authorization settled here before gets its first answer again). */
             410: components["responses"]["Error"];
             413: components["responses"]["InvalidJSONOrTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getX402LinkRequirements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settled. */
+            200: {
+                headers: {
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
+                    "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error` (buyer_email, buyer_name of the body). */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
+            402: {
+                headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentRequired"];
+                };
+            };
+            /** @description `not_found`: no such payment link. */
+            404: components["responses"]["NotFound"];
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
+        };
+    };
+    payX402Link: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 x402 payment (nested x402 v1, the flat form of the sign endpoint, or both). */
+                "X-PAYMENT"?: string;
+                /** @description Base64 of an x402 v2 `PaymentPayload`, as on a checkout page's x402 route; `extensions["payment-identifier"].info.id` makes the payment idempotent on this link. */
+                "PAYMENT-SIGNATURE"?: string;
+            };
+            path: {
+                /** @description Payment link id (`pl_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. What a person paying from the buyer page tells the seller, recorded on the sale: read only from a JSON object body (`Content-Type: application/json`); any other body is ignored, so stock x402 clients may send their own. A page that collects buyer names asks for the name in its own form; this route never requires it. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "bea@example.com",
+                 *       "buyer_name": "Bea Buyer"
+                 *     }
+                 */
+                "application/json": {
+                    buyer_email?: string | null;
+                    buyer_name?: string | null;
+                };
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Settled. */
+            200: {
+                headers: {
+                    /** @description Base64 of `{success, transaction, network, payer}` (x402 v1; `network` is the v1 name such as `base`). */
+                    "X-PAYMENT-RESPONSE": string;
+                    /** @description v2 payments only: base64 of `{success: true, transaction, network, payer, amount}` with the CAIP-2 `network` (`eip155:8453`) and the amount in micro-units as a decimal string. */
+                    "PAYMENT-RESPONSE"?: string;
+                    /** @description Lists `X-PAYMENT-RESPONSE` (and `PAYMENT-RESPONSE` for v2). */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                     *       "tx_hash": "tx hash",
+                     *       "amount_usd": 12.5,
+                     *       "product": {
+                     *         "url": "https://example.com/url",
+                     *         "type": "digital_product"
+                     *       },
+                     *       "invoice_id": "invoice_01JDQ8Z6X0A1B2C3",
+                     *       "reference_number": "reference number",
+                     *       "payment_link_id": "payment_link_01JDQ8Z6X0A1B2C3",
+                     *       "paid_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Settlement"];
+                };
+            };
+            /** @description `validation_error` (buyer_email, buyer_name of the body). */
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description Payment required, or the payment was refused (`error` says why, in the body and in the
+             *     header: the reasons of verification such as `expired`, `insufficient_funds`,
+             *     `authorization_already_used`; `invalid_payload: …` for an unreadable `PAYMENT-SIGNATURE`;
+             *     `no_matching_requirements: …` naming how `accepted` differs from the offer).
+             */
+            402: {
+                headers: {
+                    /** @description Base64 of the x402 v2 `PaymentRequired` `{x402Version: 2, error, resource: {url, description, mimeType}, accepts: [{scheme: exact, network: "eip155:<chain id>", amount (micro-units, decimal string), asset, payTo, maxTimeoutSeconds, extra: {name, version}}], extensions: {payment-identifier (optional), bazaar}}`: the same offer as the body. */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description Lists `PAYMENT-REQUIRED`. */
+                    "Access-Control-Expose-Headers"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "x402Version": 1,
+                     *       "error": "error",
+                     *       "accepts": [
+                     *         {
+                     *           "scheme": "exact",
+                     *           "network": "base",
+                     *           "maxAmountRequired": "maxAmountRequired",
+                     *           "resource": "resource",
+                     *           "description": "description",
+                     *           "mimeType": "mimeType",
+                     *           "payTo": "payTo",
+                     *           "maxTimeoutSeconds": 1,
+                     *           "asset": "asset",
+                     *           "extra": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentRequired"];
+                };
+            };
+            /** @description `not_found`: no such payment link. */
+            404: components["responses"]["NotFound"];
+            /** @description `payment_link_not_pending`: the link is completed or expired (answered instead of any 402, with or without a payment; the authorization that paid it gets its first answer again), or another payer's authorization is paying it; `payment_in_progress`; `payment_identifier_reused`: a v2 payment identifier already used on this link with another authorization (nothing is paid). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["InvalidJSONOrTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description `chain_unavailable` (live mode, with `Retry-After`): the node did not answer the payment's checks usefully; nothing was stored or sent, and the same payment may be sent again. */
+            503: components["responses"]["Error"];
         };
     };
     payCheckoutSandbox: {
@@ -6255,7 +7825,10 @@ export interface operations {
                 t?: string;
             };
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6294,7 +7867,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6304,6 +7880,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": 12.5,
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BuyerPayment"];
             };
         };
@@ -6364,6 +7950,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "buyer_email": "ada@example.com",
+                 *       "buyer_name": "buyer name",
+                 *       "method": "method",
+                 *       "amount_usd": "amount usd",
+                 *       "ref": "ref",
+                 *       "t": "t"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     buyer_email?: string;
                     buyer_name?: string;
@@ -6389,6 +7985,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    /**
+                     * @example {
+                     *       "error": "error",
+                     *       "message": "message",
+                     *       "details": {},
+                     *       "retry_after_seconds": 1,
+                     *       "request_id": "request_01JDQ8Z6X0A1B2C3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -6580,7 +8185,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6588,6 +8196,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6598,6 +8211,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6616,7 +8235,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6627,6 +8249,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "grace_seconds": 0
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyRotationRequest"];
             };
         };
@@ -6637,6 +8264,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": "api key",
+                     *       "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeyRotation"];
                 };
             };
@@ -6655,7 +8288,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6663,6 +8299,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -6677,6 +8318,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "status",
+                     *       "message": "message"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                         message: string;
@@ -6696,7 +8343,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6704,6 +8354,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "token",
+                 *       "password": "password"
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                     password: string;
@@ -6717,6 +8373,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner_uid": "owner uid",
+                     *       "email": "ada@example.com",
+                     *       "password_reset": true
+                     *     }
+                     */
                     "application/json": {
                         owner_uid: string;
                         email: string;
@@ -6738,7 +8401,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never). */
+                /**
+                 * @description Replays the first answer for the same key and body within 24 hours (an answer carrying a secret shown once only to its first caller within 10 minutes; a key rotation's never).
+                 * @example 7f1c2a9e-checkout-1
+                 */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6752,6 +8418,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_verified: boolean;
@@ -6782,6 +8454,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "id": "01JDQ8Z6X0A1B2C3",
+                     *           "kind": "session",
+                     *           "created_at": "2026-11-21T09:30:00.000Z",
+                     *           "last_used_at": "2026-11-21T09:30:00.000Z",
+                     *           "expires_at": "2026-11-21T09:30:00.000Z",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         sessions: {
                             id: string;
@@ -6818,6 +8504,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01JDQ8Z6X0A1B2C3",
+                     *       "revoked": true
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         revoked: boolean;
@@ -7147,7 +8839,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getDashboard: {
+    getDashboardTrailingSlash: {
         parameters: {
             query?: never;
             header?: never;
@@ -7711,6 +9403,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "request_id": 1,
+                     *       "path": "path",
+                     *       "headers": {},
+                     *       "body": "body"
+                     *     }
+                     */
                     "application/json": {
                         request_id: number;
                         path: string;
@@ -7747,6 +9447,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status_code": 1,
+                 *       "error": "error"
+                 *     }
+                 */
                 "application/json": {
                     status_code?: number | null;
                     error?: string | null;
@@ -7760,6 +9466,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recorded": true
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         recorded: true;
@@ -7798,6 +9509,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.activated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "rail": "rail",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.activated";
@@ -7836,6 +9559,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.funded",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.funded";
@@ -7874,6 +9610,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.topup.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.topup.completed";
@@ -7912,6 +9661,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.authorized",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "remaining_balance": 12.5,
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.authorized";
@@ -7950,6 +9714,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.spend.declined",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.spend.declined";
@@ -7988,6 +9765,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.balance.low",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "current_balance": 12.5,
+                 *         "currency": "currency",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.balance.low";
@@ -8026,6 +9816,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.payment.received",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "source": "source",
+                 *         "reference_id": "reference_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.payment.received";
@@ -8064,6 +9867,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.sale.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "buyer_email": "ada@example.com",
+                 *         "method": "method"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.sale.completed";
@@ -8102,6 +9919,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.approved",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description",
+                 *         "approval_mode": "approval mode",
+                 *         "x_payment_header": "x payment header",
+                 *         "payment_signature_header": "payment signature header",
+                 *         "x_payment_standard_header": "x payment standard header"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.approved";
@@ -8140,6 +9976,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.rejected",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.rejected";
@@ -8178,6 +10029,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "purchase.expired",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "approval_id": 1,
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "purchase.expired";
@@ -8216,6 +10082,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.card.delivered",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "card_name": "card name",
+                 *         "card_last4": "card last4",
+                 *         "file_content": "file content",
+                 *         "suggested_path": "suggested path",
+                 *         "instructions": "instructions"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.card.delivered";
@@ -8254,6 +10135,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "description": "description"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.completed";
@@ -8292,6 +10188,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rail5.checkout.failed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "card_id": "card_01JDQ8Z6X0A1B2C3",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "vendor": "vendor",
+                 *         "reason": "reason"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rail5.checkout.failed";
@@ -8330,6 +10241,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "rails.updated",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "action": "card_created",
+                 *         "rail": "rail",
+                 *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *         "message": "message"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "rails.updated";
@@ -8368,6 +10292,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "wallet.refund.completed",
+                 *       "timestamp": "2026-11-21T09:30:00.000Z",
+                 *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
+                 *       "data": {
+                 *         "refund_id": "refund_01JDQ8Z6X0A1B2C3",
+                 *         "amount": 12.5,
+                 *         "currency": "currency",
+                 *         "new_balance": 12.5,
+                 *         "reason": "reason",
+                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
+                 *         "sale_id": "sale_01JDQ8Z6X0A1B2C3"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookEvent"] & {
                     /** @constant */
                     event?: "wallet.refund.completed";
