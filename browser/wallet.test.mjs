@@ -1,8 +1,8 @@
 // Browser checks of "Pay with a wallet" on a live service on anvil: an
 // EIP-1193 wallet is injected into each page (announced by EIP-6963, or
 // as window.ethereum) and backed on the node side by a viem account of a
-// funded anvil key. It pays a checkout page, an invoice and a
-// pay-what-you-want page at desktop and phone widths, and is refused with
+// funded anvil key. It pays a checkout page, an invoice, a payment link
+// and a pay-what-you-want page at desktop and phone widths, and is refused with
 // a clear message when it will not sign, will not switch chain, or holds
 // too little. Run by internal/browsertest (TestWalletPaysBuyerPagesOnChainInChromium),
 // which checks the chain and the sales afterwards from the last line.
@@ -131,7 +131,7 @@ function watch(page, problems) {
   });
 }
 
-function scenarios(width, invoice) {
+function scenarios(width, invoice, link) {
   return {
     async 'a checkout page is paid'(page) {
       await injectWallet(page, signerFor(PLAN.richKey));
@@ -142,6 +142,11 @@ function scenarios(width, invoice) {
       await injectWallet(page, signerFor(PLAN.richKey), { announce: false });
       await openAndPay(page, invoice, { width, name: 'invoice', email: '' });
       payments.push(await paid(page, 'invoice', width, 21_750_000));
+    },
+    async 'a payment link is paid'(page) {
+      await injectWallet(page, signerFor(PLAN.richKey));
+      await openAndPay(page, link, { width, name: 'link' });
+      payments.push(await paid(page, 'link', width, 3_750_000));
     },
     async 'a pay-what-you-want page takes the amount and the name first'(page) {
       await injectWallet(page, signerFor(PLAN.richKey));
@@ -176,7 +181,7 @@ function scenarios(width, invoice) {
 const browser = await launch();
 const failures = [];
 for (const [i, width] of ['desktop', 'phone'].entries()) {
-  for (const [name, run] of Object.entries(scenarios(width, PLAN.invoices[i]))) {
+  for (const [name, run] of Object.entries(scenarios(width, PLAN.invoices[i], PLAN.links[i]))) {
     const page = await browser.newPage();
     await page.setViewportSize(WIDTHS[width]);
     const problems = [];

@@ -25,8 +25,8 @@ import (
 
 // TestWalletPaysBuyerPagesOnChainInChromium: a live service on anvil, on
 // both engines; an EIP-1193 wallet injected into Chromium (backed by a
-// funded anvil key through viem) pays a checkout page, an invoice and a
-// pay-what-you-want page that accepts only usdc_direct, at desktop and
+// funded anvil key through viem) pays a checkout page, an invoice, a
+// payment link and a pay-what-you-want page that accepts only usdc_direct, at desktop and
 // phone widths (wallet.test.mjs). Each payment settles on chain: the
 // seller's token balance rises by exactly the amounts, every sale is
 // listed once, and a refused signature, a refused chain switch and an
@@ -58,8 +58,8 @@ func TestWalletPaysBuyerPagesOnChainInChromium(t *testing.T) {
 			}
 			hashes[p.TxHash] = true
 		}
-		if len(paid) != 6 {
-			t.Fatalf("%d payments reported, want 6 (three at each width)", len(paid))
+		if len(paid) != 8 {
+			t.Fatalf("%d payments reported, want 8 (four at each width)", len(paid))
 		}
 		if got := node.Balance(t, fx.seller); got != want {
 			t.Fatalf("seller holds %d micro-USDC on chain, want exactly %d", got, want)
@@ -73,9 +73,9 @@ func TestWalletPaysBuyerPagesOnChainInChromium(t *testing.T) {
 				t.Errorf("sale %+v is not one of the payments", s)
 			}
 		}
-		// The buyer gave an e-mail address on the checkout and
-		// pay-what-you-want pages (not on the invoices): one receipt each,
-		// naming its transaction.
+		// The buyer gave an e-mail address on the checkout,
+		// pay-what-you-want and link pages (not on the invoices): one
+		// receipt each, naming its transaction.
 		receipts := 0
 		for _, m := range srv.Mail.Sent() {
 			if m.To != "bea@example.com" {
@@ -86,8 +86,8 @@ func TestWalletPaysBuyerPagesOnChainInChromium(t *testing.T) {
 				t.Errorf("receipt %q names none of the transactions", m.Subject)
 			}
 		}
-		if receipts != 4 {
-			t.Errorf("%d receipt e-mails to the buyer, want 4", receipts)
+		if receipts != 6 {
+			t.Errorf("%d receipt e-mails to the buyer, want 6", receipts)
 		}
 	})
 }
@@ -102,6 +102,7 @@ type walletPlan struct {
 	Checkout string   `json:"checkout"` // a fixed $12.50
 	Choose   string   `json:"choose"`   // pay what you want, usdc_direct only, collects names
 	Invoices []string `json:"invoices"` // one per width
+	Links    []string `json:"links"`    // one per width, $3.75 each
 	seller   x402.Address
 	key      string
 }
@@ -136,6 +137,9 @@ func walletFixtures(t *testing.T, base string) *walletPlan {
 			"recipient_name": "Ada Buyer", "line_items": []map[string]any{{"description": "Mixing", "quantity": 3, "unit_price_usd": 7.25}}})
 		u := inv["payment_url"].(string)
 		plan.Invoices = append(plan.Invoices, strings.TrimPrefix(u, base))
+		link := call(t, base, 201, "POST", "/api/v1/bot/payments/create-link", key, map[string]any{"amount_usd": 3.75,
+			"description": "Mastering"})
+		plan.Links = append(plan.Links, "/pay/"+link["payment_link_id"].(string))
 	}
 	return plan
 }

@@ -93,3 +93,26 @@ func TestWalletTransfersPayPagesThatAcceptUSDCDirect(t *testing.T) {
 		}
 	})
 }
+
+// A payment link's x402 route takes the same buyer details as a checkout
+// page's.
+func TestWalletPayerDetailsReachALinksSale(t *testing.T) {
+	forEachX402Engine(t, func(t *testing.T, r raw) {
+		seller := r.walletBot("seller", 0)
+		_, path := r.link(seller, 0.5)
+		_, required := r.asked(path)
+		p, _ := outsider(t, seller.Address, 500000, time.Now().Unix()+120)
+		a := r.do("POST", path, "", map[string]any{"buyer_email": "cy@example.com", "buyer_name": "Cy"},
+			"PAYMENT-SIGNATURE", v2Signature(required, p, nil))
+		if a.Status != 200 {
+			t.Fatalf("pay the link: %d %s", a.Status, a.Body)
+		}
+		stored, err := r.srv.Store.SaleByTxHash(t.Context(), a.json(t)["tx_hash"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored.BuyerEmail != "cy@example.com" || stored.BuyerName != "Cy" || stored.PaymentLinkID == "" || stored.Method != "x402" {
+			t.Fatalf("link sale %+v, want the buyer's e-mail and name on an x402 sale of the link", stored)
+		}
+	})
+}

@@ -183,8 +183,9 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 }
 
 func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
+	route := "/api/v1/payment-links/" + l.ID + "/x402"
 	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form,
-		X402URL: p.svc.BaseURL() + "/api/v1/payment-links/" + l.ID + "/x402"}
+		X402URL: p.svc.BaseURL() + route, Wallet: p.walletFor(l.ID, route)}
 	if !p.live { // sandbox methods settle nothing real; x402 settles in both modes
 		d.Methods = methodOptions(app.LinkMethods())
 	}

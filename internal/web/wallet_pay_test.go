@@ -61,12 +61,17 @@ func testWalletSection(t *testing.T, d store.Dialect, live bool) {
 		return p.ID
 	}
 	direct, card := page(botpay.MethodUSDCDirect), page(botpay.MethodL2Pay)
+	link, err := s.srv.App.CreatePaymentLink(ctx, s.bot, 999, "Consulting", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name, path, wantRoute string
 	}{
 		{"x402 page", "/pay/" + s.page.ID, "/api/v1/checkout/" + s.page.ID + "/x402"},
 		{"usdc_direct page", "/pay/" + direct, "/api/v1/checkout/" + direct + "/x402"},
 		{"invoice", inv.PaymentURL(), "/api/v1/checkout/" + s.page.ID + "/x402?" + inv.PayQuery()},
+		{"payment link", "/pay/" + link.ID, "/api/v1/payment-links/" + link.ID + "/x402"},
 		{"card-only page", "/pay/" + card, ""},
 	}
 	for _, tc := range cases {
