@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"syscall"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/chaintest"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -167,22 +166,11 @@ func awaitPendingTransaction(t *testing.T, node *chaintest.Node, relayer x402.Ad
 
 func postJSON(t *testing.T, url, token string, body any) map[string]any {
 	t.Helper()
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	a := testserver.CallJSON(t, "POST", url, token, body)
+	if a.Status >= 300 || a.Body["_raw"] != nil {
+		t.Fatalf("POST %s = %d %s", url, a.Status, a.Raw)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if resp.StatusCode >= 300 || json.Unmarshal(data, &m) != nil {
-		t.Fatalf("POST %s = %d %s", url, resp.StatusCode, data)
-	}
-	return m
+	return a.Body
 }
 
 func getJSON(t *testing.T, url, token string) (int, map[string]any) {

@@ -1,11 +1,8 @@
 package browsertest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,26 +197,9 @@ func hexKey(k x402.Key) string {
 // call sends a JSON request and fails the test unless the status is want.
 func call(t *testing.T, base string, want int, method, path, token string, body any) map[string]any {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+	a := testserver.CallJSON(t, method, base+path, token, body)
+	if a.Status != want {
+		t.Fatalf("%s %s = %d %s, want %d", method, path, a.Status, a.Raw, want)
 	}
-	req, _ := http.NewRequest(method, base+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	_ = json.Unmarshal(data, &m)
-	if resp.StatusCode != want {
-		t.Fatalf("%s %s = %d %s, want %d", method, path, resp.StatusCode, data, want)
-	}
-	return m
+	return a.Body
 }

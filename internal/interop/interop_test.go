@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,30 +57,11 @@ type caller struct {
 
 func (c caller) call(method, path, token string, body any) map[string]any {
 	c.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+	a := testserver.CallJSON(c.t, method, c.url+path, token, body)
+	if a.Status >= 300 {
+		c.t.Fatalf("%s %s = %d %s", method, path, a.Status, a.Raw)
 	}
-	req, _ := http.NewRequest(method, c.url+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json") // as the OpenAPI document requires
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		c.t.Fatalf("%s %s = %d %s", method, path, resp.StatusCode, data)
-	}
-	var m map[string]any
-	json.Unmarshal(data, &m)
-	return m
+	return a.Body
 }
 
 type bot struct{ id, key, owner, address string }

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,33 +68,8 @@ func call(t testing.TB, base, method, path, token string, body any, headers ...s
 // callWithRetryAfter is call with the answer's Retry-After header.
 func callWithRetryAfter(t testing.TB, base, method, path, token string, body any, headers ...string) (int, map[string]any, string) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, base+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	json.Unmarshal(data, &m)
-	if m == nil {
-		m = map[string]any{"_raw": string(data)}
-	}
-	return resp.StatusCode, m, resp.Header.Get("Retry-After")
+	a := testserver.CallJSON(t, method, base+path, token, body, headers...)
+	return a.Status, a.Body, a.Header.Get("Retry-After")
 }
 
 func must(t testing.TB, base string, want int, method, path, token string, body any) map[string]any {
