@@ -54,13 +54,14 @@ func TestBotPaysAStockV2SellerThroughTheSignEndpoint(t *testing.T) {
 		c.call("POST", "/api/v1/owner/bots/"+buyer.id+"/fund", buyer.owner, map[string]any{"amount_usd": 1, "rail": "processor_wallet"})
 		url := serveNode(t, dir, "facilitated-seller.mjs", c.url, seller.key, seller.address)["url"].(string)
 
-		asked, _ := testserver.Fetch(t, url, "", "")
+		asked := testserver.CallJSON(t, "GET", url, "", nil)
 		signed := c.call("POST", "/api/v1/processor-wallet/bot/sign", buyer.key, map[string]any{"resource_url": url,
 			"amount_usdc": 20000, "recipient_address": seller.address, "payment_required": asked.Header.Get("PAYMENT-REQUIRED")})
-		paid, body := testserver.Fetch(t, url, "PAYMENT-SIGNATURE", signed["payment_signature_header"].(string))
+		paid := testserver.CallJSON(t, "GET", url, "", nil, "PAYMENT-SIGNATURE", signed["payment_signature_header"].(string))
+		body := paid.Raw
 		settled, err := x402.DecodeSettleResponse(paid.Header.Get("PAYMENT-RESPONSE"))
-		if paid.StatusCode != 200 || !bytes.Contains(body, []byte("sunny")) || err != nil || !settled.Success || settled.Payer != buyer.address {
-			t.Fatalf("the stock middleware answered %d %s, PAYMENT-RESPONSE %+v (%v)", paid.StatusCode, body, settled, err)
+		if paid.Status != 200 || !bytes.Contains(body, []byte("sunny")) || err != nil || !settled.Success || settled.Payer != buyer.address {
+			t.Fatalf("the stock middleware answered %d %s, PAYMENT-RESPONSE %+v (%v)", paid.Status, body, settled, err)
 		}
 		again, err := client.New(c.url, buyer.key).PayX402(t.Context(), url, nil, 20000)
 		if err != nil || again.StatusCode != 200 || again.Version != 2 || again.Settlement == nil || !again.Settlement.Success {

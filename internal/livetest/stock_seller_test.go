@@ -37,18 +37,19 @@ func startStockSeller(t *testing.T, l *live, payTo x402.Address, amount uint64) 
 // PAYMENT-SIGNATURE; it answers the decoded PAYMENT-RESPONSE.
 func payThroughSignEndpoint(t *testing.T, base string, buyer bot, url string, payTo x402.Address, amount uint64) x402.SettleResponse {
 	t.Helper()
-	asked, _ := testserver.Fetch(t, url, "", "")
+	asked := testserver.CallJSON(t, "GET", url, "", nil)
 	required := asked.Header.Get("PAYMENT-REQUIRED")
-	if asked.StatusCode != 402 || required == "" {
-		t.Fatalf("the stock seller answered %d without PAYMENT-REQUIRED", asked.StatusCode)
+	if asked.Status != 402 || required == "" {
+		t.Fatalf("the stock seller answered %d without PAYMENT-REQUIRED", asked.Status)
 	}
 	signed := must(t, base, 200, "POST", "/api/v1/processor-wallet/bot/sign", buyer.Key, map[string]any{
 		"resource_url": url, "amount_usdc": amount, "recipient_address": payTo.Hex(), "payment_required": required})
 	header, _ := signed["payment_signature_header"].(string)
-	paid, body := testserver.Fetch(t, url, "PAYMENT-SIGNATURE", header)
+	paid := testserver.CallJSON(t, "GET", url, "", nil, "PAYMENT-SIGNATURE", header)
+	body := paid.Raw
 	settled, err := x402.DecodeSettleResponse(paid.Header.Get("PAYMENT-RESPONSE"))
-	if paid.StatusCode != 200 || string(body) != `{"report":"paid"}` || err != nil || !settled.Success {
-		t.Fatalf("paying with payment_signature_header: %d %s, PAYMENT-RESPONSE %+v (%v)", paid.StatusCode, body, settled, err)
+	if paid.Status != 200 || string(body) != `{"report":"paid"}` || err != nil || !settled.Success {
+		t.Fatalf("paying with payment_signature_header: %d %s, PAYMENT-RESPONSE %+v (%v)", paid.Status, body, settled, err)
 	}
 	return settled
 }
