@@ -34,16 +34,20 @@ var testOnly = []string{"internal/store/storetest", "internal/testserver", "inte
 var importRules = []importRule{
 	{name: "the domain imports nothing of the module", under: "internal/botpay",
 		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
-	{name: "the store imports only the domain", under: "internal/store",
+	{name: "the database kernel imports only the domain", under: "internal/kernel",
 		forbidden: func(imp string) bool {
-			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/store", "internal/suite")
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel")
+		}},
+	{name: "the store imports only the kernel and the domain", under: "internal/store",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/store", "internal/suite")
 		}},
 	{name: "use cases know nothing of HTTP or the binary", under: "internal/app",
 		forbidden: func(imp string) bool { return inModule(imp, "internal/api", "internal/web", "cmd") }},
-	{name: "the JSON API reaches the store only through app", under: "internal/api",
-		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/web") }},
-	{name: "the pages reach the store only through app and need nothing of the API", under: "internal/web",
-		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/api") }},
+	{name: "the JSON API reaches the database only through use cases", under: "internal/api",
+		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/kernel", "internal/web") }},
+	{name: "the pages reach the database only through use cases and need nothing of the API", under: "internal/web",
+		forbidden: func(imp string) bool { return inModule(imp, "internal/store", "internal/kernel", "internal/api") }},
 	{name: "the Ethereum primitives import nothing of the module", under: "internal/eth", tests: true,
 		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
 	{name: "the payment protocol imports only the Ethereum primitives", under: "internal/x402",
@@ -96,6 +100,8 @@ func TestImportRulesCatchAForbiddenImport(t *testing.T) {
 	bad := []sourceFile{
 		{path: "internal/web/x.go", pkg: module + "/internal/web", imports: []string{module + "/internal/api"}},
 		{path: "internal/api/x.go", pkg: module + "/internal/api", imports: []string{module + "/internal/store"}},
+		{path: "internal/kernel/x.go", pkg: module + "/internal/kernel", imports: []string{module + "/internal/store"}},
+		{path: "internal/api/y.go", pkg: module + "/internal/api", imports: []string{module + "/internal/kernel"}},
 		{path: "internal/botpay/x.go", pkg: module + "/internal/botpay", imports: []string{module + "/internal/seal"}},
 		{path: "internal/app/x.go", pkg: module + "/internal/app", imports: []string{module + "/internal/testserver"}},
 		{path: "internal/eth/x.go", pkg: module + "/internal/eth", imports: []string{module + "/internal/x402"}},

@@ -20,11 +20,11 @@ import (
 // for a few seconds, read before the refund was mined). In a pipeline
 // behind the wallet lock it sees what the previous lock holder committed.
 func chainRefundsStep(botID string, readAt time.Time, dest *botpay.Money) step {
-	return step{query: `SELECT COALESCE(SUM(amount_cents), 0) FROM refunds
+	return step{Query: `SELECT COALESCE(SUM(amount_cents), 0) FROM refunds
 		WHERE bot_id = $1 AND raw_tx IS NOT NULL
 			AND (status = $2 OR (status = $3 AND completed_at > $4))`,
-		args: []any{botID, botpay.RefundPending, botpay.RefundSucceeded, ms(readAt)},
-		dest: []any{dest}}
+		Args: []any{botID, botpay.RefundPending, botpay.RefundSucceeded, ms(readAt)},
+		Dest: []any{dest}}
 }
 
 // ChainBalance is a processor wallet's token balance on chain and when it

@@ -182,7 +182,7 @@ func (c *CheckoutTx) Record(ctx context.Context, p botpay.Purchase) (*LowBalance
 	t := c.tx
 	var low *LowBalance
 	var err error
-	if t.s.dialect.checkoutInOne && !p.Decoy && p.Status == botpay.PurchaseApproved {
+	if t.s.checkoutInOne && !p.Decoy && p.Status == botpay.PurchaseApproved {
 		low, err = t.recordApprovedInOne(c.w, p, c.now)
 	} else {
 		low, err = t.recordAdmitted(ctx, c.w, &p, c.now)

@@ -49,12 +49,12 @@ func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutC
 	if c.rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, w.botID)); err != nil {
 		return nil, err
 	}
-	if err := t.eachRow(ctx, step{query: cardsQuery(`c.bot_id = $1`), args: []any{w.botID}, each: cardCollector(&c.cards)}); err != nil {
+	if err := t.eachRow(ctx, step{Query: cardsQuery(`c.bot_id = $1`), Args: []any{w.botID}, Each: cardCollector(&c.cards)}); err != nil {
 		return nil, err
 	}
-	err = t.eachRow(ctx, step{query: `SELECT p.card_id, p.profile_index, p.details_sealed FROM card_profiles p
-			JOIN cards c ON c.id = p.card_id WHERE c.bot_id = $1`, args: []any{w.botID},
-		each: func(row scanner) error {
+	err = t.eachRow(ctx, step{Query: `SELECT p.card_id, p.profile_index, p.details_sealed FROM card_profiles p
+			JOIN cards c ON c.id = p.card_id WHERE c.bot_id = $1`, Args: []any{w.botID},
+		Each: func(row scanner) error {
 			var k cardProfile
 			var sealed []byte
 			if err := row.Scan(&k.card, &k.index, &sealed); err != nil {

@@ -111,10 +111,10 @@ func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Tim
 	}
 	a = append(a, ev.args...)
 	var staged int
-	t.atCommit(step{query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
+	t.atCommit(step{Query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
 		ev.staged + `, o AS (` + ev.outbox + `), pm AS (` + ev.pending + `) ` +
 		purchase + ` FROM spend RETURNING (SELECT COUNT(*) FROM pm)`,
-		args: a, dest: []any{&staged}})
+		Args: a, Dest: []any{&staged}})
 	t.staged = append(t.staged, func() bool { return staged > 0 })
 	before := w.available()
 	return t.lowBalance(w, before, before-p.Amount, now)

@@ -34,7 +34,7 @@ type Delivery struct {
 // is due again.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Duration, max int) ([]Delivery, error) {
 	now := s.clock.Now()
-	skipLocked := s.dialect.skipLocked
+	skipLocked := s.driver.SkipLocked()
 	var out []Delivery
 	err := s.inTx(ctx, func(tx *Tx) error {
 		out = out[:0]

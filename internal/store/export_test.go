@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"github.com/botpay/botpay/internal/kernel"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from
 // number, then runs migration 0008's backfill statements again, as they ran
 // on a database that had checkouts before the numbering existed.
 func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
-	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect.name) + "/0008_checkout_sequence.sql")
+	body, err := kernel.MigrationFile(s.Dialect(), "0008_checkout_sequence.sql")
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (s *Store) LiveReservations(ctx context.Context, botID string, now time.Tim
 // ran on a database whose wallets had signing requests before the total
 // existed.
 func (s *Store) RerunReservedBackfill(ctx context.Context) error {
-	body, err := migrationFiles.ReadFile("migrations/" + string(s.dialect.name) + "/0010_reserved_total.sql")
+	body, err := kernel.MigrationFile(s.Dialect(), "0010_reserved_total.sql")
 	if err != nil {
 		return err
 	}
@@ -137,16 +138,7 @@ func (s *Store) RerunReservedBackfill(ctx context.Context) error {
 
 // HoldWriteGate (tests only) takes every turn of the write gate, as that
 // many running transactions would, until release.
-func (s *Store) HoldWriteGate() (release func()) {
-	for range cap(s.gate) {
-		_ = s.gate.enter(context.Background())
-	}
-	return func() {
-		for range cap(s.gate) {
-			s.gate.leave()
-		}
-	}
-}
+func (s *Store) HoldWriteGate() (release func()) { return s.db.HoldWriteGate() }
 
 // IdempotencyKeyCount (tests only) counts the stored idempotency keys of a
 // scope.
@@ -158,8 +150,8 @@ func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, err
 
 // WithoutFastPath makes s write every checkout statement by statement
 // (tests compare the two paths on PostgreSQL).
-func (s *Store) WithoutFastPath() { s.dialect.checkoutInOne = false }
+func (s *Store) WithoutFastPath() { s.checkoutInOne = false }
 
 // PGMigrationLock (tests only) is the statement a replica runs to take the
 // migration lock, so a test can hold it as a migrating replica would.
-const PGMigrationLock = pgMigrationLock
+const PGMigrationLock = kernel.PGMigrationLock

@@ -29,7 +29,7 @@ func (s *Store) QueueMailRetry(ctx context.Context, sealed []byte, next time.Tim
 // leaves it to the next pass.
 func (s *Store) ClaimMailRetries(ctx context.Context, limit int, lease time.Duration) ([]MailRetry, error) {
 	now := s.clock.Now()
-	skipLocked := s.dialect.skipLocked
+	skipLocked := s.driver.SkipLocked()
 	var out []MailRetry
 	err := s.inTx(ctx, func(tx *Tx) error {
 		// The due rows are picked once in a materialized CTE: PostgreSQL may

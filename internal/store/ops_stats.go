@@ -26,9 +26,11 @@ type OpsStats struct {
 // bots by status), so a scrape stays cheap as the tables grow.
 func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
 	st := OpsStats{WebhookHealth: map[string]int64{}, Settlements: map[string]int64{},
-		Pools: map[string]sql.DBStats{"write": s.write.Stats()}}
-	if s.read != s.write {
-		st.Pools["read"] = s.read.Stats()
+		Pools: map[string]sql.DBStats{}}
+	write, read := s.db.Pools()
+	st.Pools["write"] = write.Stats()
+	if read != write {
+		st.Pools["read"] = read.Stats()
 	}
 	var oldest sql.NullInt64
 	err := s.queryRow(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE done_at IS NULL`).Scan(&st.OutboxDepth, &oldest)

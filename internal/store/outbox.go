@@ -30,11 +30,11 @@ func (t *Tx) emit(e botpay.Event) error {
 	// The pending message's row comes back when the event was staged: the
 	// dispatcher is not woken for it (Store.committed).
 	wasStaged, one := new(bool), new(int)
-	if t.s.dialect.insertInsideWith {
-		t.atCommit(step{query: `WITH ` + w.staged + `, o AS (` + w.outbox + `) ` + w.pending, args: w.args, dest: []any{one}, found: wasStaged})
+	if t.s.driver.InsertInsideWith() {
+		t.atCommit(step{Query: `WITH ` + w.staged + `, o AS (` + w.outbox + `) ` + w.pending, Args: w.args, Dest: []any{one}, Found: wasStaged})
 	} else { // SQLite has no INSERT inside WITH: the same rule in two statements
-		t.atCommit(step{query: `WITH ` + w.staged + ` ` + w.outbox, args: w.args})
-		t.atCommit(step{query: `WITH ` + w.staged + ` ` + w.pending, args: w.args, dest: []any{one}, found: wasStaged})
+		t.atCommit(step{Query: `WITH ` + w.staged + ` ` + w.outbox, Args: w.args})
+		t.atCommit(step{Query: `WITH ` + w.staged + ` ` + w.pending, Args: w.args, Dest: []any{one}, Found: wasStaged})
 	}
 	t.staged = append(t.staged, func() bool { return *wasStaged })
 	return nil

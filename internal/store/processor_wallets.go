@@ -149,29 +149,29 @@ type signerRow struct {
 // without a processor wallet.
 func signerStep(botID, ownerID string, row *signerRow) step {
 	g := &row.sg.Guardrails
-	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
+	return step{Query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
 			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
 			m.owner_id IS NOT NULL, ` + procurementLists + `, cw.id, cw.config_version
 		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id JOIN bots b ON b.id = w.bot_id
 		JOIN wallets cw ON cw.bot_id = w.bot_id
 		LEFT JOIN master_guardrails m ON m.owner_id = $2
 		LEFT JOIN procurement p ON p.bot_id = w.bot_id
-		WHERE w.bot_id = $1`, args: []any{botID, ownerID},
-		dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
+		WHERE w.bot_id = $1`, Args: []any{botID, ownerID},
+		Dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
 			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
 			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.lists[4], &row.lists[5], &row.walletID, &row.version},
-		found: &row.found}
+		Found: &row.found}
 }
 
 // slimSignerStep is signerStep without the rules, for a bot whose rules are
 // in memory (signerConfig): the key, the freeze and the version of the
 // configuration, which says whether those rules are still the bot's.
 func slimSignerStep(botID string, row *signerRow) step {
-	return step{query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, cw.id, cw.config_version
+	return step{Query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, cw.id, cw.config_version
 		FROM processor_wallets w JOIN bots b ON b.id = w.bot_id JOIN wallets cw ON cw.bot_id = w.bot_id
-		WHERE w.bot_id = $1`, args: []any{botID},
-		dest:  []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
-		found: &row.found}
+		WHERE w.bot_id = $1`, Args: []any{botID},
+		Dest:  []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
+		Found: &row.found}
 }
 
 // signerConfig is the part of a Signer that changes only when the owner

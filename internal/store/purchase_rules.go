@@ -40,7 +40,7 @@ func usageStep(in CheckoutInput, cardID string, profile botpay.PaymentProfile, n
 		return `CASE WHEN u.micro_month = 0 THEN 0 ELSE (SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests
 			WHERE bot_id = $1 AND status = 'pending' AND reserved_until <= $9 AND created_at >= ` + since + `) END`
 	}
-	return step{query: `WITH maxth AS (SELECT checkout_seq + 1 - $10 AS seq FROM wallets WHERE bot_id = $1)
+	return step{Query: `WITH maxth AS (SELECT checkout_seq + 1 - $10 AS seq FROM wallets WHERE bot_id = $1)
 		SELECT u.bot_day, u.bot_month, u.card_day, u.card_month, u.profile,
 			u.micro_day - ` + held("$5") + `, u.micro_month - ` + held("$6") + `,
 			(SELECT ` + maxthLatestCheckout("$1", "(SELECT seq FROM maxth)") + `)
@@ -53,9 +53,9 @@ func usageStep(in CheckoutInput, cardID string, profile botpay.PaymentProfile, n
 				COALESCE(SUM(CASE WHEN scope = $3 AND day >= $6 THEN cents ELSE 0 END), 0) AS card_month,
 				COALESCE(SUM(CASE WHEN scope = $4 AND day >= $7 THEN cents ELSE 0 END), 0) AS profile
 			FROM spend_days WHERE scope IN ($2, $3, $4) AND day >= $8) u`,
-		args: []any{in.BotID, "bot:" + in.BotID, "card:" + cardID, "profile:" + cardID + ":" + strconv.Itoa(profile.Index),
+		Args: []any{in.BotID, "bot:" + in.BotID, "card:" + cardID, "profile:" + cardID + ":" + strconv.Itoa(profile.Index),
 			ms(day), ms(month), ms(since), min(ms(week), ms(month)), ms(now), int64(max(in.Limit.Max, 1))},
-		dest: []any{&u.botDay, &u.botMonth, &u.cardDay, &u.cardMonth, &u.profile, &u.microDay, &u.microMonth, &u.maxthLatest}}
+		Dest: []any{&u.botDay, &u.botMonth, &u.cardDay, &u.cardMonth, &u.profile, &u.microDay, &u.microMonth, &u.maxthLatest}}
 }
 
 // withMicro adds x402 micro-USDC to cents, rounding the micro total up to

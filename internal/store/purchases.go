@@ -38,14 +38,14 @@ func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok b
 // balance takes: the bot row stays free for the foreign-key checks of
 // inserts that reference the bot (the dispatcher's pending messages, other
 // requests' rows), which FOR UPDATE on it would make wait.
-func (t *Tx) lockWalletRow() string { return t.s.dialect.lockForNoKeyUpdate("w") }
+func (t *Tx) lockWalletRow() string { return t.s.driver.LockForNoKeyUpdate("w") }
 
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
 	w.botID = botID
-	return step{query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq,
-			w.config_version FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), args: []any{botID},
-		dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq, &w.configVersion}, found: found}
+	return step{Query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq,
+			w.config_version FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), Args: []any{botID},
+		Dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq, &w.configVersion}, Found: found}
 }
 
 // LowBalance says that a change took the available balance below the bot's
@@ -86,5 +86,5 @@ func (t *Tx) checkoutRateLimit(ctx context.Context, w lockedWallet, l Limit, now
 // numberCheckout records, with COMMIT, seq as the number of the bot's latest
 // checkout (the caller holds the wallet lock and inserted that checkout).
 func (t *Tx) numberCheckout(botID string, seq int64) {
-	t.atCommit(step{query: `UPDATE wallets SET checkout_seq = $1 WHERE bot_id = $2`, args: []any{seq, botID}})
+	t.atCommit(step{Query: `UPDATE wallets SET checkout_seq = $1 WHERE bot_id = $2`, Args: []any{seq, botID}})
 }

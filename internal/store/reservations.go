@@ -61,8 +61,8 @@ func (tx *Tx) reserve(botID string, w lockedProcessor, nowMS, untilMS int64, amo
 	if untilMS > asOf {
 		total += amount
 	}
-	tx.atCommit(step{query: `UPDATE processor_wallets SET reserved_micro = $1, reserved_as_of = $2 WHERE bot_id = $3`,
-		args: []any{int64(total), asOf, botID}})
+	tx.atCommit(step{Query: `UPDATE processor_wallets SET reserved_micro = $1, reserved_as_of = $2 WHERE bot_id = $3`,
+		Args: []any{int64(total), asOf, botID}})
 }
 
 // releaseReservation takes a request that counted until oldUntilMS out of

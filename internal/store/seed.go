@@ -73,13 +73,13 @@ func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, 
 	for _, t := range seedTables {
 		start := time.Now()
 		q := s.seedSQL(t.sql, counts, now)
-		if _, err := s.write.ExecContext(ctx, q); err != nil {
+		if _, err := s.writePool().ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("seed %s: %w", t.table, err)
 		}
 		progress(t.table, time.Since(start))
 	}
-	if s.dialect.analyzeAfterSeed {
-		if _, err := s.write.ExecContext(ctx, `ANALYZE`); err != nil {
+	if s.driver.Seeding().AnalyzeAfterAll {
+		if _, err := s.writePool().ExecContext(ctx, `ANALYZE`); err != nil {
 			return fmt.Errorf("seed: analyze: %w", err)
 		}
 	}
@@ -90,16 +90,16 @@ func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, 
 func (s *Store) seedSQL(q string, counts map[string]int, now int64) string {
 	q = strings.ReplaceAll(q, "$now", strconv.FormatInt(now, 10))
 	for name, n := range counts {
-		q = strings.ReplaceAll(q, "{series "+name+"}", s.dialect.series(n))
+		q = strings.ReplaceAll(q, "{series "+name+"}", s.driver.Seeding().Series(n))
 	}
-	q = strings.ReplaceAll(q, "{false}", s.dialect.false_)
-	q = strings.ReplaceAll(q, "{true}", s.dialect.true_)
-	q = strings.ReplaceAll(q, "{bytes}", s.dialect.bytes)
+	q = strings.ReplaceAll(q, "{false}", s.driver.Seeding().False)
+	q = strings.ReplaceAll(q, "{true}", s.driver.Seeding().True)
+	q = strings.ReplaceAll(q, "{bytes}", s.driver.Seeding().Bytes)
 	for strings.Contains(q, "{hex ") {
 		start := strings.Index(q, "{hex ")
 		end := start + strings.Index(q[start:], "}")
 		expr := q[start+len("{hex ") : end]
-		q = q[:start] + s.dialect.hex16(expr) + q[end+1:]
+		q = q[:start] + s.driver.Seeding().Hex16(expr) + q[end+1:]
 	}
 	return q
 }

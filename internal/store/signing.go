@@ -81,13 +81,13 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 		if !verdict.NeedsApproval {
 			r.PaymentRequired = "" // only an approval signs again
 		}
-		tx.atCommit(step{query: `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
+		tx.atCommit(step{Query: `INSERT INTO signing_requests (bot_id, owner_id, status, resource_url, resource_host, recipient,
 				amount_micro, nonce, valid_before, reserved_until, signature, header, approval_mode, expires_at, created_at, payment_required)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
-			args: []any{r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
+			Args: []any{r.BotID, r.OwnerID, r.Status, r.ResourceURL, r.ResourceHost, r.Recipient, int64(r.Amount), strings.ToLower(r.Nonce),
 				r.ValidBefore, ms(r.ReservedUntil), nullString(r.Signature), nullString(r.Header), r.ApprovalMode,
 				msPtr(r.ExpiresAt), ms(now), nullString(r.PaymentRequired)},
-			dest: []any{&r.ID}})
+			Dest: []any{&r.ID}})
 		return nil
 	})
 	return r, verdict, err
@@ -157,11 +157,11 @@ func msPtr(t *time.Time) any {
 func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, first, after []step) (w lockedProcessor, spent SpentTotals, err error) {
 	var found bool
 	steps := append(first,
-		step{query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
-			args: []any{botID}, dest: []any{&w.balance, &w.total, &w.asOf}, found: &found},
-		step{query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + committedDays("bot_id"),
-			args: committedArgs("bot:"+botID, botID, now),
-			dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})
+		step{Query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
+			Args: []any{botID}, Dest: []any{&w.balance, &w.total, &w.asOf}, Found: &found},
+		step{Query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + committedDays("bot_id"),
+			Args: committedArgs("bot:"+botID, botID, now),
+			Dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})
 	err = tx.pipeline(ctx, append(steps, after...)...)
 	if err == nil && !found {
 		return w, spent, ErrNoProcessorWallet
@@ -177,8 +177,8 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 // takes them in another order).
 func (tx *Tx) budgetLockStep(botID string) step {
 	var id string
-	return step{query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.s.dialect.lockForNoKeyUpdate("wallets"), args: []any{botID},
-		dest: []any{&id}, found: new(bool)} // a bot without a card wallet has no budget of it to race
+	return step{Query: `SELECT id FROM wallets WHERE bot_id = $1` + tx.s.driver.LockForNoKeyUpdate("wallets"), Args: []any{botID},
+		Dest: []any{&id}, Found: new(bool)} // a bot without a card wallet has no budget of it to race
 }
 
 // ownerSpent sums the commitments of all of the owner's bots (for master

@@ -59,7 +59,7 @@ func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) 
 		return
 	}
 	q, args := countDeltaSQL(column, scopes, 1, createdMS, delta)
-	t.atCommit(step{query: q, args: args})
+	t.atCommit(step{Query: q, Args: args})
 }
 
 // countDeltaSQL is countDelta's statement, its placeholders numbered from

@@ -65,4 +65,4 @@ func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now in
 // skipLocked locks the row read for update and, on PostgreSQL, skips rows
 // another transaction holds, so concurrent callers each get the next free
 // row instead of all waiting for the same one.
-func (t *Tx) skipLocked() string { return t.s.dialect.skipLocked }
+func (t *Tx) skipLocked() string { return t.s.driver.SkipLocked() }

@@ -134,7 +134,7 @@ func (s *Store) QueueTunnelRequest(ctx context.Context, botID string, r TunnelRe
 // ClaimTunnelRequest hands the oldest unexpired queued request of the bot to
 // its client.
 func (s *Store) ClaimTunnelRequest(ctx context.Context, botID string) (*TunnelRequest, error) {
-	skipLocked := s.dialect.skipLocked
+	skipLocked := s.driver.SkipLocked()
 	var out *TunnelRequest
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var r TunnelRequest

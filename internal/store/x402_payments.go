@@ -90,7 +90,7 @@ func (s *Store) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, err
 	if errors.Is(err, ErrPaymentIdentifierTaken) {
 		return 0, err
 	}
-	err = classify(err)
+	err = s.classify(err)
 	if p.LinkID != "" && errors.Is(err, ErrUnique) {
 		// The link's own unique index, behind holdLink: another
 		// authorization holds the link, unless this one was seen before.

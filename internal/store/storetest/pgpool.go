@@ -42,9 +42,10 @@ type pgPool struct {
 	ready      atomic.Bool // init succeeded
 	base       *url.URL
 	admin      *sql.DB
-	prefix     string   // tp_<fingerprint>_
-	seedTables []string // tables a fresh migration leaves rows in
-	superuser  bool     // may reset with session_replication_role
+	prefix     string          // tp_<fingerprint>_
+	seedTables []string        // tables a fresh migration leaves rows in
+	migrated   map[string]bool // every table a fresh migration makes
+	superuser  bool            // may reset with session_replication_role
 }
 
 var pools sync.Map // base URL → *pgPool
@@ -119,6 +120,9 @@ func (p *pgPool) init(base string) error {
 		return err
 	}
 	p.seedTables, err = nonEmptyTables(ctx, conn, seed)
+	if err == nil {
+		err = p.noteMigratedTables(ctx, conn, seed)
+	}
 	p.ready.Store(err == nil)
 	return err
 }
@@ -200,12 +204,20 @@ func (p *pgPool) reset(ctx context.Context, conn *sql.Conn, name string) error {
 	// killed child process's pool) must not write into this one's data.
 	conn.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 		WHERE application_name = $1 AND pid <> pg_backend_pid()`, name)
-	tables, err := tablesOf(ctx, conn, name)
+	all, err := tablesOf(ctx, conn, name)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
 	b.WriteString("BEGIN;\n")
+	var tables []string
+	for _, t := range all {
+		if !p.migrated[t] { // a test's own scratch table
+			fmt.Fprintf(&b, "DROP TABLE %s.%s CASCADE;\n", name, t)
+			continue
+		}
+		tables = append(tables, t)
+	}
 	if p.superuser {
 		// A test leaves a few rows: deleting them is much cheaper than
 		// TRUNCATE, which makes new files for every table and index. The
@@ -228,6 +240,20 @@ func (p *pgPool) reset(ctx context.Context, conn *sql.Conn, name string) error {
 	b.WriteString("COMMIT;")
 	_, err = conn.ExecContext(ctx, b.String())
 	return err
+}
+
+// noteMigratedTables records the tables of the pristine schema: any other
+// table in a leased schema was made by a test, and reset drops it.
+func (p *pgPool) noteMigratedTables(ctx context.Context, conn *sql.Conn, seed string) error {
+	tables, err := tablesOf(ctx, conn, seed)
+	if err != nil {
+		return err
+	}
+	p.migrated = map[string]bool{}
+	for _, t := range tables {
+		p.migrated[t] = true
+	}
+	return nil
 }
 
 // schemaURL is the base URL with connections put in schema name, and

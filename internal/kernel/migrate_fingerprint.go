@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"crypto/sha256"
@@ -11,8 +11,8 @@ import (
 // same fingerprint make the same schema, so a schema migrated by one can
 // stand in for a fresh one of the other; tests key their reusable migrated
 // schemas and template files on it.
-func MigrationFingerprint(engine Dialect) (string, error) {
-	all, err := (&Store{dialect: dialect{name: engine}}).migrations()
+func MigrationFingerprint(engine Engine) (string, error) {
+	all, err := migrations(engine)
 	if err != nil {
 		return "", err
 	}
@@ -25,7 +25,7 @@ func MigrationFingerprint(engine Dialect) (string, error) {
 
 // MigrationCount is how many migrations engine's schema is built from: a
 // schema whose schema_migrations holds fewer was left half-built.
-func MigrationCount(engine Dialect) int {
-	all, _ := (&Store{dialect: dialect{name: engine}}).migrations()
+func MigrationCount(engine Engine) int {
+	all, _ := migrations(engine)
 	return len(all)
 }

@@ -1,4 +1,4 @@
-package store_test
+package kernel_test
 
 import (
 	"database/sql"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -164,11 +164,11 @@ func updateOf(columns string) string {
 	return "of " + strings.Join(parts, ",")
 }
 
-func migratedShape(t *testing.T, d store.Dialect) schemaShape {
+func migratedShape(t *testing.T, d kernel.Engine) schemaShape {
 	t.Helper()
 	db := storetest.Open(t, d, nil)
 	driver, dsn := "pgx", db.Options.DatabaseURL
-	if d == store.SQLite {
+	if d == kernel.SQLite {
 		driver, dsn = "sqlite", "file:"+filepath.Join(db.Options.DataDir, "botpay.db")
 	}
 	raw, err := sql.Open(driver, dsn)
@@ -177,7 +177,7 @@ func migratedShape(t *testing.T, d store.Dialect) schemaShape {
 	}
 	defer raw.Close()
 	shape := schemaShape{}
-	if d == store.SQLite {
+	if d == kernel.SQLite {
 		for _, q := range []string{sqliteColumns, sqliteIndexes, sqliteRowidKeys, sqliteForeignKeys} {
 			readFacts(t, raw, shape, q)
 		}
@@ -213,7 +213,7 @@ func differences(sqlite, postgres schemaShape) []string {
 
 func TestBothEnginesMigrateToTheSameSchema(t *testing.T) {
 	t.Parallel()
-	got := differences(migratedShape(t, store.SQLite), migratedShape(t, store.Postgres))
+	got := differences(migratedShape(t, kernel.SQLite), migratedShape(t, kernel.Postgres))
 	if len(got) < 10 {
 		t.Fatalf("only %d differences: the shapes were not read", len(got))
 	}

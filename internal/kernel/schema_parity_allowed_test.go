@@ -1,4 +1,4 @@
-package store_test
+package kernel_test
 
 import "regexp"
 

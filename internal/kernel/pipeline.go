@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -11,63 +11,68 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// step is one statement of a pipeline: statements whose arguments do not
+// Step is one statement of a pipeline: statements whose arguments do not
 // depend on one another's results travel to PostgreSQL together (one round
 // trip, with BEGIN or COMMIT when they open or close the transaction) and
 // run one after another, each with its own snapshot, so a read that follows
 // a row lock sees what the previous lock holder committed. On SQLite they
 // simply run in order.
-type step struct {
-	query string
-	args  []any
-	// dest receives the one row of a single-row read; with found nil a
-	// missing row fails the pipeline with sql.ErrNoRows, otherwise *found
+type Step struct {
+	Query string
+	Args  []any
+	// Dest receives the one row of a single-row read; with Found nil a
+	// missing row fails the pipeline with sql.ErrNoRows, otherwise *Found
 	// says whether there was one.
-	dest  []any
-	found *bool
-	// each reads every row of a many-row read.
-	each func(scanner) error
+	Dest  []any
+	Found *bool
+	// Each reads every row of a many-row read.
+	Each func(Scanner) error
 }
 
-// pipeline runs steps inside the transaction (on PostgreSQL in one round
+// Scanner is a row being read: *sql.Row, *sql.Rows or pgx's rows.
+type Scanner = interface{ Scan(dest ...any) error }
+
+// Pipeline runs steps inside the transaction (on PostgreSQL in one round
 // trip, carrying BEGIN when nothing was sent yet).
-func (t *Tx) pipeline(ctx context.Context, steps ...step) error {
+func (t *Tx) Pipeline(ctx context.Context, steps ...Step) error {
 	if t.conn == nil {
 		return t.runSteps(ctx, steps)
 	}
 	if t.broken != nil {
 		return t.broken
 	}
-	return classify(t.sendBatch(ctx, steps, false))
+	return t.db.classify(t.sendBatch(ctx, steps, false))
 }
 
 // runSteps runs steps one at a time through the ordinary statement path.
-func (t *Tx) runSteps(ctx context.Context, steps []step) error {
+func (t *Tx) runSteps(ctx context.Context, steps []Step) error {
 	for _, s := range steps {
 		var err error
 		switch {
-		case s.each != nil:
-			err = t.eachRow(ctx, s)
-		case s.dest != nil:
-			err = s.scanned(t.queryRow(ctx, s.query, s.args...).Scan(s.dest...))
+		case s.Each != nil:
+			err = t.EachRow(ctx, s)
+		case s.Dest != nil:
+			err = s.scanned(t.QueryRow(ctx, s.Query, s.Args...).Scan(s.Dest...))
 		default:
-			_, err = t.exec(ctx, s.query, s.args...)
+			_, err = t.Exec(ctx, s.Query, s.Args...)
 		}
 		if err != nil {
-			return classify(err)
+			return t.db.classify(err)
 		}
 	}
 	return nil
 }
 
-func (t *Tx) eachRow(ctx context.Context, s step) error {
-	rows, err := t.query(ctx, s.query, s.args...)
+// EachRow runs the many-row read s statement by statement (not in a
+// pipeline), calling s.Each for every row.
+func (t *Tx) EachRow(ctx context.Context, s Step) error {
+	rows, err := t.Query(ctx, s.Query, s.Args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		if err := s.each(rows); err != nil {
+		if err := s.Each(rows); err != nil {
 			return err
 		}
 	}
@@ -75,11 +80,11 @@ func (t *Tx) eachRow(ctx context.Context, s step) error {
 }
 
 // scanned applies found to the result of scanning a single-row read.
-func (s step) scanned(err error) error {
-	if s.found == nil {
+func (s Step) scanned(err error) error {
+	if s.Found == nil {
 		return err
 	}
-	*s.found = err == nil
+	*s.Found = err == nil
 	if errors.Is(err, sql.ErrNoRows) { // pgx.ErrNoRows is sql.ErrNoRows too
 		return nil
 	}
@@ -92,7 +97,7 @@ var errBadConn = driver.ErrBadConn
 // sendBatch sends steps (after BEGIN when the transaction has not begun,
 // followed by COMMIT when commit is set) in one round trip on the
 // transaction's connection, and reads their results in order.
-func (t *Tx) sendBatch(ctx context.Context, steps []step, commit bool) error {
+func (t *Tx) sendBatch(ctx context.Context, steps []Step, commit bool) error {
 	return t.conn.Raw(func(dc any) error {
 		c := dc.(*stdlib.Conn).Conn()
 		var b pgx.Batch
@@ -101,7 +106,7 @@ func (t *Tx) sendBatch(ctx context.Context, steps []step, commit bool) error {
 			b.Queue("BEGIN")
 		}
 		for _, s := range steps {
-			b.Queue(t.s.rebind(s.query), s.args...)
+			b.Queue(t.db.Rebind(s.Query), s.Args...)
 		}
 		if commit {
 			b.Queue("COMMIT")
@@ -115,7 +120,7 @@ func (t *Tx) sendBatch(ctx context.Context, steps []step, commit bool) error {
 	})
 }
 
-func (t *Tx) readBatch(br pgx.BatchResults, opened bool, steps []step, commit bool) error {
+func (t *Tx) readBatch(br pgx.BatchResults, opened bool, steps []Step, commit bool) error {
 	if opened {
 		// An error here may be BEGIN's or, as pgx prepares every new
 		// statement of the batch first, any statement's.
@@ -143,22 +148,22 @@ func (t *Tx) readBatch(br pgx.BatchResults, opened bool, steps []step, commit bo
 	return nil
 }
 
-func readStep(br pgx.BatchResults, s step) error {
+func readStep(br pgx.BatchResults, s Step) error {
 	switch {
-	case s.each != nil:
+	case s.Each != nil:
 		rows, err := br.Query()
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			if err := s.each(rows); err != nil {
+			if err := s.Each(rows); err != nil {
 				return err
 			}
 		}
 		return rows.Err()
-	case s.dest != nil:
-		return s.scanned(br.QueryRow().Scan(s.dest...))
+	case s.Dest != nil:
+		return s.scanned(br.QueryRow().Scan(s.Dest...))
 	default:
 		_, err := br.Exec()
 		return err

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func brokenConn(err error) bool {
 // provably did not commit (the server rolls back a transaction whose
 // connection ends), so running it again cannot apply it twice. A break
 // after COMMIT was sent is ErrCommitUnknown and is never retried.
-func (s *Store) inConnTxRetried(ctx context.Context, fn func(*Tx) error) error {
+func (s *DB) inConnTxRetried(ctx context.Context, fn func(*Tx) error) error {
 	err := s.inConnTx(ctx, fn)
 	var uncommitted *notCommittedError
 	if errors.As(err, &uncommitted) && ctx.Err() == nil {

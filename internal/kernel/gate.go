@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -28,3 +28,16 @@ func (g writeGate) enter(ctx context.Context) error {
 
 // leave gives the turn to the longest-waiting transaction.
 func (g writeGate) leave() { <-g }
+
+// HoldWriteGate takes every turn of the write gate, as that many running
+// transactions would, until release: tests of what waits for a turn.
+func (db *DB) HoldWriteGate() (release func()) {
+	for range cap(db.gate) {
+		_ = db.gate.enter(context.Background())
+	}
+	return func() {
+		for range cap(db.gate) {
+			db.gate.leave()
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -58,11 +58,11 @@ func (c *stmtCache) close() {
 
 // readStmt returns the prepared statement of a read on SQLite, or nil (on
 // PostgreSQL, or when preparing failed: the plain call reports the error).
-func (s *Store) readStmt(ctx context.Context, query string) *sql.Stmt {
-	if s.dialect.handDrivenTx {
+func (s *DB) readStmt(ctx context.Context, query string) *sql.Stmt {
+	if !s.driver.preparesStatements() {
 		return nil
 	}
-	return s.readStmts.prepare(ctx, s.read, query, s.rebind(query))
+	return s.readStmts.prepare(ctx, s.read, query, s.Rebind(query))
 }
 
 // writeStmt returns, on SQLite, query's statement prepared on the write
@@ -74,7 +74,7 @@ func (t *Tx) writeStmt(ctx context.Context, query string) *sql.Stmt {
 	if t.sqlTx == nil {
 		return nil
 	}
-	st := t.s.writeStmts.get(query)
+	st := t.db.writeStmts.get(query)
 	if st == nil {
 		t.missed = append(t.missed, query)
 		return nil
@@ -84,8 +84,8 @@ func (t *Tx) writeStmt(ctx context.Context, query string) *sql.Stmt {
 
 // prepareMissed prepares the statements a finished SQLite transaction ran
 // unprepared.
-func (s *Store) prepareMissed(ctx context.Context, t *Tx) {
+func (s *DB) prepareMissed(ctx context.Context, t *Tx) {
 	for _, q := range t.missed {
-		s.writeStmts.prepare(ctx, s.write, q, s.rebind(q))
+		s.writeStmts.prepare(ctx, s.write, q, s.Rebind(q))
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -19,8 +19,8 @@ type migration struct {
 	sql     string
 }
 
-func (s *Store) migrations() ([]migration, error) {
-	dir := "migrations/" + string(s.dialect.name)
+func migrations(engine Engine) ([]migration, error) {
+	dir := "migrations/" + string(engine)
 	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
 		return nil, err
@@ -42,36 +42,21 @@ func (s *Store) migrations() ([]migration, error) {
 	return out, nil
 }
 
-// pgMigrationLock is the PostgreSQL advisory lock replicas take around
-// migrations. Advisory locks are per database, so the schema is the second
-// key: deployments (and tests) in other schemas of one database migrate
-// without waiting for each other.
-const (
-	pgMigrationLock   = `SELECT pg_advisory_lock(727274, hashtext(current_schema()))`
-	pgMigrationUnlock = `SELECT pg_advisory_unlock(727274, hashtext(current_schema()))`
-)
-
 // Migrate applies every embedded migration not yet applied, each in its own
 // transaction. On PostgreSQL an advisory lock lets several replicas start at
 // once; SQLite's immediate transactions serialise them already.
-func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
-	all, err := s.migrations()
+func (s *DB) Migrate(ctx context.Context) (applied []string, err error) {
+	all, err := migrations(s.Engine())
 	if err != nil {
-		return nil, wrapErr(err, "migrate")
+		return nil, fmt.Errorf("store: migrate: %w", err)
 	}
-	if s.dialect.migrationLock {
-		conn, err := s.write.Conn(ctx)
-		if err != nil {
-			return nil, wrapErr(err, "migrate")
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, pgMigrationLock); err != nil {
-			return nil, fmt.Errorf("migration lock: %w", err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), pgMigrationUnlock)
+	unlock, err := s.driver.lockMigrations(ctx, s)
+	if err != nil {
+		return nil, err
 	}
-	err = s.inTx(ctx, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	defer unlock()
+	err = s.InTx(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`)
 		return err
 	})
@@ -79,9 +64,9 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 		return nil, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	for _, m := range all {
-		err := s.inTx(ctx, func(tx *Tx) error {
+		err := s.InTx(ctx, func(tx *Tx) error {
 			var n int
-			if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
 				return err
 			}
 			if n > 0 {
@@ -90,16 +75,26 @@ func (s *Store) Migrate(ctx context.Context) (applied []string, err error) {
 			if err := tx.execScript(ctx, m.sql); err != nil {
 				return fmt.Errorf("apply %s: %w", m.name, err)
 			}
-			_, err := tx.exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-				m.version, m.name, ms(s.clock.Now()))
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+				m.version, m.name, MS(s.clock.Now()))
 			if err == nil {
 				applied = append(applied, m.name)
 			}
 			return err
 		})
 		if err != nil {
-			return applied, wrapErr(err, "migrate")
+			return applied, fmt.Errorf("store: migrate: %w", err)
 		}
 	}
 	return applied, nil
 }
+
+// MigrationFile is the text of one of engine's embedded migrations, for
+// tests that run a migration's backfill again over existing rows.
+func MigrationFile(engine Engine, name string) ([]byte, error) {
+	return migrationFiles.ReadFile("migrations/" + string(engine) + "/" + name)
+}
+
+// PGMigrationLock is the statement a replica runs to take the migration
+// lock, so a test can hold it as a migrating replica would.
+const PGMigrationLock = pgMigrationLock
