@@ -38,9 +38,14 @@ var importRules = []importRule{
 		forbidden: func(imp string) bool {
 			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel")
 		}},
-	{name: "the store imports only the kernel and the domain", under: "internal/store",
+	{name: "the money primitives import only the kernel and the domain", under: "internal/ledger",
 		forbidden: func(imp string) bool {
-			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/store", "internal/suite")
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/ledger")
+		}},
+	{name: "the store imports only the kernel, the ledger and the domain", under: "internal/store",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") &&
+				!inModule(imp, "internal/botpay", "internal/kernel", "internal/ledger", "internal/store", "internal/suite")
 		}},
 	{name: "use cases know nothing of HTTP or the binary", under: "internal/app",
 		forbidden: func(imp string) bool { return inModule(imp, "internal/api", "internal/web", "cmd") }},
@@ -101,6 +106,7 @@ func TestImportRulesCatchAForbiddenImport(t *testing.T) {
 		{path: "internal/web/x.go", pkg: module + "/internal/web", imports: []string{module + "/internal/api"}},
 		{path: "internal/api/x.go", pkg: module + "/internal/api", imports: []string{module + "/internal/store"}},
 		{path: "internal/kernel/x.go", pkg: module + "/internal/kernel", imports: []string{module + "/internal/store"}},
+		{path: "internal/ledger/x.go", pkg: module + "/internal/ledger", imports: []string{module + "/internal/store"}},
 		{path: "internal/api/y.go", pkg: module + "/internal/api", imports: []string{module + "/internal/kernel"}},
 		{path: "internal/botpay/x.go", pkg: module + "/internal/botpay", imports: []string{module + "/internal/seal"}},
 		{path: "internal/app/x.go", pkg: module + "/internal/app", imports: []string{module + "/internal/testserver"}},

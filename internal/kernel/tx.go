@@ -25,6 +25,8 @@ type runner interface {
 type Tx struct {
 	tx runner
 	db *DB
+	// locals are the values of Local.
+	locals map[any]any
 	// after runs once the transaction has committed, in order.
 	after []func()
 
@@ -203,3 +205,18 @@ func (s *DB) committed(t *Tx) {
 // errRolledBack reports a COMMIT that the server turned into a rollback
 // (the transaction had failed).
 var errRolledBack = errors.New("commit: the transaction was rolled back")
+
+// Local is the transaction's value under key, made by init on first use:
+// what the helpers of one transaction share (the events it wrote, say)
+// without the caller threading it through.
+func (t *Tx) Local(key any, init func() any) any {
+	if v, ok := t.locals[key]; ok {
+		return v
+	}
+	if t.locals == nil {
+		t.locals = map[any]any{}
+	}
+	v := init()
+	t.locals[key] = v
+	return v
+}

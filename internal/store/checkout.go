@@ -86,12 +86,12 @@ func (c *CheckoutTx) Open(ctx context.Context, pick CardPicker) (CheckoutFacts, 
 	if err := t.pipeline(ctx, walletStep(t, in.BotID, &c.w, &c.claimed), usageStep(in, card.ID, profile, c.now, &c.u)); err != nil {
 		return CheckoutFacts{}, err
 	}
-	f := CheckoutFacts{Now: c.now, Claimed: c.claimed, Frozen: c.w.frozen}
-	if !c.claimed || c.w.frozen {
+	f := CheckoutFacts{Now: c.now, Claimed: c.claimed, Frozen: c.w.Frozen}
+	if !c.claimed || c.w.Frozen {
 		return f, nil
 	}
 	reread := false
-	if cfg == nil || cfg.walletID != c.w.id || cfg.version != c.w.configVersion {
+	if cfg == nil || cfg.walletID != c.w.ID || cfg.version != c.w.ConfigVersion {
 		fresh, err := t.readCheckoutConfig(ctx, c.w)
 		if err != nil {
 			return f, err
@@ -102,7 +102,7 @@ func (c *CheckoutTx) Open(ctx context.Context, pick CardPicker) (CheckoutFacts, 
 		card, profile, pickErr = pickFrom(cfg, pick, in)
 		reread = card.ID != wasCard || profile != wasProfile
 	}
-	if c.w.held > 0 { // only a bot with holds can have overdue ones
+	if c.w.Held > 0 { // only a bot with holds can have overdue ones
 		n, err := t.expireOverdueOf(ctx, in.BotID, c.now)
 		if err != nil {
 			return f, err
@@ -119,10 +119,10 @@ func (c *CheckoutTx) Open(ctx context.Context, pick CardPicker) (CheckoutFacts, 
 			return f, err
 		}
 	}
-	f.OwnerID, f.HasGuardrails, f.Rules = c.w.ownerID, cfg.claimed, cfg.rules
+	f.OwnerID, f.HasGuardrails, f.Rules = c.w.OwnerID, cfg.claimed, cfg.rules
 	f.Card, f.Profile, f.PickErr = card, profile, pickErr
 	f.Usage, f.QuotathLatest = c.u.usage(), fromNullableMS(c.u.maxthLatest)
-	f.Usage.Available = c.w.available()
+	f.Usage.Available = c.w.Available()
 	f.SealedDetails = cfg.details[cardProfile{card.ID, profile.Index}]
 	return f, nil
 }
@@ -157,16 +157,16 @@ func (c *CheckoutTx) TaskStatus(ctx context.Context) (status string, found bool,
 // apply), locking the owner row first, so checkouts of several bots of one
 // owner cannot together pass a master budget.
 func (c *CheckoutTx) OwnerUsage(ctx context.Context, u botpay.Usage) (botpay.Usage, error) {
-	return c.tx.ownerUsage(ctx, c.w.ownerID, u, c.now)
+	return c.tx.ownerUsage(ctx, c.w.OwnerID, u, c.now)
 }
 
 // RecordDeclined keeps a declined checkout (it counts against the rate
 // limit, never against budgets) with its wallet.spend.declined event.
 func (c *CheckoutTx) RecordDeclined(ctx context.Context, p botpay.Purchase, reason string) error {
-	if err := c.tx.insertPurchase(ctx, p, c.w.seq+1); err != nil {
+	if err := c.tx.insertPurchase(ctx, p, c.w.Seq+1); err != nil {
 		return err
 	}
-	c.tx.numberCheckout(p.BotID, c.w.seq+1)
+	c.tx.numberCheckout(p.BotID, c.w.Seq+1)
 	return c.tx.emit(botpay.NewEvent(p.BotID, botpay.EventSpendDeclined, map[string]any{
 		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "reason": reason,
 	}, c.now))

@@ -34,8 +34,8 @@ type cardProfile struct {
 // for the lock), so the statements agree with each other and with
 // w.configVersion.
 func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutConfig, error) {
-	c := &checkoutConfig{walletID: w.id, version: w.configVersion, details: map[cardProfile][]byte{}}
-	g, err := scanGuardrails(t.queryRow(ctx, guardrailsQuery, w.botID))
+	c := &checkoutConfig{walletID: w.ID, version: w.ConfigVersion, details: map[cardProfile][]byte{}}
+	g, err := scanGuardrails(t.queryRow(ctx, guardrailsQuery, w.BotID))
 	if errors.Is(err, botpay.ErrWalletNotActive) {
 		return c, nil
 	}
@@ -43,17 +43,17 @@ func (t *Tx) readCheckoutConfig(ctx context.Context, w lockedWallet) (*checkoutC
 		return nil, err
 	}
 	c.claimed, c.rules.Bot = true, g
-	if c.rules.Master, err = scanMasterGuardrails(t.queryRow(ctx, masterGuardrailsQuery, w.ownerID)); err != nil {
+	if c.rules.Master, err = scanMasterGuardrails(t.queryRow(ctx, masterGuardrailsQuery, w.OwnerID)); err != nil {
 		return nil, err
 	}
-	if c.rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, w.botID)); err != nil {
+	if c.rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, w.BotID)); err != nil {
 		return nil, err
 	}
-	if err := t.eachRow(ctx, step{Query: cardsQuery(`c.bot_id = $1`), Args: []any{w.botID}, Each: cardCollector(&c.cards)}); err != nil {
+	if err := t.eachRow(ctx, step{Query: cardsQuery(`c.bot_id = $1`), Args: []any{w.BotID}, Each: cardCollector(&c.cards)}); err != nil {
 		return nil, err
 	}
 	err = t.eachRow(ctx, step{Query: `SELECT p.card_id, p.profile_index, p.details_sealed FROM card_profiles p
-			JOIN cards c ON c.id = p.card_id WHERE c.bot_id = $1`, Args: []any{w.botID},
+			JOIN cards c ON c.id = p.card_id WHERE c.bot_id = $1`, Args: []any{w.BotID},
 		Each: func(row scanner) error {
 			var k cardProfile
 			var sealed []byte

@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -17,14 +17,9 @@ import (
 // by construction (TestCheckoutFastPathWritesWhatTheGeneralPathWrites
 // compares them).
 
-// sqlArgs are the arguments of one statement; add appends one and returns
+// sqlArgs are the arguments of one statement; Add appends one and returns
 // its placeholder.
-type sqlArgs []any
-
-func (a *sqlArgs) add(v any) string {
-	*a = append(*a, v)
-	return "$" + strconv.Itoa(len(*a))
-}
+type sqlArgs = ledger.Args
 
 // debitSQL debits p's amount (from its hold when fromHold), numbering the
 // bot's checkouts up to seq when seq is not 0, and returns the wallet's
@@ -34,21 +29,12 @@ func debitSQL(a *sqlArgs, p botpay.Purchase, fromHold bool, seq int64, now time.
 	if fromHold {
 		held = p.Amount
 	}
-	q := `UPDATE wallets SET balance_cents = balance_cents - ` + a.add(int64(p.Amount)) +
-		`, held_cents = held_cents - ` + a.add(int64(held)) + `, updated_at = ` + a.add(ms(now))
+	q := `UPDATE wallets SET balance_cents = balance_cents - ` + a.Add(int64(p.Amount)) +
+		`, held_cents = held_cents - ` + a.Add(int64(held)) + `, updated_at = ` + a.Add(ms(now))
 	if seq != 0 {
-		q += `, checkout_seq = ` + a.add(seq)
+		q += `, checkout_seq = ` + a.Add(seq)
 	}
-	return q + ` WHERE bot_id = ` + a.add(p.BotID) + ` RETURNING balance_cents, held_cents`
-}
-
-// ledgerSQL inserts a ledger row whose balance after is the SQL expression
-// balanceAfter; the caller adds FROM (when the expression needs it) and
-// RETURNING.
-func ledgerSQL(a *sqlArgs, botID, typ string, amount botpay.Money, balanceAfter, description string, now time.Time) string {
-	return `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at) SELECT ` +
-		a.add(botID) + `, ` + a.add(typ) + `, ` + a.add(int64(amount)) + `, ` + balanceAfter + `, ` +
-		a.add(description) + `, ` + a.add(ms(now))
+	return q + ` WHERE bot_id = ` + a.Add(p.BotID) + ` RETURNING balance_cents, held_cents`
 }
 
 // purchaseSQL inserts p, number seq of its bot's checkouts (numberCheckout),
@@ -57,11 +43,11 @@ func ledgerSQL(a *sqlArgs, botID, typ string, amount botpay.Money, balanceAfter,
 func purchaseSQL(a *sqlArgs, p botpay.Purchase, seq int64, ledgerID string) string {
 	return `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
 			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq) SELECT ` +
-		a.add(p.ID) + `, ` + a.add(p.BotID) + `, ` + a.add(p.OwnerID) + `, ` + a.add(p.CardID) + `, ` + a.add(p.ProfileIndex) + `, ` +
-		a.add(p.Decoy) + `, ` + a.add(int64(p.Amount)) + `, ` + a.add(p.MerchantName) + `, ` + a.add(p.MerchantURL) + `, ` +
-		a.add(p.ItemName) + `, ` + a.add(p.Category) + `, ` + a.add(nullString(p.TaskID)) + `, ` + a.add(p.Status) + `, ` +
-		a.add(ms(p.CreatedAt)) + `, ` + a.add(nullTime(p.ExpiresAt)) + `, ` + a.add(nullTime(p.DecidedAt)) + `, ` +
-		ledgerID + `, ` + a.add(seq)
+		a.Add(p.ID) + `, ` + a.Add(p.BotID) + `, ` + a.Add(p.OwnerID) + `, ` + a.Add(p.CardID) + `, ` + a.Add(p.ProfileIndex) + `, ` +
+		a.Add(p.Decoy) + `, ` + a.Add(int64(p.Amount)) + `, ` + a.Add(p.MerchantName) + `, ` + a.Add(p.MerchantURL) + `, ` +
+		a.Add(p.ItemName) + `, ` + a.Add(p.Category) + `, ` + a.Add(nullString(p.TaskID)) + `, ` + a.Add(p.Status) + `, ` +
+		a.Add(ms(p.CreatedAt)) + `, ` + a.Add(nullTime(p.ExpiresAt)) + `, ` + a.Add(nullTime(p.DecidedAt)) + `, ` +
+		ledgerID + `, ` + a.Add(seq)
 }
 
 // spendAuthorized is wallet.spend.authorized of p, remaining the available
@@ -85,11 +71,11 @@ func (t *Tx) recordAdmitted(ctx context.Context, w lockedWallet, p *botpay.Purch
 	if err != nil {
 		return nil, err
 	}
-	if err := t.insertPurchase(ctx, *p, w.seq+1); err != nil {
+	if err := t.insertPurchase(ctx, *p, w.Seq+1); err != nil {
 		return nil, err
 	}
-	t.numberCheckout(p.BotID, w.seq+1)
-	t.countSpend(purchaseScopes(*p), ms(now), p.Amount)
+	t.numberCheckout(p.BotID, w.Seq+1)
+	ledger.CountSpend(t.k, ledger.PurchaseScopes(*p), ms(now), p.Amount)
 	return low, nil
 }
 
@@ -99,24 +85,24 @@ func (t *Tx) recordAdmitted(ctx context.Context, w lockedWallet, p *botpay.Purch
 // balance after the debit is known beforehand.
 func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
 	var a sqlArgs
-	seq := w.seq + 1
+	seq := w.Seq + 1
 	debit := debitSQL(&a, p, false, seq, now)
-	spend := ledgerSQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", purchaseDescription(p), now)
+	spend := ledger.EntrySQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", purchaseDescription(p), now)
 	purchase := purchaseSQL(&a, p, seq, "spend.id")
-	days, daysArgs := countDeltaSQL("cents", purchaseScopes(p), len(a)+1, ms(now), int64(p.Amount))
+	days, daysArgs := ledger.CountDeltaSQL("cents", ledger.PurchaseScopes(p), len(a)+1, ms(now), int64(p.Amount))
 	a = append(a, daysArgs...)
-	ev, err := writeEvent(spendAuthorized(p, w.balance-p.Amount-w.held, now), len(a)+1)
+	ev, err := ledger.WriteEvent(spendAuthorized(p, w.Balance-p.Amount-w.Held, now), len(a)+1)
 	if err != nil {
 		return nil, err
 	}
-	a = append(a, ev.args...)
+	a = append(a, ev.Args...)
 	var staged int
 	t.atCommit(step{Query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
-		ev.staged + `, o AS (` + ev.outbox + `), pm AS (` + ev.pending + `) ` +
+		ev.Staged + `, o AS (` + ev.Outbox + `), pm AS (` + ev.Pending + `) ` +
 		purchase + ` FROM spend RETURNING (SELECT COUNT(*) FROM pm)`,
 		Args: a, Dest: []any{&staged}})
-	t.staged = append(t.staged, func() bool { return staged > 0 })
-	before := w.available()
+	t.s.outbox.NoteEvent(t.k, func() bool { return staged > 0 })
+	before := w.Available()
 	return t.lowBalance(w, before, before-p.Amount, now)
 }
 
@@ -129,7 +115,7 @@ func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Pur
 	if p.Decoy {
 		return nil, nil
 	}
-	before := w.available()
+	before := w.Available()
 	if p.Status == botpay.PurchasePending {
 		if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
 			int64(p.Amount), ms(now), p.BotID); err != nil {
@@ -166,6 +152,6 @@ func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now 
 func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase, seq int64) error {
 	var a sqlArgs
 	ledger := sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}
-	_, err := t.exec(ctx, purchaseSQL(&a, p, seq, a.add(ledger)), a...)
+	_, err := t.exec(ctx, purchaseSQL(&a, p, seq, a.Add(ledger)), a...)
 	return err
 }

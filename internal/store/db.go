@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -30,9 +31,9 @@ type Store struct {
 	// INSERT inside WITH), not statement by statement; measured faster on
 	// PostgreSQL.
 	checkoutInOne bool
-	// onEvent, when set, runs after a transaction that emitted events commits
-	// (wakes the local dispatcher; other replicas poll).
-	onEvent func()
+	// outbox writes events and, after a commit, wakes the local
+	// dispatcher (other replicas poll).
+	outbox *ledger.Outbox
 	// configs and signers keep the bots' spending configurations for
 	// checkout (checkout_config.go) and x402 signing (signerConfig in
 	// processor_wallets.go).
@@ -57,7 +58,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	_, read := db.Pools()
-	return &Store{db: db, driver: db.Driver(), read: read, clock: db.Clock(), checkoutInOne: db.Driver().InsertInsideWith()}, nil
+	return &Store{db: db, driver: db.Driver(), read: read, clock: db.Clock(), outbox: &ledger.Outbox{}, checkoutInOne: db.Driver().InsertInsideWith()}, nil
 }
 
 // Kernel is the database kernel the store runs on.

@@ -376,7 +376,7 @@ func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
 // OnEvent registers f to run after every commit that wrote an event, so an
 // in-process dispatcher delivers without waiting for its next poll. f must
 // not block. Set it before serving.
-func (s *Store) OnEvent(f func()) { s.onEvent = f }
+func (s *Store) OnEvent(f func()) { s.outbox.OnEvent(f) }
 
 // NextDue is when the earliest unfinished outbox row falls due (a retry, or
 // the end of a lease); ok is false when nothing is left.

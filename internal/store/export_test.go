@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 	"strconv"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ func (s *Store) PurchaseTotals(ctx context.Context, botID string, now time.Time)
 // running totals, as budgets read it.
 func (s *Store) BotSpentToday(ctx context.Context, botID string, now time.Time) (botpay.Money, error) {
 	var spent botpay.Money
-	err := s.queryRow(ctx, `SELECT day FROM `+committedDays("bot_id"), committedArgs("bot:"+botID, botID, now)...).Scan(&spent)
+	err := s.queryRow(ctx, `SELECT day FROM `+ledger.CommittedDays("bot_id"), ledger.CommittedArgs("bot:"+botID, botID, now)...).Scan(&spent)
 	return spent, err
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -92,7 +93,7 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 		}
 		p.Status, p.DecidedAt = status, now
 		if !approve {
-			tx.countSpend(purchaseScopes(p), ms(p.CreatedAt), -p.Amount)
+			ledger.CountSpend(tx.k, ledger.PurchaseScopes(p), ms(p.CreatedAt), -p.Amount)
 			if _, err := tx.exec(ctx, `UPDATE wallets SET held_cents = held_cents - $1, updated_at = $2 WHERE bot_id = $3`,
 				int64(p.Amount), ms(now), botID); err != nil {
 				return err
@@ -142,7 +143,7 @@ func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool
 		int64(p.Amount), ms(now), p.BotID); err != nil {
 		return false, err
 	}
-	t.countSpend(purchaseScopes(p), created, -p.Amount)
+	ledger.CountSpend(t.k, ledger.PurchaseScopes(p), created, -p.Amount)
 	return true, t.emit(botpay.NewEvent(p.BotID, botpay.EventPurchaseExpired, map[string]any{
 		"checkout_id": id, "amount": p.Amount, "currency": "USD", "vendor": merchant,
 		"message": "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",

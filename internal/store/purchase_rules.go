@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"github.com/botpay/botpay/internal/ledger"
 	"strconv"
 	"time"
 
@@ -88,7 +89,7 @@ func maxthLatestCheckout(bot, seq string) string {
 // no card or profile allowance here).
 func (t *Tx) usage(ctx context.Context, botID, ownerID string, r botpay.SpendingRules, now time.Time) (botpay.Usage, error) {
 	var u botpay.Usage
-	err := t.queryRow(ctx, `SELECT day, month FROM `+committedDays("bot_id"), committedArgs("bot:"+botID, botID, now)...).
+	err := t.queryRow(ctx, `SELECT day, month FROM `+ledger.CommittedDays("bot_id"), ledger.CommittedArgs("bot:"+botID, botID, now)...).
 		Scan(&u.BotDay, &u.BotMonth)
 	if err != nil {
 		return u, err
@@ -107,7 +108,7 @@ func (t *Tx) ownerUsage(ctx context.Context, ownerID string, u botpay.Usage, now
 	if err := t.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+t.forUpdate(), ownerID).Scan(&locked); err != nil {
 		return u, err
 	}
-	err := t.queryRow(ctx, `SELECT day, month FROM `+committedDays("owner_id"), committedArgs("owner:"+ownerID, ownerID, now)...).
+	err := t.queryRow(ctx, `SELECT day, month FROM `+ledger.CommittedDays("owner_id"), ledger.CommittedArgs("owner:"+ownerID, ownerID, now)...).
 		Scan(&u.OwnerDay, &u.OwnerMonth)
 	return u, err
 }

@@ -2,67 +2,35 @@ package store
 
 import (
 	"context"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// lockedWallet is a claimed bot's wallet row, locked for this transaction.
-type lockedWallet struct {
-	id        string
-	botID     string
-	ownerID   string
-	frozen    bool
-	balance   botpay.Money
-	held      botpay.Money
-	threshold botpay.Money
-	seq       int64 // the number of the bot's latest checkout (card or rail5)
-	// configVersion is the version of the bot's spending configuration
-	// (checkoutConfig).
-	configVersion int64
-}
+// lockedWallet is a claimed bot's wallet row, locked for this transaction
+// (ledger.LockWallet).
+type lockedWallet = ledger.Wallet
 
-func (w lockedWallet) available() botpay.Money { return w.balance - w.held }
-
-// lockWallet locks the bot's wallet for the rest of the
-// transaction: every change to a bot's money or purchases takes this lock
-// first, so concurrent checkouts, decisions and expiries of one bot run one
-// after another and budgets and balances are read exactly. ok is false when
-// the bot has no wallet (not claimed).
+// lockWallet takes the wallet lock that orders every change to the bot's
+// money (ledger.LockWallet).
 func (t *Tx) lockWallet(ctx context.Context, botID string) (w lockedWallet, ok bool, err error) {
-	err = t.pipeline(ctx, walletStep(t, botID, &w, &ok))
-	return w, ok, err
+	return ledger.LockWallet(ctx, t.k, botID)
 }
-
-// lockWalletRow locks only the wallet row, and in the mode an UPDATE of its
-// balance takes: the bot row stays free for the foreign-key checks of
-// inserts that reference the bot (the dispatcher's pending messages, other
-// requests' rows), which FOR UPDATE on it would make wait.
-func (t *Tx) lockWalletRow() string { return t.s.driver.LockForNoKeyUpdate("w") }
 
 // walletStep is lockWallet as a pipeline step.
 func walletStep(t *Tx, botID string, w *lockedWallet, found *bool) step {
-	w.botID = botID
-	return step{Query: `SELECT w.id, b.owner_id, b.frozen, w.balance_cents, w.held_cents, w.low_balance_cents, w.checkout_seq,
-			w.config_version FROM wallets w JOIN bots b ON b.id = w.bot_id WHERE w.bot_id = $1` + t.lockWalletRow(), Args: []any{botID},
-		Dest: []any{&w.id, &w.ownerID, &w.frozen, &w.balance, &w.held, &w.threshold, &w.seq, &w.configVersion}, Found: found}
+	return ledger.LockWalletStep(t.k, botID, w, found)
 }
 
 // LowBalance says that a change took the available balance below the bot's
 // low-balance threshold.
-type LowBalance struct{ Available, Threshold botpay.Money }
+type LowBalance = ledger.LowBalance
 
-// lowBalance emits wallet.balance.low when the available balance falls
-// below the bot's threshold: once per crossing, not on every later debit.
+// lowBalance emits wallet.balance.low when the change crossed the
+// threshold.
 func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Time) (*LowBalance, error) {
-	if before < w.threshold || after >= w.threshold {
-		return nil, nil
-	}
-	err := t.emit(botpay.NewEvent(w.botID, botpay.EventBalanceLow, map[string]any{
-		"wallet_id": w.id, "current_balance": after, "currency": "USD",
-		"message": "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
-	}, now))
-	return &LowBalance{Available: after, Threshold: w.threshold}, err
+	return t.s.outbox.CrossLowBalance(t.k, w, before, after, now)
 }
 
 // checkoutRateLimit refuses a checkout (card wallet or rail5, decided or
@@ -76,7 +44,7 @@ func (t *Tx) checkoutRateLimit(ctx context.Context, w lockedWallet, l Limit, now
 		return nil
 	}
 	var at *int64
-	err := t.queryRow(ctx, `SELECT `+maxthLatestCheckout("$1", "$2"), w.botID, w.seq+1-int64(l.Max)).Scan(&at)
+	err := t.queryRow(ctx, `SELECT `+maxthLatestCheckout("$1", "$2"), w.BotID, w.Seq+1-int64(l.Max)).Scan(&at)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -133,7 +134,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if err != nil {
 			return err
 		}
-		if err := botpay.CheckWallet(claimed, w.frozen); err != nil {
+		if err := botpay.CheckWallet(claimed, w.Frozen); err != nil {
 			return err
 		}
 		if err := tx.checkoutRateLimit(ctx, w, in.Limit, now); err != nil {
@@ -147,13 +148,13 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if rules.Bot, err = scanGuardrails(tx.queryRow(ctx, guardrailsQuery, in.BotID)); err != nil {
 			return err
 		}
-		if rules.Master, err = scanMasterGuardrails(tx.queryRow(ctx, masterGuardrailsQuery, w.ownerID)); err != nil {
+		if rules.Master, err = scanMasterGuardrails(tx.queryRow(ctx, masterGuardrailsQuery, w.OwnerID)); err != nil {
 			return err
 		}
 		if rules.Procurement, err = scanProcurement(tx.queryRow(ctx, procurementQuery, in.BotID)); err != nil {
 			return err
 		}
-		usage, err := tx.usage(ctx, in.BotID, w.ownerID, rules, now)
+		usage, err := tx.usage(ctx, in.BotID, w.OwnerID, rules, now)
 		if err != nil {
 			return err
 		}
@@ -163,7 +164,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 			refused = botpay.Errorf(botpay.KindForbidden, botpay.CodeApprovalRequired,
 				"your guardrails require your owner's approval for this amount; rail5 spends cannot wait for approval, use the card wallet checkout")
 		}
-		out = botpay.Rail5Checkout{ID: botpay.NewID("r5chk_"), BotID: in.BotID, OwnerID: w.ownerID, CardID: cardID,
+		out = botpay.Rail5Checkout{ID: botpay.NewID("r5chk_"), BotID: in.BotID, OwnerID: w.OwnerID, CardID: cardID,
 			Amount: in.Request.Amount, MerchantName: in.Request.MerchantName, MerchantURL: in.Request.MerchantURL,
 			ItemName: in.Item, Status: botpay.Rail5CheckoutApproved, CreatedAt: now}
 		if refused != nil {
@@ -178,10 +179,10 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		_, err = tx.exec(ctx, `INSERT INTO rail5_checkouts (id, bot_id, owner_id, card_id, amount_cents, merchant_name, merchant_url,
 				item_name, status, created_at, bot_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now),
-			w.seq+1)
-		tx.numberCheckout(in.BotID, w.seq+1)
+			w.Seq+1)
+		tx.numberCheckout(in.BotID, w.Seq+1)
 		if refused == nil {
-			tx.countSpend(rail5Scopes(out.BotID, out.OwnerID), ms(now), out.Amount)
+			ledger.CountSpend(tx.k, ledger.Rail5Scopes(out.BotID, out.OwnerID), ms(now), out.Amount)
 		}
 		return err
 	})
@@ -274,7 +275,7 @@ func (s *Store) CompleteRail5Checkout(ctx context.Context, botID, checkoutID str
 		} else {
 			c.Status, typ = botpay.Rail5CheckoutFailed, botpay.EventRail5Failed
 			data["reason"] = reason
-			tx.countSpend(rail5Scopes(botID, c.OwnerID), ms(c.CreatedAt), -c.Amount)
+			ledger.CountSpend(tx.k, ledger.Rail5Scopes(botID, c.OwnerID), ms(c.CreatedAt), -c.Amount)
 		}
 		if _, err := tx.exec(ctx, `UPDATE rail5_checkouts SET status = $1, reason = $2, completed_at = $3 WHERE id = $4`,
 			c.Status, reason, ms(now), c.ID); err != nil {

@@ -70,9 +70,9 @@ func (s *Store) RefundSaleFromWallet(ctx context.Context, botID, saleID string, 
 		if err != nil {
 			return err
 		}
-		if w.available() < amount {
+		if w.Available() < amount {
 			return botpay.Errorf(botpay.KindPaymentRequired, botpay.CodeInsufficientFunds,
-				"the available balance of $%s does not cover a refund of $%s", w.available().USD(), amount.USD())
+				"the available balance of $%s does not cover a refund of $%s", w.Available().USD(), amount.USD())
 		}
 		if err := tx.raiseRefunded(ctx, "sales", saleID, amount); err != nil {
 			return err
@@ -148,7 +148,7 @@ func (t *Tx) lockSaleForRefund(ctx context.Context, botID, id string) (lockedWal
 	if err != nil {
 		return w, o, fmt.Errorf("read sale: %w", err)
 	}
-	if w.frozen {
+	if w.Frozen {
 		return w, o, botpay.Errorf(botpay.KindForbidden, botpay.CodeWalletFrozen, "the owner has frozen this wallet; no money can leave it")
 	}
 	return w, o, nil

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"github.com/botpay/botpay/internal/ledger"
 	"strings"
 	"time"
 
@@ -76,7 +77,7 @@ func (s *Store) reserveSigning(ctx context.Context, r botpay.SigningRequest, bal
 			r.Status, r.ReservedUntil = botpay.SigningSigned, signatureReservedUntil(r.ValidBefore)
 		}
 		tx.reserve(r.BotID, w, ms(now), ms(r.ReservedUntil), r.Amount)
-		tx.countSigning(r.BotID, r.OwnerID, ms(now), r.Amount)
+		ledger.CountSigning(tx.k, r.BotID, r.OwnerID, ms(now), r.Amount)
 		// The insert travels with COMMIT; r.ID is known once inTx returns.
 		if !verdict.NeedsApproval {
 			r.PaymentRequired = "" // only an approval signs again
@@ -159,8 +160,8 @@ func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Ti
 	steps := append(first,
 		step{Query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
 			Args: []any{botID}, Dest: []any{&w.balance, &w.total, &w.asOf}, Found: &found},
-		step{Query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + committedDays("bot_id"),
-			Args: committedArgs("bot:"+botID, botID, now),
+		step{Query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + ledger.CommittedDays("bot_id"),
+			Args: ledger.CommittedArgs("bot:"+botID, botID, now),
 			Dest: []any{&w.expired, &spent.BotDay, &spent.BotMonth}})
 	err = tx.pipeline(ctx, append(steps, after...)...)
 	if err == nil && !found {
@@ -190,7 +191,7 @@ func (tx *Tx) ownerSpent(ctx context.Context, ownerID string, now time.Time) (da
 	if err := tx.queryRow(ctx, `SELECT id FROM owners WHERE id = $1`+tx.forUpdate(), ownerID).Scan(&locked); err != nil {
 		return 0, 0, err
 	}
-	err = tx.queryRow(ctx, `SELECT day, month FROM `+committedDays("owner_id"), committedArgs("owner:"+ownerID, ownerID, now)...).
+	err = tx.queryRow(ctx, `SELECT day, month FROM `+ledger.CommittedDays("owner_id"), ledger.CommittedArgs("owner:"+ownerID, ownerID, now)...).
 		Scan(&day, &month)
 	return day, month, err
 }
@@ -304,7 +305,7 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 				r.Signature, r.Header, ms(now), r.ID)
 		} else {
 			r.Status = botpay.SigningDenied
-			tx.countSigning(r.BotID, r.OwnerID, ms(r.CreatedAt), -r.Amount)
+			ledger.CountSigning(tx.k, r.BotID, r.OwnerID, ms(r.CreatedAt), -r.Amount)
 			_, err = tx.exec(ctx, `UPDATE signing_requests SET status = $1, decided_at = $2 WHERE id = $3`, r.Status, ms(now), r.ID)
 		}
 		if err == nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -81,7 +82,7 @@ func (tx *Tx) expireSigning(ctx context.Context, o overdueSigning, now time.Time
 	if err := tx.releaseReservation(ctx, o.botID, o.amount, o.reservedUntil, 0); err != nil {
 		return false, err
 	}
-	tx.countSigning(o.botID, o.ownerID, o.created, -o.amount)
+	ledger.CountSigning(tx.k, o.botID, o.ownerID, o.created, -o.amount)
 	return true, tx.emit(botpay.NewEvent(o.botID, botpay.EventPurchaseExpired, map[string]any{
 		"checkout_id": o.id, "approval_id": o.id, "amount": o.amount, "currency": "USDC", "vendor": o.host,
 		"message": "Your owner did not decide on your signing request within 15 minutes; it expired and nothing was signed.",

@@ -13,9 +13,6 @@ import (
 type Tx struct {
 	k *kernel.Tx
 	s *Store
-	// staged says, per event written, whether it was staged at once as a
-	// pending message (known once its statement has run).
-	staged []func() bool
 }
 
 // step is one statement of a kernel pipeline.
@@ -45,22 +42,6 @@ func (t *Tx) forUpdate() string { return t.k.ForUpdate() }
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
 	return s.db.InTx(ctx, func(k *kernel.Tx) error {
-		t := &Tx{k: k, s: s}
-		k.AfterCommit(func() { s.committed(t) })
-		return fn(t)
+		return fn(&Tx{k: k, s: s})
 	})
-}
-
-// committed runs after a commit: wakes the local dispatcher when events
-// were written that it has to deliver (not those staged at once).
-func (s *Store) committed(t *Tx) {
-	if s.onEvent == nil {
-		return
-	}
-	for _, staged := range t.staged {
-		if !staged() {
-			s.onEvent()
-			return
-		}
-	}
 }

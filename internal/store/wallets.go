@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"github.com/botpay/botpay/internal/ledger"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -60,11 +61,7 @@ func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.M
 }
 
 func (t *Tx) appendLedger(ctx context.Context, botID, typ string, amount botpay.Money, after *botpay.Money, description string, now time.Time) (botpay.Transaction, error) {
-	tr := botpay.Transaction{BotID: botID, Type: typ, Amount: amount, BalanceAfter: after, Description: description, CreatedAt: now}
-	var a sqlArgs
-	q := ledgerSQL(&a, botID, typ, amount, a.add(centsPtr(after)), description, now) + ` RETURNING id`
-	err := t.queryRow(ctx, q, a...).Scan(&tr.ID)
-	return tr, err
+	return ledger.Append(ctx, t.k, botID, typ, amount, after, description, now)
 }
 
 func (t *Tx) fulfilTopups(ctx context.Context, botID, walletID string, funded, newBalance botpay.Money, now time.Time) ([]botpay.TopupRequest, error) {

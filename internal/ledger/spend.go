@@ -1,4 +1,4 @@
-package store
+package ledger
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Running spend totals (table spend_days, migration 0006): every change that
@@ -16,16 +17,16 @@ import (
 //
 // A held purchase stops counting when its approval window closes, which
 // may be before anything marks it expired; readers subtract such overdue
-// holds (committedDays), so the totals are exact at every instant.
+// holds (CommittedDays), so the totals are exact at every instant.
 
 const dayMS = int64(24 * time.Hour / time.Millisecond)
 
-// spendDay is the UTC day start of a spend created at createdMS.
-func spendDay(createdMS int64) int64 { return createdMS - createdMS%dayMS }
+// SpendDay is the UTC day start of a spend created at createdMS.
+func SpendDay(createdMS int64) int64 { return createdMS - createdMS%dayMS }
 
-// purchaseScopes are the scopes a card purchase counts in: a decoy counts
+// PurchaseScopes are the scopes a card purchase counts in: a decoy counts
 // only against its own profile's allowance.
-func purchaseScopes(p botpay.Purchase) []string {
+func PurchaseScopes(p botpay.Purchase) []string {
 	profile := "profile:" + p.CardID + ":" + strconv.Itoa(p.ProfileIndex)
 	if p.Decoy {
 		return []string{profile}
@@ -33,44 +34,44 @@ func purchaseScopes(p botpay.Purchase) []string {
 	return []string{"bot:" + p.BotID, "card:" + p.CardID, profile, "owner:" + p.OwnerID}
 }
 
-// rail5Scopes are the scopes a rail5 spend counts in.
-func rail5Scopes(botID, ownerID string) []string {
+// Rail5Scopes are the scopes a rail5 spend counts in.
+func Rail5Scopes(botID, ownerID string) []string {
 	return []string{"bot:" + botID, "owner:" + ownerID}
 }
 
-// countSpend adds delta cents (negative to stop counting) to scopes on the
+// CountSpend adds delta cents (negative to stop counting) to scopes on the
 // day of createdMS.
-func (t *Tx) countSpend(scopes []string, createdMS int64, delta botpay.Money) {
-	t.countDelta("cents", scopes, createdMS, int64(delta))
+func CountSpend(tx *kernel.Tx, scopes []string, createdMS int64, delta botpay.Money) {
+	countDelta(tx, "cents", scopes, createdMS, int64(delta))
 }
 
-// countSigning adds delta micro-USDC of x402 signing requests to the bot's
+// CountSigning adds delta micro-USDC of x402 signing requests to the bot's
 // and owner's scopes.
-func (t *Tx) countSigning(botID, ownerID string, createdMS int64, delta botpay.Micro) {
-	t.countDelta("micro", []string{"bot:" + botID, "owner:" + ownerID}, createdMS, int64(delta))
+func CountSigning(tx *kernel.Tx, botID, ownerID string, createdMS int64, delta botpay.Micro) {
+	countDelta(tx, "micro", []string{"bot:" + botID, "owner:" + ownerID}, createdMS, int64(delta))
 }
 
 // countDelta adds delta to column (cents or micro) of scopes' rows. It runs
 // with COMMIT; rows are always written in the same scope order (bot, card,
 // profile, owner), so two transactions that share a row take its lock in
 // the same order.
-func (t *Tx) countDelta(column string, scopes []string, createdMS, delta int64) {
+func countDelta(tx *kernel.Tx, column string, scopes []string, createdMS, delta int64) {
 	if delta == 0 || len(scopes) == 0 {
 		return
 	}
-	q, args := countDeltaSQL(column, scopes, 1, createdMS, delta)
-	t.atCommit(step{Query: q, Args: args})
+	q, args := CountDeltaSQL(column, scopes, 1, createdMS, delta)
+	tx.AtCommit(kernel.Step{Query: q, Args: args})
 }
 
-// countDeltaSQL is countDelta's statement, its placeholders numbered from
+// CountDeltaSQL is countDelta's statement, its placeholders numbered from
 // first, so that a caller can put it in a statement of its own
-// (recordApprovedInOne).
-func countDeltaSQL(column string, scopes []string, first int, createdMS, delta int64) (string, []any) {
+// (the one-statement checkout).
+func CountDeltaSQL(column string, scopes []string, first int, createdMS, delta int64) (string, []any) {
 	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
 	var b strings.Builder
 	b.WriteString(`INSERT INTO spend_days (scope, day, ` + column + `) VALUES `)
 	args := make([]any, 0, len(scopes)+2)
-	args = append(args, spendDay(createdMS), delta)
+	args = append(args, SpendDay(createdMS), delta)
 	for i, s := range scopes {
 		if i > 0 {
 			b.WriteString(", ")
@@ -82,14 +83,14 @@ func countDeltaSQL(column string, scopes []string, first int, createdMS, delta i
 	return b.String(), args
 }
 
-// committedDays is a one-row subquery (columns day and month) of what a
+// CommittedDays is a one-row subquery (columns day and month) of what a
 // bot: or owner: scope ($1) has committed in cents since the UTC day start
 // ($2) and the month start ($3): card and rail5 cents, plus x402
 // micro-USDC rounded up to whole cents, less the holds — card purchases
 // and signing requests of the bot or owner whose id ($5) is in column who —
 // whose approval window closed by now ($4) without anything marking them
 // (they stop counting then). Three aggregates, each one index range.
-func committedDays(who string) string {
+func CommittedDays(who string) string {
 	// CAST: PostgreSQL sums BIGINT as NUMERIC, whose division is not the
 	// integer division that rounds up here.
 	return `(SELECT CAST(t.cents_day - h.day + CAST(t.micro_day - x.day + 9999 AS BIGINT) / 10000 AS BIGINT) AS day,
@@ -103,7 +104,7 @@ func committedDays(who string) string {
 			FROM signing_requests WHERE ` + who + ` = $5 AND status = 'pending' AND reserved_until <= $4 AND created_at >= $3) x) committed`
 }
 
-// committedArgs are committedDays' arguments for scope and id at now.
-func committedArgs(scope, id string, now time.Time) []any {
-	return []any{scope, ms(botpay.DayStart(now)), ms(botpay.MonthStart(now)), ms(now), id}
+// CommittedArgs are CommittedDays' arguments for scope and id at now.
+func CommittedArgs(scope, id string, now time.Time) []any {
+	return []any{scope, kernel.MS(botpay.DayStart(now)), kernel.MS(botpay.MonthStart(now)), kernel.MS(now), id}
 }

@@ -1,0 +1,6 @@
+// Package ledger holds the money primitives every capability shares, each
+// a piece of one kernel transaction: the wallet lock that orders every
+// change to a bot's money, the ledger rows, the running spend totals that
+// budgets read, and the outbox that writes an event in the transaction of
+// its change. Capabilities compose them; none of them decides anything.
+package ledger

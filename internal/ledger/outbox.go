@@ -1,0 +1,122 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
+)
+
+// Outbox writes events in the transaction of their change and, after the
+// commit, wakes the local dispatcher when one of them is waiting for
+// delivery (other replicas poll).
+type Outbox struct{ wake atomic.Pointer[func()] }
+
+// OnEvent sets what wakes the local dispatcher.
+func (o *Outbox) OnEvent(f func()) { o.wake.Store(&f) }
+
+// eventsOfTx is the key of a transaction's note of the events it wrote.
+type eventsOfTx struct{ o *Outbox }
+
+// NoteEvent records an event the transaction wrote; staged, known once its
+// statement has run, says whether it was staged at once as a pending
+// message. After the commit the dispatcher is woken once if any was not.
+func (o *Outbox) NoteEvent(tx *kernel.Tx, staged func() bool) {
+	noted := tx.Local(eventsOfTx{o}, func() any {
+		var all []func() bool
+		p := &all
+		tx.AfterCommit(func() { o.wakeUnlessStaged(*p) })
+		return p
+	}).(*[]func() bool)
+	*noted = append(*noted, staged)
+}
+
+func (o *Outbox) wakeUnlessStaged(noted []func() bool) {
+	wake := o.wake.Load()
+	if wake == nil {
+		return
+	}
+	for _, staged := range noted {
+		if !staged() {
+			(*wake)()
+			return
+		}
+	}
+}
+
+// Emit writes an event to the outbox inside the caller's transaction, so the
+// event exists exactly when the change that caused it does. The insert
+// runs just before COMMIT (atCommit: on PostgreSQL in the same round trip),
+// so events keep the order in which they were emitted.
+//
+// The central-dispatch rule (docs/decisions.md) is applied here already
+// when it needs no attempt: for a bot whose webhook is unreachable or none,
+// or that has neither a callback URL nor a tunnel, the event is staged as a
+// pending message in this transaction and its outbox row is written done
+// ("staged"), so the dispatcher never claims it. Staging through the
+// dispatcher cost two more writes of the outbox row and a transaction per
+// batch (about a sixth of a checkout's processor time).
+func (o *Outbox) Emit(tx *kernel.Tx, e botpay.Event) error {
+	w, err := WriteEvent(e, 1)
+	if err != nil {
+		return err
+	}
+	// The pending message's row comes back when the event was staged: the
+	// dispatcher is not woken for it (NoteEvent).
+	wasStaged, one := new(bool), new(int)
+	if tx.Driver().InsertInsideWith() {
+		tx.AtCommit(kernel.Step{Query: `WITH ` + w.Staged + `, o AS (` + w.Outbox + `) ` + w.Pending, Args: w.Args, Dest: []any{one}, Found: wasStaged})
+	} else { // SQLite has no INSERT inside WITH: the same rule in two statements
+		tx.AtCommit(kernel.Step{Query: `WITH ` + w.Staged + ` ` + w.Outbox, Args: w.Args})
+		tx.AtCommit(kernel.Step{Query: `WITH ` + w.Staged + ` ` + w.Pending, Args: w.Args, Dest: []any{one}, Found: wasStaged})
+	}
+	o.NoteEvent(tx, func() bool { return *wasStaged })
+	return nil
+}
+
+// EventWrite is the SQL that writes one event (emit): the staged CTE, which
+// applies the central-dispatch rule, the outbox insert and the
+// pending-message insert (which returns a row when the event was staged),
+// with placeholders numbered from the first given to WriteEvent, so that a
+// caller can put them in a statement of its own (the one-statement
+// checkout), then tells NoteEvent whether it was staged.
+type EventWrite struct {
+	Staged, Outbox, Pending string
+	Args                    []any
+}
+
+// WriteEvent is the SQL that writes e, its placeholders numbered from first.
+func WriteEvent(e botpay.Event, first int) (EventWrite, error) {
+	data, err := json.Marshal(e.Data)
+	if err != nil {
+		return EventWrite{}, fmt.Errorf("encode %s event: %w", e.Type, err)
+	}
+	at := kernel.MS(e.CreatedAt)
+	// $e1 event, $e2 bot, $e3 type, $e4 data, $e5 time, $e6 message expiry,
+	// $e7 and $e8 the statuses that stage, $e9 the staged outcome.
+	args := []any{e.ID, e.BotID, e.Type, string(data), at, at + botpay.MessageLife(e.Type).Milliseconds(),
+		botpay.WebhookUnreachable, botpay.WebhookNone, OutcomeStaged}
+	var pairs []string
+	for i := 9; i >= 1; i-- {
+		pairs = append(pairs, "$e"+strconv.Itoa(i), "$"+strconv.Itoa(first+i-1))
+	}
+	number := strings.NewReplacer(pairs...).Replace
+	return EventWrite{
+		Staged: number(`staged AS (SELECT EXISTS (SELECT 1 FROM bots WHERE id = $e2 AND (webhook_status IN ($e7, $e8)
+		OR (COALESCE(callback_url, '') = '' AND tunnel_token_hash IS NULL))) AS yes)`),
+		Outbox: number(`INSERT INTO outbox (event_id, bot_id, event_type, data, created_at, done_at, outcome)
+		SELECT $e1, $e2, $e3, $e4, CAST($e5 AS BIGINT), CASE WHEN yes THEN CAST($e5 AS BIGINT) END, CASE WHEN yes THEN $e9 END FROM staged`),
+		Pending: number(`INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
+		SELECT $e2, $e1, $e3, $e4, CAST($e5 AS BIGINT), CAST($e5 AS BIGINT), CAST($e6 AS BIGINT) FROM staged WHERE yes
+		ON CONFLICT (bot_id, event_id) DO NOTHING RETURNING 1`),
+		Args: args,
+	}, nil
+}
+
+// OutcomeStaged is the outcome of an event staged at once as a pending
+// message (events.OutcomeStaged; the ledger does not import events).
+const OutcomeStaged = "staged"
