@@ -64,6 +64,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 // Kernel is the database kernel the store runs on.
 func (s *Store) Kernel() *kernel.DB { return s.db }
 
+// Outbox writes events in the transaction of their change; capability
+// packages write theirs through it too, so one dispatcher wake-up serves
+// all.
+func (s *Store) Outbox() *ledger.Outbox { return s.outbox }
+
 // Dialect reports the engine in use.
 func (s *Store) Dialect() Dialect { return s.db.Engine() }
 
