@@ -51,7 +51,10 @@ type eventWrite struct {
 }
 
 func writeEvent(e botpay.Event, first int) (eventWrite, error) {
-	data, err := json.Marshal(e.Data)
+	if e.Payload == nil || e.Payload.EventType() != e.Type {
+		return eventWrite{}, fmt.Errorf("encode %s event: no typed data of its type", e.Type)
+	}
+	data, err := json.Marshal(e.Payload)
 	if err != nil {
 		return eventWrite{}, fmt.Errorf("encode %s event: %w", e.Type, err)
 	}

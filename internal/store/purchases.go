@@ -58,9 +58,9 @@ func (t *Tx) lowBalance(w lockedWallet, before, after botpay.Money, now time.Tim
 	if before < w.threshold || after >= w.threshold {
 		return nil, nil
 	}
-	err := t.emit(botpay.NewEvent(w.botID, botpay.EventBalanceLow, map[string]any{
-		"wallet_id": w.id, "current_balance": after, "currency": "USD",
-		"message": "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
+	err := t.emit(botpay.NewEvent(w.botID, botpay.BalanceLowData{
+		WalletID: w.id, CurrentBalance: after, Currency: "USD",
+		Message: "Your available balance is below $" + w.threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
 	}, now))
 	return &LowBalance{Available: after, Threshold: w.threshold}, err
 }
