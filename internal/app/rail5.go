@@ -61,9 +61,9 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 	if err != nil {
 		return c, err
 	}
-	delivered := botpay.NewEvent(c.BotID, botpay.EventRail5Delivered, map[string]any{
-		"card_id": c.ID, "card_name": c.Name, "card_last4": c.Last4, "file_content": file,
-		"suggested_path": ".botpay/cards/" + c.ID + ".card.json", "instructions": Rail5Instructions,
+	delivered := botpay.NewEvent(c.BotID, botpay.Rail5CardDeliveredData{
+		CardID: c.ID, CardName: c.Name, CardLast4: c.Last4, FileContent: file,
+		SuggestedPath: ".botpay/cards/" + c.ID + ".card.json", Instructions: Rail5Instructions,
 	}, now)
 	return c, s.store.CreateRail5Card(ctx, c, s.sealer.Seal(key, rail5KeyAAD(c.ID)), delivered)
 }

@@ -341,9 +341,8 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 	default:
 		return "", store.ErrAlreadyDecided
 	}
-	data := map[string]any{"checkout_id": r.ID, "approval_id": r.ID, "amount": r.Amount, "currency": "USDC",
-		"vendor": r.ResourceHost, "resource_url": r.ResourceURL}
-	d := store.SigningDecision{Approve: approve, Event: data}
+	d := store.SigningDecision{Approve: approve, Event: botpay.PurchaseRejectedData{CheckoutID: botpay.SigningCheckoutID(r.ID),
+		ApprovalID: r.ID, Amount: r.Amount, Currency: "USDC", Vendor: r.ResourceHost, ResourceURL: r.ResourceURL, Reason: "denied by owner"}}
 	status := botpay.SigningDenied
 	if approve {
 		status = botpay.SigningApproved
@@ -359,11 +358,11 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 		validBefore := s.clock.Now().Add(botpay.SignatureDefaultValidity).Unix()
 		signed := s.sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
 		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, s.domain)
-		data["description"], data["approval_mode"] = "Signed payment for "+r.ResourceURL, "owner"
-		data["x_payment_header"], data["signature"], data["valid_before"] = d.Header, d.Signature, validBefore
-		s.addOfferHeaders(data, r, signed)
-	} else {
-		data["reason"] = "denied by owner"
+		approved := botpay.PurchaseApprovedData{CheckoutID: botpay.SigningCheckoutID(r.ID), ApprovalID: r.ID, Amount: r.Amount,
+			Currency: "USDC", Vendor: r.ResourceHost, ResourceURL: r.ResourceURL, Description: "Signed payment for " + r.ResourceURL,
+			ApprovalMode: "owner", XPaymentHeader: d.Header, Signature: d.Signature, ValidBefore: validBefore}
+		s.addOfferHeaders(&approved, r, signed)
+		d.Event = approved
 	}
 	if _, err := s.store.DecideSigning(ctx, owner.ID, id, d); err != nil {
 		return "", err
@@ -385,7 +384,7 @@ func firstErr(errs ...error) error {
 // request. The 402 was judged when the request was made; one that no
 // longer yields an offer (the service now signs on another chain) adds
 // nothing, and the bot still has x_payment_header.
-func (s *Service) addOfferHeaders(data map[string]any, r botpay.SigningRequest, signed x402.Payment) {
+func (s *Service) addOfferHeaders(data *botpay.PurchaseApprovedData, r botpay.SigningRequest, signed x402.Payment) {
 	if r.PaymentRequired == "" {
 		return
 	}
@@ -398,10 +397,5 @@ func (s *Service) addOfferHeaders(data map[string]any, r botpay.SigningRequest, 
 		return
 	}
 	h := offerHeaders(&offer, signed)
-	if h.PaymentSignature != "" {
-		data["payment_signature_header"] = h.PaymentSignature
-	}
-	if h.XPaymentStandard != "" {
-		data["x_payment_standard_header"] = h.XPaymentStandard
-	}
+	data.PaymentSignatureHeader, data.XPaymentStandardHeader = h.PaymentSignature, h.XPaymentStandard
 }

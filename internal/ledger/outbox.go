@@ -91,7 +91,10 @@ type EventWrite struct {
 
 // WriteEvent is the SQL that writes e, its placeholders numbered from first.
 func WriteEvent(e botpay.Event, first int) (EventWrite, error) {
-	data, err := json.Marshal(e.Data)
+	if e.Payload == nil || e.Payload.EventType() != e.Type {
+		return EventWrite{}, fmt.Errorf("encode %s event: no typed data of its type", e.Type)
+	}
+	data, err := json.Marshal(e.Payload)
 	if err != nil {
 		return EventWrite{}, fmt.Errorf("encode %s event: %w", e.Type, err)
 	}

@@ -59,9 +59,9 @@ func (o *Outbox) CrossLowBalance(tx *kernel.Tx, w Wallet, before, after botpay.M
 	if before < w.Threshold || after >= w.Threshold {
 		return nil, nil
 	}
-	err := o.Emit(tx, botpay.NewEvent(w.BotID, botpay.EventBalanceLow, map[string]any{
-		"wallet_id": w.ID, "current_balance": after, "currency": "USD",
-		"message": "Your available balance is below $" + w.Threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
+	err := o.Emit(tx, botpay.NewEvent(w.BotID, botpay.BalanceLowData{
+		WalletID: w.ID, CurrentBalance: after, Currency: "USD",
+		Message: "Your available balance is below $" + w.Threshold.USD() + "; ask your owner for a top-up (POST /api/v1/bot/wallet/topup-request).",
 	}, now))
 	return &LowBalance{Available: after, Threshold: w.Threshold}, err
 }

@@ -90,9 +90,10 @@ func (s *Store) RotateAPIKey(ctx context.Context, k RotateKey) (KeyRotation, err
 		if k.Grace > 0 {
 			msg = "Your API key was rotated; the previous key works until " + botpay.FormatTime(expires) + "."
 		}
-		return tx.emit(botpay.NewEvent(k.BotID, botpay.EventRailsUpdated, map[string]any{
-			"action": botpay.ActionAPIKeyRotated, "rail": nil, "bot_id": k.BotID, "message": msg,
-			"previous_key_expires_at": botpay.Timestamp(expires),
+		previousExpires := botpay.Timestamp(expires)
+		return tx.emit(botpay.NewEvent(k.BotID, botpay.RailsUpdatedData{
+			Action: botpay.ActionAPIKeyRotated, Rail: nil, BotID: k.BotID, Message: msg,
+			PreviousKeyExpiresAt: &previousExpires,
 		}, now))
 	})
 	if err != nil {

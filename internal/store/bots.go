@@ -116,9 +116,9 @@ func (t *Tx) activateWallet(ctx context.Context, botID string, now time.Time) er
 	if err := t.putGuardrails(ctx, botID, botpay.DefaultGuardrails(now)); err != nil {
 		return err
 	}
-	return t.emit(botpay.NewEvent(botID, botpay.EventWalletActivated, map[string]any{
-		"wallet_id": walletID, "rail": botpay.RailCardWallet,
-		"message": "Your owner claimed you; the card wallet is active.",
+	return t.emit(botpay.NewEvent(botID, botpay.WalletActivatedData{
+		WalletID: walletID, Rail: botpay.RailCardWallet,
+		Message: "Your owner claimed you; the card wallet is active.",
 	}, now))
 }
 

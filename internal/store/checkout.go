@@ -167,8 +167,8 @@ func (c *CheckoutTx) RecordDeclined(ctx context.Context, p botpay.Purchase, reas
 		return err
 	}
 	c.tx.numberCheckout(p.BotID, c.w.Seq+1)
-	return c.tx.emit(botpay.NewEvent(p.BotID, botpay.EventSpendDeclined, map[string]any{
-		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "reason": reason,
+	return c.tx.emit(botpay.NewEvent(p.BotID, botpay.SpendDeclinedData{
+		Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName, Reason: reason,
 	}, c.now))
 }
 

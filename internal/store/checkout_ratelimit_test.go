@@ -137,7 +137,7 @@ func confirmedRail5Card(t *testing.T, st *store.Store, owner botpay.Owner, b bot
 	r5 := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
 		Status: botpay.Rail5PendingDelivery, CreatedAt: now}
 	if err := st.CreateRail5Card(ctx, r5, []byte("sealed key"),
-		botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": r5.ID}, now)); err != nil {
+		botpay.NewEvent(b.ID, botpay.Rail5CardDeliveredData{CardID: r5.ID}, now)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.ConfirmRail5Delivery(ctx, b.ID, r5.ID); err != nil {

@@ -53,9 +53,9 @@ func purchaseSQL(a *sqlArgs, p botpay.Purchase, seq int64, ledgerID string) stri
 // spendAuthorized is wallet.spend.authorized of p, remaining the available
 // balance after it.
 func spendAuthorized(p botpay.Purchase, remaining botpay.Money, now time.Time) botpay.Event {
-	return botpay.NewEvent(p.BotID, botpay.EventSpendAuthorized, map[string]any{
-		"amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "description": purchaseDescription(p),
-		"remaining_balance": remaining,
+	return botpay.NewEvent(p.BotID, botpay.SpendAuthorizedData{
+		Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName, Description: purchaseDescription(p),
+		RemainingBalance: remaining,
 	}, now)
 }
 

@@ -195,8 +195,9 @@ func (t *Tx) ownerBotIDs(ctx context.Context, ownerID string) ([]string, error) 
 }
 
 func railsUpdated(botID, action, message string, now time.Time) botpay.Event {
-	return botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
-		"action": action, "rail": botpay.RailCardWallet, "bot_id": botID, "message": message,
+	rail := botpay.RailCardWallet
+	return botpay.NewEvent(botID, botpay.RailsUpdatedData{
+		Action: action, Rail: &rail, BotID: botID, Message: message,
 	}, now)
 }
 

@@ -25,9 +25,10 @@ func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, addre
 			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), sealedKey, ms(now)); err != nil {
 			return err
 		}
-		return tx.emit(botpay.NewEvent(botID, botpay.EventRailsUpdated, map[string]any{
-			"action": "wallet_created", "rail": botpay.RailProcessorWallet, "bot_id": botID,
-			"message": "Your processor wallet " + address + " was created.",
+		rail := botpay.RailProcessorWallet
+		return tx.emit(botpay.NewEvent(botID, botpay.RailsUpdatedData{
+			Action: "wallet_created", Rail: &rail, BotID: botID,
+			Message: "Your processor wallet " + address + " was created.",
 		}, now))
 	}), "create processor wallet %s", botID)
 }
@@ -96,9 +97,9 @@ func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, 
 		after := f.Wallet.Balance.CentsCeil()
 		f.Transaction = botpay.Transaction{ID: id, BotID: botID, Type: botpay.TxFund, Amount: amount.CentsCeil(),
 			BalanceAfter: &after, Description: description, CreatedAt: now}
-		return tx.emit(botpay.NewEvent(botID, botpay.EventWalletFunded, map[string]any{
-			"wallet_id": f.Wallet.Address, "rail": botpay.RailProcessorWallet, "amount": amount, "currency": "USDC",
-			"new_balance": f.Wallet.Balance,
+		return tx.emit(botpay.NewEvent(botID, botpay.WalletFundedData{
+			WalletID: f.Wallet.Address, Rail: botpay.RailProcessorWallet, Amount: amount, Currency: "USDC",
+			NewBalance: f.Wallet.Balance,
 		}, now))
 	})
 	return f, wrapErr(err, "fund processor wallet %s", botID)

@@ -98,13 +98,13 @@ func (s *Store) DecidePurchase(ctx context.Context, ownerID, id string, approve 
 				int64(p.Amount), ms(now), botID); err != nil {
 				return err
 			}
-			return tx.emit(botpay.NewEvent(botID, botpay.EventPurchaseRejected, map[string]any{
-				"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName, "reason": "denied by owner",
+			return tx.emit(botpay.NewEvent(botID, botpay.PurchaseRejectedData{
+				CheckoutID: botpay.PurchaseCheckoutID(p.ID), Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName, Reason: "denied by owner",
 			}, now))
 		}
-		if err := tx.emit(botpay.NewEvent(botID, botpay.EventPurchaseApproved, map[string]any{
-			"checkout_id": p.ID, "amount": p.Amount, "currency": "USD", "vendor": p.MerchantName,
-			"description": purchaseDescription(p), "approval_mode": "owner",
+		if err := tx.emit(botpay.NewEvent(botID, botpay.PurchaseApprovedData{
+			CheckoutID: botpay.PurchaseCheckoutID(p.ID), Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName,
+			Description: purchaseDescription(p), ApprovalMode: "owner",
 		}, now)); err != nil {
 			return err
 		}
@@ -144,9 +144,9 @@ func (t *Tx) expirePurchase(ctx context.Context, id string, now time.Time) (bool
 		return false, err
 	}
 	ledger.CountSpend(t.k, ledger.PurchaseScopes(p), created, -p.Amount)
-	return true, t.emit(botpay.NewEvent(p.BotID, botpay.EventPurchaseExpired, map[string]any{
-		"checkout_id": id, "amount": p.Amount, "currency": "USD", "vendor": merchant,
-		"message": "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",
+	return true, t.emit(botpay.NewEvent(p.BotID, botpay.PurchaseExpiredData{
+		CheckoutID: botpay.PurchaseCheckoutID(id), Amount: p.Amount, Currency: "USD", Vendor: merchant,
+		Message: "Your owner did not decide on " + item + " within 15 minutes; the purchase expired and its hold was released.",
 	}, now))
 }
 

@@ -170,8 +170,8 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 		if refused != nil {
 			// Kept as declined: it counts against the rate limit only.
 			refusal, out.Status = refused, botpay.Rail5CheckoutDeclined
-			if err := tx.emit(botpay.NewEvent(in.BotID, botpay.EventSpendDeclined, map[string]any{
-				"amount": in.Request.Amount, "currency": "USD", "vendor": in.Request.MerchantName, "reason": refused.Message,
+			if err := tx.emit(botpay.NewEvent(in.BotID, botpay.SpendDeclinedData{
+				Amount: in.Request.Amount, Currency: "USD", Vendor: in.Request.MerchantName, Reason: refused.Message,
 			}, now)); err != nil {
 				return err
 			}
@@ -268,20 +268,18 @@ func (s *Store) CompleteRail5Checkout(ctx context.Context, botID, checkoutID str
 				"a checkout can be reported once, after its key was released (it is %s)", c.Status)
 		}
 		c.Status, c.Reason = botpay.Rail5CheckoutCompleted, reason
-		data := map[string]any{"card_id": c.CardID, "amount": c.Amount, "currency": "USD", "vendor": c.MerchantName}
-		typ := botpay.EventRail5Completed
-		if success {
-			data["description"] = c.ItemName + " at " + c.MerchantName + " (" + c.ID + ")"
-		} else {
-			c.Status, typ = botpay.Rail5CheckoutFailed, botpay.EventRail5Failed
-			data["reason"] = reason
+		var data botpay.EventData = botpay.Rail5CheckoutCompletedData{CardID: c.CardID, Amount: c.Amount, Currency: "USD",
+			Vendor: c.MerchantName, Description: c.ItemName + " at " + c.MerchantName + " (" + c.ID + ")"}
+		if !success {
+			c.Status = botpay.Rail5CheckoutFailed
+			data = botpay.Rail5CheckoutFailedData{CardID: c.CardID, Amount: c.Amount, Currency: "USD", Vendor: c.MerchantName, Reason: reason}
 			ledger.CountSpend(tx.k, ledger.Rail5Scopes(botID, c.OwnerID), ms(c.CreatedAt), -c.Amount)
 		}
 		if _, err := tx.exec(ctx, `UPDATE rail5_checkouts SET status = $1, reason = $2, completed_at = $3 WHERE id = $4`,
 			c.Status, reason, ms(now), c.ID); err != nil {
 			return err
 		}
-		return tx.emit(botpay.NewEvent(botID, typ, data, now))
+		return tx.emit(botpay.NewEvent(botID, data, now))
 	})
 	return c, wrapErr(err, "complete rail5 checkout %s", checkoutID)
 }

@@ -23,7 +23,7 @@ func TestConfirmedRail5DeliveryLeavesNoTunnelRelayOfTheFile(t *testing.T) {
 		now := st.Clock().Now()
 		card := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
 			Status: botpay.Rail5PendingDelivery, CreatedAt: now}
-		delivered := botpay.NewEvent(b.ID, botpay.EventRail5Delivered, map[string]any{"card_id": card.ID, "file_content": "CARD-FILE"}, now)
+		delivered := botpay.NewEvent(b.ID, botpay.Rail5CardDeliveredData{CardID: card.ID, FileContent: "CARD-FILE"}, now)
 		if err := st.CreateRail5Card(ctx, card, []byte("sealed key"), delivered); err != nil {
 			t.Fatal(err)
 		}

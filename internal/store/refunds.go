@@ -213,13 +213,13 @@ func (t *Tx) insertRefund(ctx context.Context, rf botpay.Refund, ledgerID int64)
 }
 
 func refundEvent(rf botpay.Refund, newBalance botpay.Money, now time.Time) botpay.Event {
-	data := map[string]any{"refund_id": rf.ID, "amount": rf.Amount, "currency": "USD", "new_balance": newBalance, "reason": rf.Reason}
+	data := botpay.RefundCompletedData{RefundID: rf.ID, Amount: rf.Amount, Currency: "USD", NewBalance: newBalance, Reason: rf.Reason}
 	if rf.PurchaseID != "" {
-		data["checkout_id"] = rf.PurchaseID
+		data.CheckoutID = rf.PurchaseID
 	} else {
-		data["sale_id"] = rf.SaleID
+		data.SaleID = rf.SaleID
 	}
-	return botpay.NewEvent(rf.BotID, botpay.EventRefundCompleted, data, now)
+	return botpay.NewEvent(rf.BotID, data, now)
 }
 
 const refundColumns = `id, bot_id, purchase_id, sale_id, amount_cents, reason, status, tx_hash, created_at, completed_at`

@@ -53,8 +53,9 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 						}
 						i := rapid.IntRange(0, len(held)-1).Draw(rt, "which held")
 						approve := rapid.Bool().Draw(rt, "approve")
-						d := store.SigningDecision{Approve: approve, Event: map[string]any{}}
+						d := store.SigningDecision{Approve: approve, Event: botpay.PurchaseRejectedData{}}
 						if approve {
+							d.Event = botpay.PurchaseApprovedData{}
 							d.Nonce, d.ValidBefore, d.Signature, d.Header = botpay.NewID("0x"), clock.Now().Unix()+rapid.Int64Range(11, 600).Draw(rt, "approved for (s)"), "0xsig", "h"
 						}
 						r, err := st.DecideSigning(ctx, owner.ID, held[i].ID, d)

@@ -183,16 +183,16 @@ func (t *Tx) creditSale(ctx context.Context, s botpay.Sale, now time.Time) (botp
 
 func saleEvent(s botpay.Sale, now time.Time) botpay.Event {
 	if s.PaymentLinkID != "" {
-		return botpay.NewEvent(s.BotID, botpay.EventWalletPaymentReceived, map[string]any{
-			"amount": s.Amount, "currency": "USD", "source": "payment_link", "reference_id": s.PaymentLinkID,
+		return botpay.NewEvent(s.BotID, botpay.PaymentReceivedData{
+			Amount: s.Amount, Currency: "USD", Source: "payment_link", ReferenceID: s.PaymentLinkID,
 		}, now)
 	}
-	var email any
+	var email *string
 	if s.BuyerEmail != "" {
-		email = s.BuyerEmail
+		email = &s.BuyerEmail
 	}
-	return botpay.NewEvent(s.BotID, botpay.EventWalletSaleCompleted, map[string]any{
-		"sale_id": s.ID, "amount": s.Amount, "currency": "USD", "buyer_email": email, "method": s.Method,
+	return botpay.NewEvent(s.BotID, botpay.SaleCompletedData{
+		SaleID: s.ID, Amount: s.Amount, Currency: "USD", BuyerEmail: email, Method: s.Method,
 	}, now)
 }
 

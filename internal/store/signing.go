@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"github.com/botpay/botpay/internal/ledger"
 	"strings"
 	"time"
@@ -253,7 +254,7 @@ type SigningDecision struct {
 	ValidBefore int64
 	Signature   string
 	Header      string
-	Event       map[string]any // data of purchase.approved / purchase.rejected
+	Event       botpay.EventData // purchase.approved or purchase.rejected
 }
 
 // Errors of deciding a signing request (docs/decisions.md, as for held
@@ -314,7 +315,10 @@ func (s *Store) DecideSigning(ctx context.Context, ownerID string, id int64, d S
 		if err != nil {
 			return err
 		}
-		return tx.emit(botpay.NewEvent(r.BotID, event, d.Event, now))
+		if d.Event == nil || d.Event.EventType() != event {
+			return fmt.Errorf("decide signing %d: the decision's event is not %s", r.ID, event)
+		}
+		return tx.emit(botpay.NewEvent(r.BotID, d.Event, now))
 	})
 	return r, wrapErr(err, "decide signing %s", ownerID)
 }

@@ -83,8 +83,8 @@ func (tx *Tx) expireSigning(ctx context.Context, o overdueSigning, now time.Time
 		return false, err
 	}
 	ledger.CountSigning(tx.k, o.botID, o.ownerID, o.created, -o.amount)
-	return true, tx.emit(botpay.NewEvent(o.botID, botpay.EventPurchaseExpired, map[string]any{
-		"checkout_id": o.id, "approval_id": o.id, "amount": o.amount, "currency": "USDC", "vendor": o.host,
-		"message": "Your owner did not decide on your signing request within 15 minutes; it expired and nothing was signed.",
+	return true, tx.emit(botpay.NewEvent(o.botID, botpay.PurchaseExpiredData{
+		CheckoutID: botpay.SigningCheckoutID(o.id), ApprovalID: o.id, Amount: o.amount, Currency: "USDC", Vendor: o.host,
+		Message: "Your owner did not decide on your signing request within 15 minutes; it expired and nothing was signed.",
 	}, now))
 }

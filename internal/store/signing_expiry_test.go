@@ -55,7 +55,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 			if n != 5 {
 				t.Errorf("bot %s: %d purchase.expired events, want 5", s.bot.ID, n)
 			}
-			_, err := st.DecideSigning(ctx, s.owner.ID, s.held[0].ID, store.SigningDecision{Approve: true, Event: map[string]any{}})
+			_, err := st.DecideSigning(ctx, s.owner.ID, s.held[0].ID, store.SigningDecision{Approve: true, Event: botpay.PurchaseApprovedData{}})
 			wantCode(t, err, "expired")
 			if w, _, err := st.ProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
 				t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
@@ -78,7 +78,7 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 		owner, b := autoShopper(t, st)
 		held := botpay.SigningVerdict{NeedsApproval: true}
 		_, denied := signAs(t, st, owner, b, 1_000_000, held)
-		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}}); err != nil {
+		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}}); err != nil {
 			t.Fatal(err)
 		}
 		_, lapsed := signAs(t, st, owner, b, 2_000_000, held)
@@ -86,9 +86,9 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 		if n, err := st.ExpireOverdueSigning(ctx, 10); err != nil || n != 1 {
 			t.Fatalf("expired %d, %v; want only the undecided request", n, err)
 		}
-		_, err := st.DecideSigning(ctx, owner.ID, lapsed.ID, store.SigningDecision{Event: map[string]any{}})
+		_, err := st.DecideSigning(ctx, owner.ID, lapsed.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}})
 		wantCode(t, err, "expired")
-		_, err = st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}})
+		_, err = st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}})
 		wantCode(t, err, "already_decided")
 		types := eventTypes(t, st, b.ID)
 		if got := types[len(types)-2:]; got[0] != botpay.EventPurchaseRejected || got[1] != botpay.EventPurchaseExpired {
@@ -124,7 +124,7 @@ func TestSigningDecisionRacingExpiryOnAnotherReplicaEndsOnce(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
 				_, err := st.DecideSigning(ctx, owner.ID, r.ID, store.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
-					ValidBefore: deciderClock.Now().Unix() + 300, Event: map[string]any{}})
+					ValidBefore: deciderClock.Now().Unix() + 300, Event: botpay.PurchaseApprovedData{}})
 				done <- err
 			}()
 			expired, err := sweeper.ExpireOverdueSigning(ctx, 10)

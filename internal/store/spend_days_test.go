@@ -102,7 +102,7 @@ func TestHeldSignaturesStopCountingWhenDeniedOrOverdue(t *testing.T) {
 		if seen := sign(t, st, owner, b, 1); seen.BotDay != 200 {
 			t.Fatalf("with $2 held: day = %d cents, want 200", seen.BotDay)
 		}
-		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: map[string]any{}}); err != nil {
+		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}}); err != nil {
 			t.Fatal(err)
 		}
 		if seen := sign(t, st, owner, b, 1); seen.BotDay != 1 {

@@ -49,8 +49,8 @@ func (s *Store) Fund(ctx context.Context, ownerID, botID string, amount botpay.M
 		if err != nil {
 			return err
 		}
-		if err := tx.emit(botpay.NewEvent(botID, botpay.EventWalletFunded, map[string]any{
-			"wallet_id": walletID, "amount": amount, "currency": "USD", "new_balance": f.Wallet.Available(),
+		if err := tx.emit(botpay.NewEvent(botID, botpay.WalletFundedData{
+			WalletID: walletID, Amount: amount, Currency: "USD", NewBalance: f.Wallet.Available(),
 		}, now)); err != nil {
 			return err
 		}
@@ -92,8 +92,8 @@ func (t *Tx) fulfilTopups(ctx context.Context, botID, walletID string, funded, n
 		if _, err := t.exec(ctx, `UPDATE topup_requests SET status = 'fulfilled', fulfilled_at = $1 WHERE id = $2`, ms(now), r.ID); err != nil {
 			return nil, err
 		}
-		if err := t.emit(botpay.NewEvent(botID, botpay.EventWalletTopupCompleted, map[string]any{
-			"wallet_id": walletID, "amount": r.Amount, "currency": "USD", "new_balance": newBalance,
+		if err := t.emit(botpay.NewEvent(botID, botpay.WalletTopupCompletedData{
+			WalletID: walletID, Amount: r.Amount, Currency: "USD", NewBalance: newBalance,
 		}, now)); err != nil {
 			return nil, err
 		}

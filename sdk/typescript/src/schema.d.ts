@@ -3154,8 +3154,10 @@ export interface components {
             rail: string;
             message: string;
         };
+        /** @description Funding of the processor wallet adds `rail` (`processor_wallet`); its `wallet_id` is the wallet's address and `currency` is `USDC`. */
         "EventData_wallet.funded": {
             wallet_id: string;
+            rail?: string;
             amount: number;
             currency: string;
             new_balance: number;
@@ -3172,7 +3174,6 @@ export interface components {
             vendor: string;
             description: string;
             remaining_balance: number;
-            checkout_id?: string;
         };
         "EventData_wallet.spend.declined": {
             amount: number;
@@ -3200,32 +3201,40 @@ export interface components {
             method: string;
         };
         /**
-         * @description For a signing request, `approval_id` and the signed `x_payment_header` come with it, and
-         *     `payment_signature_header` or `x_payment_standard_header` when the request carried the
-         *     vendor's 402 (`payment_required`, v2 or v1).
+         * @description For a signing request, `checkout_id` is its integer id, `approval_id` (the same),
+         *     `resource_url` and the signed `x_payment_header` with its `signature` and `valid_before`
+         *     come with it, and `payment_signature_header` or `x_payment_standard_header` when the
+         *     request carried the vendor's 402 (`payment_required`, v2 or v1).
          */
         "EventData_purchase.approved": {
-            checkout_id: string;
+            checkout_id: string | number;
             approval_id?: number;
             amount: number;
             currency: string;
             vendor: string;
+            resource_url?: string;
             description: string;
             approval_mode: string;
             x_payment_header?: string;
+            signature?: string;
+            /** @description Unix seconds. */
+            valid_before?: number;
             payment_signature_header?: string;
             x_payment_standard_header?: string;
         };
+        /** @description For a signing request, `checkout_id` is its integer id, and `approval_id` (the same) and `resource_url` come with it. */
         "EventData_purchase.rejected": {
-            checkout_id: string;
+            checkout_id: string | number;
             approval_id?: number;
             amount: number;
             currency: string;
             vendor: string;
+            resource_url?: string;
             reason: string;
         };
+        /** @description For a signing request, `checkout_id` is its integer id, and `approval_id` (the same) comes with it. */
         "EventData_purchase.expired": {
-            checkout_id: string;
+            checkout_id: string | number;
             approval_id?: number;
             amount: number;
             currency: string;
@@ -3243,7 +3252,6 @@ export interface components {
         };
         "EventData_rail5.checkout.completed": {
             card_id: string;
-            checkout_id?: string;
             amount: number;
             currency: string;
             vendor: string;
@@ -3251,13 +3259,12 @@ export interface components {
         };
         "EventData_rail5.checkout.failed": {
             card_id: string;
-            checkout_id?: string;
             amount: number;
             currency: string;
             vendor: string;
             reason: string;
         };
-        /** @description After it, call GET /api/v1/bot/status. */
+        /** @description After it, call GET /api/v1/bot/status. `rail` is null for a change of no rail: `api_key_rotated`, which adds `previous_key_expires_at`. */
         "EventData_rails.updated": {
             /**
              * @example card_created
@@ -3269,9 +3276,10 @@ export interface components {
              * @example api_key_rotated
              */
             action: string;
-            rail: string;
+            rail: string | null;
             bot_id: string;
             message: string;
+            previous_key_expires_at?: components["schemas"]["Timestamp"];
         };
     };
     responses: {
@@ -9566,6 +9574,7 @@ export interface operations {
                  *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
                  *       "data": {
                  *         "wallet_id": "wallet_01JDQ8Z6X0A1B2C3",
+                 *         "rail": "rail",
                  *         "amount": 12.5,
                  *         "currency": "currency",
                  *         "new_balance": 12.5
@@ -9671,8 +9680,7 @@ export interface operations {
                  *         "currency": "currency",
                  *         "vendor": "vendor",
                  *         "description": "description",
-                 *         "remaining_balance": 12.5,
-                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3"
+                 *         "remaining_balance": 12.5
                  *       }
                  *     }
                  */
@@ -9930,9 +9938,12 @@ export interface operations {
                  *         "amount": 12.5,
                  *         "currency": "currency",
                  *         "vendor": "vendor",
+                 *         "resource_url": "https://example.com/resource",
                  *         "description": "description",
                  *         "approval_mode": "approval mode",
                  *         "x_payment_header": "x payment header",
+                 *         "signature": "signature",
+                 *         "valid_before": 1,
                  *         "payment_signature_header": "payment signature header",
                  *         "x_payment_standard_header": "x payment standard header"
                  *       }
@@ -9987,6 +9998,7 @@ export interface operations {
                  *         "amount": 12.5,
                  *         "currency": "currency",
                  *         "vendor": "vendor",
+                 *         "resource_url": "https://example.com/resource",
                  *         "reason": "reason"
                  *       }
                  *     }
@@ -10142,7 +10154,6 @@ export interface operations {
                  *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
                  *       "data": {
                  *         "card_id": "card_01JDQ8Z6X0A1B2C3",
-                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
                  *         "amount": 12.5,
                  *         "currency": "currency",
                  *         "vendor": "vendor",
@@ -10195,7 +10206,6 @@ export interface operations {
                  *       "bot_id": "bot_01JDQ8Z6X0A1B2C3",
                  *       "data": {
                  *         "card_id": "card_01JDQ8Z6X0A1B2C3",
-                 *         "checkout_id": "checkout_01JDQ8Z6X0A1B2C3",
                  *         "amount": 12.5,
                  *         "currency": "currency",
                  *         "vendor": "vendor",
@@ -10250,7 +10260,8 @@ export interface operations {
                  *         "action": "card_created",
                  *         "rail": "rail",
                  *         "bot_id": "bot_01JDQ8Z6X0A1B2C3",
-                 *         "message": "message"
+                 *         "message": "message",
+                 *         "previous_key_expires_at": "2026-11-21T09:30:00.000Z"
                  *       }
                  *     }
                  */
