@@ -44,6 +44,9 @@ type Store struct {
 	// onEvent, when set, runs after a transaction that emitted events commits
 	// (wakes the local dispatcher; other replicas poll).
 	onEvent func()
+	// onJob, when set, runs after a transaction that enqueued a job commits
+	// (wakes the local job runner; other replicas poll).
+	onJob func()
 	// configs and signers keep the bots' spending configurations for
 	// checkout (checkout_config.go) and x402 signing (signerConfig in
 	// processor_wallets.go).

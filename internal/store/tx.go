@@ -28,6 +28,8 @@ type Tx struct {
 	// staged says, per event written, whether it was staged at once as a
 	// pending message (known once its statement has run).
 	staged []func() bool
+	// jobs says a job was enqueued (the runner is woken after commit).
+	jobs bool
 
 	sqlTx  *sql.Tx   // SQLite only
 	missed []string  // SQLite: statements run unprepared (see writeStmt)
@@ -188,8 +190,12 @@ func (t *Tx) rollback(ctx context.Context) {
 }
 
 // committed runs after a commit: wakes the local dispatcher when events
-// were written that it has to deliver (not those staged at once).
+// were written that it has to deliver (not those staged at once), and the
+// local job runner when jobs were enqueued.
 func (s *Store) committed(t *Tx) {
+	if t.jobs && s.onJob != nil {
+		s.onJob()
+	}
 	if s.onEvent == nil {
 		return
 	}
