@@ -125,3 +125,22 @@ func TestAnEnqueuedJobWakesTheRunner(t *testing.T) {
 		}
 	})
 }
+
+// A job with a key exists once: enqueueing it again while it exists does
+// nothing, and a claim takes only the runner's kinds.
+func TestAKeyedJobExistsOnceAndClaimsTakeOnlyTheirKinds(t *testing.T) {
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		db, clock := open(t, d)
+		ctx := context.Background()
+		for _, j := range []store.NewJob{{Kind: "sweep", Key: "sweep"}, {Kind: "sweep", Key: "sweep"}, {Kind: "other"}} {
+			j.RunAt = clock.Now()
+			if err := db.Store.EnqueueJob(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		due, err := db.Store.ClaimJobs(ctx, []string{"sweep"}, 10, time.Minute)
+		if err != nil || len(due) != 1 || due[0].Key != "sweep" || due[0].Kind != "sweep" {
+			t.Fatalf("claimed %+v, %v; want the one sweep", due, err)
+		}
+	})
+}
