@@ -12,13 +12,13 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/config"
 	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
@@ -92,7 +92,7 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 // (app.Config.WriteTimeout).
 const httpWriteTimeout = 60 * time.Second
 
-// resumeEvery is how often each replica looks for live settlements whose
+// resumeEvery is how often a replica looks for live settlements whose
 // request ended before the chain decided (a crash, a restart).
 const resumeEvery = 5 * time.Second
 
@@ -179,16 +179,15 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 		d.log.Warn("sandbox mode: payments are simulated and no real money moves; set BOTPAY_MODE=live for real settlement")
 	}
 	// Event delivery runs beside the server and stops after it (defers run
-	// last-in first-out), recording attempts in flight.
+	// last-in first-out), recording attempts in flight. Every other
+	// background task is a job of one runner, stopped before the store
+	// closes.
+	runner := jobs.New(jobs.Config{Store: d.store, Logger: d.log})
 	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
-		Tunnel: tunnels, Logger: d.log, Observer: obs.events}).Start(context.WithoutCancel(ctx))
+		Tunnel: tunnels, Logger: d.log, Observer: obs.events, Jobs: runner}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
-	workers, stopWorkers := context.WithCancel(ctx)
-	var background sync.WaitGroup
-	background.Go(func() { d.svc.ExpireHeldPurchases(workers, 15*time.Second) })
-	background.Go(func() { d.svc.ResumeSettlements(workers, resumeEvery) })
-	background.Go(func() { d.svc.RetryMail(workers, 15*time.Second) })
-	defer func() { stopWorkers(); background.Wait() }() // before the store closes
+	d.svc.RegisterJobs(runner, app.JobIntervals{Expiry: 15 * time.Second, Resume: resumeEvery, MailDigests: 15 * time.Second})
+	defer runner.Start(ctx)()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

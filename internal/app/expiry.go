@@ -3,32 +3,32 @@ package app
 import (
 	"context"
 	"time"
+
+	"github.com/botpay/botpay/internal/jobs"
+	"github.com/botpay/botpay/internal/store"
 )
 
 // expiryBatch bounds the bots one expiry pass handles before it looks again.
 const expiryBatch = 100
 
-// ExpireHeldPurchases runs until ctx ends, expiring held purchases and held
-// signing requests whose 15 minutes have passed every interval: holds and
-// reservations are released and purchase.expired is written. Every replica
-// may run it; the store claims each request so the event is written
-// exactly once.
+// ExpireHeldPurchases runs until ctx ends a job runner of the expiry job
+// alone, for a process that runs nothing else in the background (serve
+// registers it with the others, RegisterJobs).
 func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) {
-	runEvery(ctx, every, s.expirePass)
+	r := jobs.New(jobs.Config{Store: s.store, Logger: s.log, Poll: every})
+	r.Register(s.expiryJob(every))
+	r.Run(ctx)
 }
 
-// runEvery runs pass at once and then every interval until ctx ends.
-func runEvery(ctx context.Context, every time.Duration, pass func(context.Context)) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		pass(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// expiryJob expires, every interval, held purchases and held signing
+// requests whose 15 minutes have passed: holds and reservations are
+// released and purchase.expired is written. The store claims each request
+// so the event is written exactly once, whichever replica runs the pass.
+func (s *Service) expiryJob(every time.Duration) jobs.Kind {
+	return jobs.Kind{Name: "expiry", Every: every, Run: func(ctx context.Context, _ store.Job) error {
+		s.expirePass(ctx)
+		return nil
+	}}
 }
 
 func (s *Service) expirePass(ctx context.Context) {

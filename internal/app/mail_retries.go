@@ -3,14 +3,17 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
+	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/store"
 )
 
 // Owner notifications (an approval to give, a low balance, the claim
 // e-mail) are sent at once, outside any transaction; one whose attempt
-// fails is kept, sealed, and tried again by RetryMail with backoff, so a
+// fails is kept, sealed, as a job (mailRetryJob) tried again with backoff, so a
 // mail server that is down for a while delays them but loses none. Mail
 // whose outcome the caller reports (an invoice's email_sent, a top-up
 // request's owner_notified) is not retried: the answer has already said it
@@ -20,13 +23,12 @@ const (
 	mailRetryMax    = 30 * time.Minute // longest wait between attempts
 	mailRetryTries  = 10               // attempts in all, about 2.5 hours
 	mailRetryLease  = time.Minute      // one replica's hold on a claimed message
-	mailRetryBatch  = 20
 	mailSendTimeout = 10 * time.Second
 )
 
 var mailRetryAAD = []byte("mail_retry")
 
-// notifyOwner sends an owner notification, keeping it for RetryMail when
+// notifyOwner sends an owner notification, keeping it for mailRetryJob when
 // the attempt fails.
 func (s *Service) notifyOwner(ctx context.Context, m mail.Message) {
 	err := s.send(ctx, m)
@@ -36,8 +38,8 @@ func (s *Service) notifyOwner(ctx context.Context, m mail.Message) {
 	s.log.WarnContext(ctx, "e-mail not sent; it will be tried again", "subject", m.Subject, "err", err)
 	plain, jerr := json.Marshal(m)
 	if jerr == nil {
-		jerr = s.store.QueueMailRetry(context.WithoutCancel(ctx), s.sealer.Seal(plain, mailRetryAAD),
-			s.clock.Now().Add(mailRetryFirst), err.Error())
+		jerr = s.store.EnqueueJob(context.WithoutCancel(ctx), store.NewJob{Kind: mailRetryKind, Attempts: 1,
+			Payload: s.sealer.Seal(plain, mailRetryAAD), RunAt: s.clock.Now().Add(mailRetryFirst), LastError: err.Error()})
 	}
 	if jerr != nil {
 		s.log.ErrorContext(ctx, "e-mail not kept for another attempt", "subject", m.Subject, "err", jerr)
@@ -50,69 +52,43 @@ func (s *Service) send(ctx context.Context, m mail.Message) error {
 	return s.mail.Send(ctx, m)
 }
 
-// RetryMail runs until ctx ends, trying failed owner notifications again
-// every interval. Every replica may run it: each message is claimed for a
-// lease before it is attempted.
-func (s *Service) RetryMail(ctx context.Context, every time.Duration) {
-	runEvery(ctx, every, s.retryMailPass)
+// mailRetryKind is the job kind of an owner notification kept for another
+// attempt; its payload is the sealed message.
+const mailRetryKind = "mail.retry"
+
+// mailRetryBackoff spaces the attempts after the first retry (30 s after
+// the failed first attempt): doubling, at most 30 minutes, with jitter.
+var mailRetryBackoff = jobs.Backoff{First: mailRetryFirst, Max: mailRetryMax}
+
+// mailRetryJob is the kind that tries failed owner notifications again.
+// Every replica may run it: each message is claimed for a lease before it
+// is attempted.
+func (s *Service) mailRetryJob() jobs.Kind {
+	return jobs.Kind{Name: mailRetryKind, Run: s.retryMail, Tries: mailRetryTries, Retry: mailRetryBackoff, Lease: mailRetryLease}
 }
 
-// retryMailPass attempts every due message once.
-func (s *Service) retryMailPass(ctx context.Context) {
-	s.sendDueDigests(ctx)
-	for ctx.Err() == nil {
-		due, err := s.store.ClaimMailRetries(ctx, mailRetryBatch, mailRetryLease)
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.WarnContext(ctx, "claiming e-mail to retry failed", "err", err)
-			}
-			return
-		}
-		for _, r := range due {
-			s.retryMail(ctx, r.ID, r.Sealed, r.Attempts)
-		}
-		if len(due) < mailRetryBatch {
-			return
-		}
-	}
+// mailDigestJob is the periodic kind that sends the owners' daily digests
+// of held-back notifications.
+func (s *Service) mailDigestJob(every time.Duration) jobs.Kind {
+	return jobs.Kind{Name: "mail.digests", Every: every, Run: func(ctx context.Context, _ store.Job) error {
+		s.sendDueDigests(ctx)
+		return nil
+	}}
 }
 
-func (s *Service) retryMail(ctx context.Context, id int64, sealed []byte, attempts int) {
+// retryMail attempts one kept message; an error keeps it for the next
+// attempt, or drops it after the last.
+func (s *Service) retryMail(ctx context.Context, j store.Job) error {
 	var m mail.Message
-	plain, err := s.sealer.Open(sealed, mailRetryAAD)
+	plain, err := s.sealer.Open(j.Payload, mailRetryAAD)
 	if err == nil {
 		err = json.Unmarshal(plain, &m)
 	}
 	if err != nil { // not ours to read (another key): nothing will ever send it
-		s.log.ErrorContext(ctx, "e-mail to retry cannot be read; dropped", "id", id, "err", err)
-		_ = s.store.ForgetMailRetry(ctx, id)
-		return
+		return fmt.Errorf("e-mail to retry cannot be read: %w (%w)", err, jobs.ErrDrop)
 	}
 	if err := s.send(ctx, m); err != nil {
-		if attempts+1 >= mailRetryTries {
-			s.log.ErrorContext(ctx, "e-mail not sent after every attempt; dropped", "subject", m.Subject, "attempts", attempts+1, "err", err)
-			_ = s.store.ForgetMailRetry(ctx, id)
-			return
-		}
-		next := s.clock.Now().Add(mailRetryWait(attempts + 1))
-		if ferr := s.store.MailRetryFailed(ctx, id, next, err.Error()); ferr != nil {
-			s.log.WarnContext(ctx, "recording a failed e-mail attempt failed", "err", ferr)
-		}
-		return
+		return fmt.Errorf("e-mail %q not sent: %w", m.Subject, err)
 	}
-	if err := s.store.ForgetMailRetry(ctx, id); err != nil {
-		// Sent but still kept: the owner may get it twice, which beats
-		// never; the lease keeps it from coming round at once.
-		s.log.WarnContext(ctx, "forgetting a sent e-mail failed", "id", id, "err", err)
-	}
-}
-
-// mailRetryWait is the wait after the attempts-th failed attempt: 30 s,
-// doubling, at most 30 minutes.
-func mailRetryWait(attempts int) time.Duration {
-	d := mailRetryFirst
-	for i := 1; i < attempts && d < mailRetryMax; i++ {
-		d *= 2
-	}
-	return min(d, mailRetryMax)
+	return nil
 }

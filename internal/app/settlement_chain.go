@@ -219,25 +219,6 @@ func (s *Service) originalByID(ctx context.Context, id int64) (botpay.SaleResult
 	return res, err
 }
 
-// ResumeSettlements finishes, every interval, the live settlements (and
-// on-chain refunds, ResumeRefunds) whose request ended before the chain did (a crash, a restart, a buyer who hung
-// up): each stored transaction is checked, sent again if the node does
-// not know it, and its sale recorded once confirmed. Every replica may run
-// it; recording is conditional, so a sale is recorded once.
-func (s *Service) ResumeSettlements(ctx context.Context, every time.Duration) {
-	if s.chain == nil {
-		return
-	}
-	runEvery(ctx, every, func(ctx context.Context) {
-		if err := s.ResumePass(ctx, s.clock.Now().Add(-every)); err != nil && ctx.Err() == nil {
-			s.log.WarnContext(ctx, "resuming x402 settlements failed", "err", err)
-		}
-		if err := s.ResumeRefunds(ctx, s.clock.Now().Add(-every)); err != nil && ctx.Err() == nil {
-			s.log.WarnContext(ctx, "resuming on-chain refunds failed", "err", err)
-		}
-	})
-}
-
 // ResumePass checks once every settlement submitted before cutoff, and
 // replaces those stuck first in the relayer's line.
 func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {

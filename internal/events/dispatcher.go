@@ -3,13 +3,13 @@ package events
 import (
 	"context"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -48,6 +48,9 @@ type Config struct {
 	Gather time.Duration
 	// PurgeEvery is the interval of the pending-message purge.
 	PurgeEvery time.Duration
+	// Jobs, when set, runs the purge (registered by New) with the
+	// process's other background jobs; otherwise Start runs it.
+	Jobs *jobs.Runner
 	// ID names this dispatcher's leases; random when empty.
 	ID string
 	// Observer is told of every delivery attempt (metrics); may be nil.
@@ -100,6 +103,9 @@ func New(cfg Config) *Dispatcher {
 	}
 	d := &Dispatcher{cfg: cfg, log: log, wake: make(chan struct{}, 1)}
 	cfg.Store.OnEvent(d.Wake)
+	if cfg.Jobs != nil {
+		cfg.Jobs.Register(d.PurgeJob())
+	}
 	return d
 }
 
@@ -112,10 +118,10 @@ func (d *Dispatcher) Wake() {
 }
 
 // Backoff is the wait before retry n (1-based): RetryBase·2^(n-1), plus up to
-// half of that again as jitter so that retries of many events spread out.
+// half of that again as jitter so that retries of many events spread out
+// (the background jobs' one schedule, jobs.Backoff, without a bound).
 func Backoff(base time.Duration, n int) time.Duration {
-	d := base << (n - 1)
-	return d + rand.N(d/2+1)
+	return jobs.Backoff{First: base}.Wait(n)
 }
 
 // Run delivers until ctx ends, then lets attempts in flight finish (each is

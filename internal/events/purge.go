@@ -2,10 +2,11 @@ package events
 
 import (
 	"context"
-
-	"github.com/botpay/botpay/internal/store"
 	"sync"
 	"time"
+
+	"github.com/botpay/botpay/internal/jobs"
+	"github.com/botpay/botpay/internal/store"
 )
 
 // Purge settings: acknowledged messages are kept a day (a retried ack still
@@ -20,7 +21,7 @@ const (
 
 // Purge deletes, in bounded batches, expired and long-acknowledged pending
 // messages, old finished outbox rows, spent tunnel relays and idempotency
-// keys past their window, once.
+// keys past their window, once (PurgeJob runs it).
 func (d *Dispatcher) Purge(ctx context.Context) error {
 	n, err := d.cfg.Store.Purge(ctx, store.Retention{Acked: KeepAcked, DoneOutbox: KeepDoneOutbox, Idempotency: KeepIdempotency})
 	if err == nil && n > 0 {
@@ -29,24 +30,25 @@ func (d *Dispatcher) Purge(ctx context.Context) error {
 	return err
 }
 
-func (d *Dispatcher) runPurge(ctx context.Context) {
-	for {
-		if err := d.Purge(ctx); err != nil && ctx.Err() == nil {
-			d.log.Warn("purging pending messages failed", "err", err)
-		}
-		if !sleep(ctx, d.cfg.PurgeEvery) {
-			return
-		}
-	}
+// PurgeJob is the periodic job of Purge, every PurgeEvery on whichever
+// replica claims it. A long purge that outlives its lease may overlap the
+// next replica's: deleting is idempotent.
+func (d *Dispatcher) PurgeJob() jobs.Kind {
+	return jobs.Kind{Name: "purge", Every: d.cfg.PurgeEvery, Lease: 5 * time.Minute,
+		Run: func(ctx context.Context, _ store.Job) error { return d.Purge(ctx) }}
 }
 
-// Start runs the dispatcher and the purge worker in the background. stop
-// ends both and waits until attempts in flight are recorded.
+// Start runs the dispatcher in the background, and the purge job on a
+// runner of its own unless Config.Jobs runs it. stop ends both and waits
+// until attempts in flight are recorded.
 func (d *Dispatcher) Start(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); d.Run(ctx) }()
-	go func() { defer wg.Done(); d.runPurge(ctx) }()
+	wg.Go(func() { d.Run(ctx) })
+	if d.cfg.Jobs == nil {
+		purge := jobs.New(jobs.Config{Store: d.cfg.Store, Logger: d.log, Poll: d.cfg.PurgeEvery})
+		purge.Register(d.PurgeJob())
+		wg.Go(func() { purge.Run(ctx) })
+	}
 	return func() { cancel(); wg.Wait() }
 }
