@@ -49,7 +49,7 @@ func chromium() string {
 }
 
 // botpayBinary is built once per test process: linking it for every
-// script cost a few seconds of CPU each, while the scripts run in parallel.
+// script cost a few seconds of CPU each.
 var botpayBinary = struct {
 	once sync.Once
 	path string
@@ -164,10 +164,7 @@ func screenshots(t *testing.T, repo, name string) string {
 	return dir
 }
 
-// runScript runs a script against its own service, beside the other
-// scripts (go test's -parallel bounds how many browsers run at once).
 func runScript(t *testing.T, script string) {
-	t.Parallel()
 	repo := requireBrowser(t)
 	base, mailDir := serve(t, repo)
 	shots := screenshots(t, repo, strings.TrimSuffix(script, ".test.mjs"))

@@ -29,7 +29,6 @@ import (
 // listed once, and a refused signature, a refused chain switch and an
 // underfunded wallet leave no sale.
 func TestWalletPaysBuyerPagesOnChainInChromium(t *testing.T) {
-	t.Parallel()
 	repo := requireBrowser(t)
 	chaintest.Require(t)
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
