@@ -29,6 +29,7 @@ func TestDevnetThenServeSettlesALivePaymentOnTheLocalChain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs a chain; skipped with -short")
 	}
+	t.Parallel() // its own folder and port; mostly waits on the chain
 	chaintest.Require(t)
 	bin, err := buildBinary()
 	if err != nil {
@@ -72,6 +73,7 @@ func TestDevnetRestartResumesTheSameChain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs a chain; skipped with -short")
 	}
+	t.Parallel() // its own folder and port; mostly waits on the chain
 	chaintest.Require(t)
 	bin, err := buildBinary()
 	if err != nil {

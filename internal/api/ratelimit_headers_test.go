@@ -29,8 +29,10 @@ func TestRateLimitedRoutesAnnounceWhatIsLeft(t *testing.T) {
 		}
 		r := do(t, srv, http.MethodPost, registerPath, botBody("counted@example.com"))
 		wantError(t, r, http.StatusTooManyRequests, "rate_limited")
-		if got := r.header.Get("RateLimit"); got != `"register";r=0;t=3600` {
-			t.Errorf("refused: RateLimit = %q, want \"register\";r=0;t=3600", got)
+		// A second may pass between the window's start and the refusal on
+		// a busy machine, as it may for the counted requests above.
+		if got := r.header.Get("RateLimit"); got != `"register";r=0;t=3600` && got != `"register";r=0;t=3599` {
+			t.Errorf("refused: RateLimit = %q, want \"register\";r=0;t=3600 (or 3599)", got)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,17 +48,52 @@ func chromium() string {
 	return "/usr/bin/chromium"
 }
 
+// botpayBinary is built once per test process: linking it for every
+// script cost a few seconds of CPU each.
+var botpayBinary = struct {
+	once sync.Once
+	path string
+	err  error
+}{}
+
+// buildBotpay builds cmd/botpay into a folder that outlives the tests that
+// use it (the process's temporary folder; the next run replaces it).
+func buildBotpay(repo string) (string, error) {
+	botpayBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "botpay-browsertest")
+		if err != nil {
+			botpayBinary.err = err
+			return
+		}
+		bin := filepath.Join(dir, "botpay")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/botpay")
+		build.Dir = repo
+		if out, err := build.CombinedOutput(); err != nil {
+			botpayBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		botpayBinary.path = bin
+	})
+	return botpayBinary.path, botpayBinary.err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if botpayBinary.path != "" {
+		os.RemoveAll(filepath.Dir(botpayBinary.path))
+	}
+	os.Exit(code)
+}
+
 // serve builds botpay and starts `botpay serve` on a free loopback port
 // with an empty data folder; it is stopped when the test ends. It returns
 // the base URL and the folder the service writes its mail to.
 func serve(t *testing.T, repo string) (base, mailDir string) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "botpay")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/botpay")
-	build.Dir = repo
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := buildBotpay(repo)
+	if err != nil {
+		t.Fatal(err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -91,21 +91,6 @@ func freePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-var compiled struct {
-	once     sync.Once
-	bytecode []byte
-	err      error
-}
-
-// bytecode compiles the token once per test process.
-func bytecode(t testing.TB) []byte {
-	compiled.once.Do(func() { compiled.bytecode, compiled.err = devnet.Bytecode(Dir()) })
-	if compiled.err != nil {
-		t.Fatal(compiled.err)
-	}
-	return compiled.bytecode
-}
-
 // deploy sends the contract creation through internal/evm's own signing:
 // a node accepting it is a test of the relayer's transactions too.
 func (n *Node) deploy(t testing.TB) x402.Address {
