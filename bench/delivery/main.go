@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -169,19 +170,20 @@ func setup(ctx context.Context, st *store.Store, sealer *seal.Sealer, hook strin
 	if err := st.CreateOwner(ctx, o, "x", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
 		return "", nil, err
 	}
+	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
 	var ids []string
 	for range nBots {
 		token := botpay.NewClaimToken()
 		b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("b"), OwnerEmail: "bench@example.com", BotType: botpay.DefaultBotType,
 			WebhookStatus: botpay.WebhookActive, CallbackURL: hook, CreatedAt: now}
 		secret := botpay.NewSecret(botpay.WebhookSecretPrefix)
-		_, err := st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 			ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: sealer.Seal([]byte(secret), []byte("webhook_secret:"+b.ID)),
-			Limit: store.Limit{Bucket: "bench", Max: 0}})
+			Limit: bots.Limit{Bucket: "bench", Max: 0}})
 		if err != nil {
 			return "", nil, err
 		}
-		if _, err := st.ClaimBot(ctx, o.ID, botpay.Digest(token)); err != nil {
+		if _, err := registry.ClaimBot(ctx, o.ID, botpay.Digest(token)); err != nil {
 			return "", nil, err
 		}
 		ids = append(ids, b.ID)

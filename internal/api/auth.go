@@ -54,12 +54,12 @@ func (s *Server) bot(h botHandler, opts ...botOption) http.Handler {
 		o(&route)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		authenticate := s.svc.AuthenticateBot
+		authenticate := s.svc.Bots().AuthenticateBot
 		if route.spending {
-			authenticate = s.svc.AuthenticateBotForSpending
+			authenticate = s.svc.Bots().AuthenticateBotForSpending
 		}
 		if route.currentKey {
-			authenticate = s.svc.AuthenticateBotCurrentKey
+			authenticate = s.svc.Bots().AuthenticateBotCurrentKey
 		}
 		b, err := authenticate(r.Context(), bearer(r))
 		if err != nil {

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 )
 
 const (
@@ -53,7 +53,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	in := app.RegisterInput{
+	in := bots.RegisterInput{
 		BotName:     body.required("bot_name"),
 		OwnerEmail:  body.required("owner_email"),
 		Description: body.optional("description"),
@@ -68,7 +68,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	reg, err := s.svc.Register(r.Context(), in)
+	reg, err := s.svc.Bots().Register(r.Context(), in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -77,14 +77,14 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, s.viewRegistration(reg))
 }
 
-func (s *Server) viewRegistration(reg app.Registration) registerView {
+func (s *Server) viewRegistration(reg bots.Registration) registerView {
 	v := registerView{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
 		WebhookSecret: reg.WebhookSecret, WebhookNote: webhookNote, Important: importantNote}
 	if reg.OwnerID != "" {
 		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, reg.OwnerID
 	} else {
 		v.ClaimToken = &reg.ClaimToken
-		v.OwnerVerificationURL = s.svc.VerificationURL(reg.ClaimToken)
+		v.OwnerVerificationURL = s.svc.Bots().VerificationURL(reg.ClaimToken)
 	}
 	if t := reg.Tunnel; t != nil {
 		v.WebhookURL, v.TunnelToken, v.HooksToken, v.HooksTokenNote = t.WebhookURL, t.TunnelToken, t.HooksToken, hooksNote
@@ -111,7 +111,7 @@ func (s *Server) viewRegistration(reg app.Registration) registerView {
 	return v
 }
 
-func gatewayConfig(t *app.Tunnel) string {
+func gatewayConfig(t *bots.Tunnel) string {
 	return "{\n  \"hooks\": {\n    \"enabled\": true,\n    \"path\": \"" + t.WebhookPath + "\",\n    \"port\": " +
 		strconv.Itoa(t.LocalPort) + ",\n    \"token\": \"${BOTPAY_HOOKS_TOKEN}\"\n  }\n}"
 }

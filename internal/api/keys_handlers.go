@@ -4,27 +4,27 @@ import (
 	"bytes"
 	"net/http"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 )
 
 func (s *Server) rotateKeyAsOwner(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	grace, err := graceSeconds(r, app.OwnerRotationGrace)
+	grace, err := graceSeconds(r, bots.OwnerRotationGrace)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	rot, err := s.svc.RotateAPIKeyAsOwner(r.Context(), o, pathID(r, "bot_id"), grace)
+	rot, err := s.svc.Bots().RotateAPIKeyAsOwner(r.Context(), o, pathID(r, "bot_id"), grace)
 	writeRotation(w, r, rot, err)
 }
 
 func (s *Server) rotateKeyAsBot(w http.ResponseWriter, r *http.Request, b botpay.Bot) {
-	grace, err := graceSeconds(r, app.BotRotationGrace)
+	grace, err := graceSeconds(r, bots.BotRotationGrace)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	rot, err := s.svc.RotateAPIKeyAsBot(r.Context(), b, bearer(r), grace)
+	rot, err := s.svc.Bots().RotateAPIKeyAsBot(r.Context(), b, bearer(r), grace)
 	writeRotation(w, r, rot, err)
 }
 
@@ -32,7 +32,7 @@ func (s *Server) rotateKeyAsBot(w http.ResponseWriter, r *http.Request, b botpay
 // with its key (the previous key's included) gets 409
 // idempotency_key_reused, and a bot that lost the answer still holds its
 // previous key through the grace period while its owner rotates again.
-func writeRotation(w http.ResponseWriter, r *http.Request, rot app.KeyRotation, err error) {
+func writeRotation(w http.ResponseWriter, r *http.Request, rot bots.KeyRotation, err error) {
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -23,7 +23,7 @@ func (s *Server) mcpHandler(self http.Handler) http.Handler {
 // address, so their calls are logged and attributed as this request.
 func (s *Server) mcpAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := s.svc.AuthenticateBot(r.Context(), bearer(r)); err != nil {
+		if _, err := s.svc.Bots().AuthenticateBot(r.Context(), bearer(r)); err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="botpay"`)
 			writeError(w, r, err)
 			return

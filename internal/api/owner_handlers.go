@@ -76,7 +76,7 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.Claim(r.Context(), o, token, clientIP(r))
+	b, err := s.svc.Bots().Claim(r.Context(), o, token, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
@@ -106,9 +107,8 @@ type Service struct {
 	// live is BOTPAY_MODE=live: no sandbox payment, no owner funding of
 	// processor wallets, no sandbox settler (mode.go).
 	live bool
-	// botAuth keeps claimed bots by API key digest for the payment
-	// endpoints (bot_auth_cache.go).
-	botAuth botAuthCache
+	// bots registers, claims and authenticates bots and rotates their keys.
+	bots *bots.Service
 	// invoiceKey derives invoice payment tokens (invoice_token.go).
 	invoiceKey []byte
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
@@ -178,8 +178,12 @@ func New(c Config) *Service {
 		svc.domain = x402.BaseUSDC
 	}
 	svc.x402Defaults()
+	svc.bots = newBots(svc, c)
 	return svc
 }
+
+// Bots is the capability of bots and their keys.
+func (s *Service) Bots() *bots.Service { return s.bots }
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
@@ -159,7 +160,7 @@ func TestClaimMailOfARegistrationIsRetried(t *testing.T) {
 	sender := &flakySender{failures: 1}
 	s, clock := retryService(t, store.SQLite, sender)
 	ctx := context.Background()
-	reg, err := s.Register(ctx, RegisterInput{BotName: "retry-bot", OwnerEmail: "owner@example.com", ClientIP: "192.0.2.1"})
+	reg, err := s.Bots().Register(ctx, bots.RegisterInput{BotName: "retry-bot", OwnerEmail: "owner@example.com", ClientIP: "192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
 	}

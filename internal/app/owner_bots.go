@@ -179,35 +179,3 @@ func (s *Service) SetMasterGuardrails(ctx context.Context, owner botpay.Owner, m
 	m.UpdatedAt = s.clock.Now()
 	return m, s.store.SetMasterGuardrails(ctx, owner.ID, m)
 }
-
-// AuthenticateBot resolves an API key. Malformed keys fail before any lookup.
-func (s *Service) AuthenticateBot(ctx context.Context, apiKey string) (botpay.Bot, error) {
-	if !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
-		return botpay.Bot{}, errBotAuth
-	}
-	b, err := s.store.BotByAPIKeyHash(ctx, botpay.Digest(apiKey))
-	if botpay.AsError(err) != nil {
-		return b, errBotAuth
-	}
-	return b, err
-}
-
-// AuthenticateBotCurrentKey is AuthenticateBot for what only the bot's
-// current key may do (rotate, change the profile or the callback): a
-// previous key in its grace period is refused with key_superseded, before
-// any idempotent replay could hand it an answer.
-func (s *Service) AuthenticateBotCurrentKey(ctx context.Context, apiKey string) (botpay.Bot, error) {
-	if !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
-		return botpay.Bot{}, errBotAuth
-	}
-	b, keyExpires, err := s.store.BotByAPIKey(ctx, botpay.Digest(apiKey))
-	if botpay.AsError(err) != nil {
-		return b, errBotAuth
-	}
-	if err == nil && !keyExpires.IsZero() {
-		return botpay.Bot{}, botpay.ErrKeySuperseded
-	}
-	return b, err
-}
-
-var errBotAuth = botpay.Errorf(botpay.KindUnauthenticated, botpay.CodeAuthRequired, "a valid API key is required in the Authorization header")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
@@ -55,13 +56,13 @@ func (w *world) bot(callbackURL string) (id, secret string) {
 	token := botpay.NewClaimToken()
 	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("b"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
 		WebhookStatus: botpay.WebhookActive, CallbackURL: callbackURL, CreatedAt: w.st.Clock().Now()}
-	_, err := w.st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+	_, err := registry(w.st).RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: w.sealer.Seal([]byte(secret), []byte("webhook_secret:"+b.ID)),
-		Limit: store.Limit{Bucket: "register:test", Max: 0}})
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
 	if err != nil {
 		w.t.Fatalf("register: %v", err)
 	}
-	if _, err := w.st.ClaimBot(ctx, w.owner.ID, botpay.Digest(token)); err != nil {
+	if _, err := registry(w.st).ClaimBot(ctx, w.owner.ID, botpay.Digest(token)); err != nil {
 		w.t.Fatalf("claim: %v", err)
 	}
 	return b.ID, secret
@@ -207,4 +208,10 @@ func resetConnection(w http.ResponseWriter, r *http.Request) bool {
 	}
 	conn.Close()
 	return false
+}
+
+// registry registers and claims bots for the fixtures, as internal/bots
+// does, with no registration limit.
+func registry(st *store.Store) *bots.Service {
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
 }

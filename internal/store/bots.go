@@ -3,110 +3,19 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
-// ErrClaimTokenTaken means a freshly drawn claim token collided with a live
-// one; the caller draws another.
-var ErrClaimTokenTaken = errors.New("claim token collision")
-
-// NewBot is everything registration stores. Secrets come as digests (for
-// those checked like passwords) or sealed bytes (for those the service must
-// use later, such as the webhook secret).
-type NewBot struct {
-	Bot                 botpay.Bot
-	APIKeyHash          string
-	ClaimTokenHash      string // empty when a pairing code is used
-	PairingCodeHash     string // empty without a pairing code
-	WebhookSecretSealed []byte
-	TunnelTokenHash     string
-	HooksTokenSealed    []byte
-	Limit               Limit // registrations per client IP
+// ActivateWallet creates the card wallet and default guardrails of a newly
+// claimed bot and emits wallet.activated, in the caller's transaction
+// (registration with a pairing code and the claim, in internal/bots).
+func (s *Store) ActivateWallet(ctx context.Context, k *kernel.Tx, botID string, now time.Time) error {
+	return (&Tx{k: k, s: s}).activateWallet(ctx, botID, now)
 }
 
-// RegisterBot stores a new bot after taking a slot of its rate limit. With a
-// pairing code the bot is claimed at once: the code is consumed, the wallet
-// and guardrails created and wallet.activated emitted, all in one
-// transaction. It returns the owner ID when paired.
-func (s *Store) RegisterBot(ctx context.Context, nb NewBot) (ownerID string, err error) {
-	now := nb.Bot.CreatedAt
-	var badCode bool
-	err = s.inTx(ctx, func(tx *Tx) error {
-		if err := tx.take(ctx, nb.Limit, now); err != nil {
-			return err
-		}
-		if nb.PairingCodeHash != "" {
-			err := tx.queryRow(ctx, `SELECT owner_id FROM pairing_codes WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2`+tx.forUpdate(),
-				nb.PairingCodeHash, ms(now)).Scan(&ownerID)
-			if isNoRows(err) {
-				// Commit the rate-limit hit: guessing codes must cost attempts.
-				badCode = true
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if _, err := tx.exec(ctx, `UPDATE pairing_codes SET used_at = $1, used_by = $2 WHERE code_hash = $3`, ms(now), nb.Bot.ID, nb.PairingCodeHash); err != nil {
-				return err
-			}
-		}
-		var n int
-		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE owner_email = $1 AND name = $2`, nb.Bot.OwnerEmail, nb.Bot.Name).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return errDuplicateRegistration
-		}
-		if nb.ClaimTokenHash != "" {
-			if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE claim_token_hash = $1`, nb.ClaimTokenHash).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return ErrClaimTokenTaken
-			}
-		}
-		if err := tx.insertBot(ctx, nb, ownerID); err != nil {
-			if errors.Is(err, ErrUnique) {
-				return errDuplicateRegistration
-			}
-			return err
-		}
-		if ownerID != "" {
-			return tx.activateWallet(ctx, nb.Bot.ID, now)
-		}
-		return nil
-	})
-	if err == nil && badCode {
-		return "", botpay.Errorf(botpay.KindInvalid, botpay.CodeInvalidPairingCode, "the pairing code is invalid, expired or already used")
-	}
-	return ownerID, wrapErr(err, "register bot")
-}
-
-var errDuplicateRegistration = botpay.Errorf(botpay.KindConflict, botpay.CodeDuplicateRegistration,
-	"a bot with this name is already registered for this owner e-mail")
-
-func (t *Tx) insertBot(ctx context.Context, nb NewBot, ownerID string) error {
-	b := nb.Bot
-	var claimedAt *int64
-	if ownerID != "" {
-		v := ms(b.CreatedAt)
-		claimedAt = &v
-	}
-	_, err := t.exec(ctx, `INSERT INTO bots (id, name, owner_email, description, bot_type, api_key_hash, claim_token_hash,
-		owner_id, claimed_at, callback_url, webhook_secret_sealed, webhook_status, webhook_fail_count,
-		tunnel_token_hash, hooks_token_sealed, local_port, webhook_path, frozen, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, $13, $14, $15, $16, $17, $18, $18)`,
-		b.ID, b.Name, b.OwnerEmail, b.Description, b.BotType, nb.APIKeyHash, nullString(nb.ClaimTokenHash),
-		nullString(ownerID), claimedAt, nullString(b.CallbackURL), nb.WebhookSecretSealed, b.WebhookStatus,
-		nullString(nb.TunnelTokenHash), nb.HooksTokenSealed, nullInt(b.LocalPort), nullString(b.WebhookPath), false, ms(b.CreatedAt))
-	return err
-}
-
-// activateWallet creates the card wallet and default guardrails of a newly
-// claimed bot and emits wallet.activated.
 func (t *Tx) activateWallet(ctx context.Context, botID string, now time.Time) error {
 	walletID := botpay.NewID("wal_")
 	if _, err := t.exec(ctx, `INSERT INTO wallets (bot_id, id, balance_cents, held_cents, created_at, updated_at) VALUES ($1, $2, 0, 0, $3, $3)`,
@@ -137,12 +46,15 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 	return b, err
 }
 
-// BotByAPIKeyHash authenticates a bot's API key (BotByAPIKey without the
-// key's expiry).
-func (s *Store) BotByAPIKeyHash(ctx context.Context, keyHash string) (botpay.Bot, error) {
-	b, _, err := s.BotByAPIKey(ctx, keyHash)
-	return b, wrapErr(err, "bot by api key hash")
-}
+// apiKeyMatch selects the bot (alias b) whose current key is $1, or whose
+// previous key is $1 and still inside its grace period at $2.
+const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
+
+// errBotFrozen refuses a frozen bot's own changes to its key, profile or
+// callback: freezing is how an owner contains a bot, and a leaked key must
+// not be able to redirect the bot's events or take the key over meanwhile.
+var errBotFrozen = botpay.Errorf(botpay.KindForbidden, botpay.CodeWalletFrozen,
+	"your owner froze this bot; its API key, profile and callback cannot be changed by the bot until the owner unfreezes it")
 
 // Bot loads a bot by ID.
 func (s *Store) Bot(ctx context.Context, id string) (botpay.Bot, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -28,9 +29,9 @@ func newBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
 	token := botpay.NewClaimToken()
 	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
 		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
-	_, err := st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+	_, err := registry(st).RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
-		Limit: store.Limit{Bucket: "register:test", Max: 0}})
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
 	if err != nil {
 		t.Fatalf("register: %v", err)
 	}
@@ -41,7 +42,7 @@ func newBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
 func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 	t.Helper()
 	_, token := newBot(t, st, botpay.NewID("bot"))
-	claimed, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token))
+	claimed, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token))
 	if err != nil {
 		t.Fatalf("claim: %v", err)
 	}
@@ -72,4 +73,19 @@ func wantCode(t *testing.T, err error, code string) {
 func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
 	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 	return storetest.Open(t, d, clock).Store, clock
+}
+
+// registry registers and claims bots for the fixtures, as internal/bots
+// does, with no registration limit.
+func registry(st *store.Store) *bots.Service {
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+}
+
+func registration(st *store.Store, name, email string) bots.NewBot {
+	return bots.NewBot{
+		Bot: botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: email, BotType: botpay.DefaultBotType,
+			WebhookStatus: botpay.WebhookNone, CreatedAt: st.Clock().Now()},
+		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		WebhookSecretSealed: []byte("sealed"),
+	}
 }

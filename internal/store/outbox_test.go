@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -39,13 +40,13 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 				token := botpay.NewClaimToken()
 				b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: owner.Email,
 					BotType: botpay.DefaultBotType, WebhookStatus: c.status, CallbackURL: c.callback, CreatedAt: st.Clock().Now()}
-				if _, err := st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+				if _, err := registry(st).RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 					ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"), TunnelTokenHash: c.tunnelHash,
-					Limit: store.Limit{Bucket: "register:test", Max: 0}}); err != nil {
+					Limit: bots.Limit{Bucket: "register:test", Max: 0}}); err != nil {
 					t.Fatalf("register: %v", err)
 				}
 				before := wakes.Load()
-				if _, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil { // emits wallet.activated
+				if _, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil { // emits wallet.activated
 					t.Fatalf("claim: %v", err)
 				}
 				if woken, want := wakes.Load()-before, map[bool]int64{true: 0, false: 1}[c.staged]; woken != want {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -45,12 +46,12 @@ func stagingBot(t *testing.T, st *store.Store, owner botpay.Owner) botpay.Bot {
 	token := botpay.NewClaimToken()
 	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: owner.Email,
 		BotType: botpay.DefaultBotType, WebhookStatus: botpay.WebhookNone, CreatedAt: st.Clock().Now()}
-	if _, err := st.RegisterBot(ctx, store.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+	if _, err := registry(st).RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
-		Limit: store.Limit{Bucket: "register:test", Max: 0}}); err != nil {
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}}); err != nil {
 		t.Fatalf("register: %v", err)
 	}
-	claimed, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token))
+	claimed, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token))
 	if err != nil {
 		t.Fatalf("claim: %v", err)
 	}

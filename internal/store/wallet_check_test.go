@@ -15,7 +15,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		token := botpay.NewClaimToken()
 		nb := registration(st, "checker", "check@example.com")
 		nb.APIKeyHash, nb.ClaimTokenHash = botpay.Digest(key), botpay.Digest(token)
-		if _, err := st.RegisterBot(ctx, nb); err != nil {
+		if _, err := registry(st).RegisterBot(ctx, nb); err != nil {
 			t.Fatal(err)
 		}
 		before, err := st.WalletCheck(ctx, botpay.Digest(key))
@@ -23,7 +23,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 			t.Fatalf("unclaimed: %+v, %v", before, err)
 		}
 		owner := newOwner(t, st)
-		if _, err := st.ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil {
+		if _, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := st.Fund(ctx, owner.ID, nb.Bot.ID, 1234, "x"); err != nil {

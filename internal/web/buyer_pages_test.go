@@ -12,6 +12,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -33,7 +34,7 @@ func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) selle
 	t.Helper()
 	ctx := context.Background()
 	srv := testserver.Start(t, d, opts)
-	reg, err := srv.App.Register(ctx, app.RegisterInput{BotName: `Report <Seller>`, OwnerEmail: "owner@example.com",
+	reg, err := srv.App.Bots().Register(ctx, bots.RegisterInput{BotName: `Report <Seller>`, OwnerEmail: "owner@example.com",
 		CallbackURL: "https://bot.example.com/hook", ClientIP: "192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) selle
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := srv.App.Claim(ctx, sess.Owner, reg.ClaimToken, "")
+	bot, err := srv.App.Bots().Claim(ctx, sess.Owner, reg.ClaimToken, "")
 	if err != nil {
 		t.Fatal(err)
 	}

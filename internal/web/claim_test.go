@@ -10,14 +10,15 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
-func register(t *testing.T, srv *testserver.Server) app.Registration {
+func register(t *testing.T, srv *testserver.Server) bots.Registration {
 	t.Helper()
-	reg, err := srv.App.Register(context.Background(), app.RegisterInput{BotName: "shopper", OwnerEmail: "alice@example.com",
+	reg, err := srv.App.Bots().Register(context.Background(), bots.RegisterInput{BotName: "shopper", OwnerEmail: "alice@example.com",
 		CallbackURL: "https://bot.example.com/hook", ClientIP: "192.0.2.1"})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestClaimPageNamesTheBotAndTheEmailItNamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := srv.App.Claim(t.Context(), owner.Owner, reg.ClaimToken, "192.0.2.9"); err != nil {
+		if _, err := srv.App.Bots().Claim(t.Context(), owner.Owner, reg.ClaimToken, "192.0.2.9"); err != nil {
 			t.Fatal(err)
 		}
 		page = getClaimPage(t, srv, reg.ClaimToken)

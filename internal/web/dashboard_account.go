@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 )
 
 // Dashboard pages for the owner's keys and credentials: rotating a bot's
@@ -14,7 +14,7 @@ import (
 
 type newKeyPage struct {
 	Bot      botpay.Bot
-	Rotation app.KeyRotation
+	Rotation bots.KeyRotation
 	Revoked  bool
 }
 
@@ -31,7 +31,7 @@ func (p *Pages) rotateKey(w http.ResponseWriter, r *http.Request, owner botpay.O
 		p.fail(w, r, botpay.ValidationError(map[string]string{"grace_seconds": "must be a whole number of seconds"}))
 		return
 	}
-	rot, err := p.svc.RotateAPIKeyAsOwner(r.Context(), owner, b.ID, grace)
+	rot, err := p.svc.Bots().RotateAPIKeyAsOwner(r.Context(), owner, b.ID, grace)
 	if err != nil {
 		p.fail(w, r, err)
 		return

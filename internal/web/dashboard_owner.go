@@ -114,7 +114,7 @@ func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Ow
 }
 
 func (p *Pages) claimBot(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	b, err := p.svc.Claim(r.Context(), owner, r.PostFormValue("claim_token"), p.clientIP(r))
+	b, err := p.svc.Bots().Claim(r.Context(), owner, r.PostFormValue("claim_token"), p.clientIP(r))
 	if err != nil {
 		p.fail(w, r, err)
 		return

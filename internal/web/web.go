@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 )
 
 //go:embed templates/*.html
@@ -55,7 +56,7 @@ type claimPage struct {
 	Claimed *botpay.Bot
 	// Claimable is the bot the token in the link would claim, named before
 	// anyone signs up for it.
-	Claimable *app.ClaimableBot
+	Claimable *bots.ClaimableBot
 }
 
 func (p *Pages) render(w http.ResponseWriter, status int, name string, data any) {
@@ -73,7 +74,7 @@ func (p *Pages) render(w http.ResponseWriter, status int, name string, data any)
 func (p *Pages) claimForm(w http.ResponseWriter, r *http.Request) {
 	page := claimPage{Token: r.URL.Query().Get("token"), Mode: "signup"}
 	if page.Token != "" {
-		b, err := p.svc.ClaimPreview(r.Context(), page.Token, p.clientIP(r))
+		b, err := p.svc.Bots().ClaimPreview(r.Context(), page.Token, p.clientIP(r))
 		switch e := botpay.AsError(err); {
 		case err == nil:
 			page.Claimable, page.Email = &b, b.OwnerEmail
@@ -101,7 +102,7 @@ func (p *Pages) claimSubmit(w http.ResponseWriter, r *http.Request) {
 	sess, err := p.openSession(r, page.Mode, page.Email, r.PostForm.Get("password"))
 	if err == nil {
 		var b botpay.Bot
-		b, err = p.svc.Claim(ctx, sess.Owner, page.Token, p.clientIP(r))
+		b, err = p.svc.Bots().Claim(ctx, sess.Owner, page.Token, p.clientIP(r))
 		if err == nil {
 			page.Claimed = &b
 			p.setSession(w, sess.Token) // signed in to the dashboard too, so the claim leads straight to it

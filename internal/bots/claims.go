@@ -1,11 +1,10 @@
-package app
+package bots
 
 import (
 	"context"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Claim attaches the bot holding claimToken to owner. Every attempt counts
@@ -19,19 +18,16 @@ func (s *Service) Claim(ctx context.Context, owner botpay.Owner, claimToken, cli
 		return botpay.Bot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
 	}
 	for _, bucket := range []string{"claim-owner:" + owner.ID, addressBucket("claim-ip", clientIP)} {
-		if err := s.store.Take(ctx, store.Limit{Bucket: bucket, Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
+		if err := s.rateLimits.Take(ctx, Limit{Bucket: bucket, Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
 			return botpay.Bot{}, err
 		}
 	}
-	return s.store.Claim(ctx, store.ClaimAttempt{OwnerID: owner.ID, TokenHash: botpay.Digest(claimToken),
-		FailureBudgets: []store.Limit{
+	return s.claim(ctx, ClaimAttempt{OwnerID: owner.ID, TokenHash: botpay.Digest(claimToken),
+		FailureBudgets: []Limit{
 			{Bucket: "claim-failures-owner:" + owner.ID, Max: s.limits.ClaimFailuresPerOwnerPerDay, Window: 24 * time.Hour},
 			{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour},
 		}})
 }
-
-// ClaimableBot is the bot a claim token would claim.
-type ClaimableBot = store.ClaimableBot
 
 // ClaimPreview names the bot claimToken would claim and the e-mail it named
 // as its owner, for the claim page. It counts per client address as a
@@ -42,9 +38,9 @@ func (s *Service) ClaimPreview(ctx context.Context, claimToken, clientIP string)
 	if claimToken == "" {
 		return ClaimableBot{}, botpay.ValidationError(map[string]string{"claim_token": "is required"})
 	}
-	if err := s.store.Take(ctx, store.Limit{Bucket: addressBucket("claim-ip", clientIP), Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
+	if err := s.rateLimits.Take(ctx, Limit{Bucket: addressBucket("claim-ip", clientIP), Max: s.limits.ClaimPerHour, Window: time.Hour}); err != nil {
 		return ClaimableBot{}, err
 	}
-	return s.store.ClaimPreview(ctx, store.ClaimAttempt{TokenHash: botpay.Digest(claimToken),
-		FailureBudgets: []store.Limit{{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour}}})
+	return s.claimPreview(ctx, ClaimAttempt{TokenHash: botpay.Digest(claimToken),
+		FailureBudgets: []Limit{{Bucket: "claim-failures", Max: s.limits.ClaimFailuresPerHour, Window: time.Hour}}})
 }

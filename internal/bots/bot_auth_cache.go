@@ -1,4 +1,4 @@
-package app
+package bots
 
 import (
 	"context"
@@ -30,7 +30,7 @@ import (
 // the database (AuthenticateBot).
 func (s *Service) AuthenticateBotForSpending(ctx context.Context, apiKey string) (botpay.Bot, error) {
 	if !botpay.WellFormedSecret(apiKey, botpay.APIKeyPrefix) {
-		return botpay.Bot{}, errBotAuth
+		return botpay.Bot{}, ErrBotAuth
 	}
 	epoch, err := s.keyEpoch(ctx)
 	if err != nil {
@@ -41,9 +41,9 @@ func (s *Service) AuthenticateBotForSpending(ctx context.Context, apiKey string)
 	if b, ok := s.botAuth.get(hash, now); ok {
 		return b, nil
 	}
-	b, keyExpires, err := s.store.BotByAPIKey(ctx, hash)
+	b, keyExpires, err := s.botByAPIKey(ctx, hash)
 	if botpay.AsError(err) != nil {
-		return b, errBotAuth
+		return b, ErrBotAuth
 	}
 	if err == nil && b.Claimed() {
 		until := now.Add(botAuthLife)
@@ -75,7 +75,7 @@ func (s *Service) keyEpoch(ctx context.Context) (int64, error) {
 		return epoch, nil
 	}
 	started := time.Now()
-	epoch, err := s.store.APIKeyEpoch(ctx)
+	epoch, err := s.apiKeyEpoch(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -1,14 +1,12 @@
-package app
+package bots
 
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Default grace periods of a rotation (docs/api.md): the owner rotating is
@@ -29,24 +27,24 @@ type KeyRotation struct {
 // RotateAPIKeyAsOwner gives an owned bot a new API key; the previous one
 // works for graceSeconds more (0 revokes it at once).
 func (s *Service) RotateAPIKeyAsOwner(ctx context.Context, owner botpay.Owner, botID string, graceSeconds int) (KeyRotation, error) {
-	return s.rotateAPIKey(ctx, store.RotateKey{OwnerID: owner.ID, BotID: botID}, graceSeconds, "you (the owner)")
+	return s.rotateAPIKey(ctx, RotateKey{OwnerID: owner.ID, BotID: botID}, graceSeconds, "you (the owner)")
 }
 
 // RotateAPIKeyAsBot is the bot's own rotation, with its current key
 // (apiKey); a frozen bot is refused.
 func (s *Service) RotateAPIKeyAsBot(ctx context.Context, bot botpay.Bot, apiKey string, graceSeconds int) (KeyRotation, error) {
-	k := store.RotateKey{BotID: bot.ID, PresentedKeyHash: botpay.Digest(apiKey)}
+	k := RotateKey{BotID: bot.ID, PresentedKeyHash: botpay.Digest(apiKey)}
 	return s.rotateAPIKey(ctx, k, graceSeconds, "the bot itself (with its API key)")
 }
 
-func (s *Service) rotateAPIKey(ctx context.Context, k store.RotateKey, graceSeconds int, by string) (KeyRotation, error) {
+func (s *Service) rotateAPIKey(ctx context.Context, k RotateKey, graceSeconds int, by string) (KeyRotation, error) {
 	if graceSeconds < 0 || graceSeconds > botpay.MaxKeyGraceSeconds {
 		return KeyRotation{}, botpay.ValidationError(map[string]string{
 			"grace_seconds": fmt.Sprintf("must be an integer from 0 to %d", botpay.MaxKeyGraceSeconds)})
 	}
 	key := botpay.NewSecret(botpay.APIKeyPrefix)
 	k.NewKeyHash, k.Grace = botpay.Digest(key), time.Duration(graceSeconds)*time.Second
-	r, err := s.store.RotateAPIKey(ctx, k)
+	r, err := s.commitRotation(ctx, k)
 	if err != nil {
 		return KeyRotation{}, err
 	}
@@ -55,18 +53,8 @@ func (s *Service) rotateAPIKey(ctx context.Context, k store.RotateKey, graceSeco
 	return KeyRotation{APIKey: key, PreviousKeyExpiresAt: r.PreviousKeyExpiresAt}, nil
 }
 
-// ownerAddress is where mail about a bot goes: its owner's account, or
-// before the claim the address the bot registered with.
-func (s *Service) ownerAddress(ctx context.Context, b botpay.Bot) (string, error) {
-	if !b.Claimed() {
-		return b.OwnerEmail, nil
-	}
-	o, err := s.store.OwnerByID(ctx, b.OwnerID)
-	return o.Email, err
-}
-
-func (s *Service) notifyKeyRotated(ctx context.Context, r store.KeyRotation, graceSeconds int, by string) {
-	to, err := s.ownerAddress(ctx, r.Bot)
+func (s *Service) notifyKeyRotated(ctx context.Context, r committedRotation, graceSeconds int, by string) {
+	to, err := s.ownerMail.OwnerAddress(ctx, r.Bot)
 	if err != nil {
 		s.log.WarnContext(ctx, "key rotation mail: no owner address", "bot_id", r.Bot.ID, "err", err)
 		return
@@ -79,34 +67,32 @@ func (s *Service) notifyKeyRotated(ctx context.Context, r store.KeyRotation, gra
 		"If you did not expect this, freeze the bot and rotate its key yourself from the owner API "+
 		"(POST /api/v1/owner/bots/%s/api-key/rotate): that ends every other key at once.\n\nDashboard: %s/dashboard/bots/%s\n",
 		r.Bot.Name, r.Bot.ID, by, previous, r.Bot.ID, s.baseURL, r.Bot.ID)
-	s.notifyAboutBot(ctx, r.Bot, mail.Message{To: to, Subject: "API key rotated for your bot", Text: text})
+	s.ownerMail.NotifyAboutBot(ctx, r.Bot, mail.Message{To: to, Subject: "API key rotated for your bot", Text: text})
 }
 
-// notifyCallbackChanged tells the owner where the bot's events go now: a
-// leaked key that redirects them is seen at once.
-func (s *Service) notifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string) {
-	to, err := s.ownerAddress(ctx, b)
-	if err != nil {
-		s.log.WarnContext(ctx, "callback mail: no owner address", "bot_id", b.ID, "err", err)
-		return
-	}
-	text := fmt.Sprintf("The callback URL of your bot %q (%s) was changed by %s.\n\nBefore: %s\nNow:    %s\n\n"+
-		"Its events (webhooks) now go to the new address. If you did not expect this, freeze the bot, set the "+
-		"callback URL back from your dashboard and rotate the bot's API key.\n\nDashboard: %s/dashboard/bots/%s\n",
-		b.Name, b.ID, by, displayURL(previous), displayURL(b.CallbackURL), s.baseURL, b.ID)
-	s.notifyAboutBot(ctx, b, mail.Message{To: to, Subject: "Callback URL changed for your bot", Text: text})
+// keyFacts are what a rotation decides on, read under the bot's row lock.
+type keyFacts struct {
+	found   bool
+	current string // the digest of the bot's current key
+	owner   string
+	frozen  bool
 }
 
-// displayURL shows a callback URL without its query or user info, which
-// may hold the receiver's own secret.
-func displayURL(raw string) string {
-	if raw == "" {
-		return "(none)"
+// rotationRefusal decides whether k may rotate the key of the bot f
+// describes: an owner only their own bot (anything else is the same 404);
+// the bot only with its current key (a previous key in its grace period
+// cannot rotate) and not while frozen.
+func rotationRefusal(k RotateKey, f keyFacts) error {
+	if !f.found || (k.OwnerID != "" && f.owner != k.OwnerID) {
+		return botpay.ErrNotFound("bot")
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unreadable)"
+	if k.OwnerID == "" {
+		if !botpay.DigestsEqual(f.current, k.PresentedKeyHash) {
+			return botpay.ErrKeySuperseded
+		}
+		if f.frozen {
+			return errBotFrozen
+		}
 	}
-	u.RawQuery, u.User, u.Fragment = "", nil, ""
-	return u.String()
+	return nil
 }

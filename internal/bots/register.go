@@ -1,4 +1,4 @@
-package app
+package bots
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // RegisterInput is the body of POST /api/v1/bots/register.
@@ -107,10 +107,10 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	}
 	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: in.BotName, OwnerEmail: in.OwnerEmail, Description: in.Description,
 		BotType: in.BotType, CallbackURL: in.CallbackURL, WebhookStatus: botpay.WebhookActive, CreatedAt: now}
-	nb := store.NewBot{
+	nb := NewBot{
 		APIKeyHash:          botpay.Digest(reg.APIKey),
 		WebhookSecretSealed: s.sealer.Seal([]byte(reg.WebhookSecret), []byte("webhook_secret:"+b.ID)),
-		Limit: store.Limit{Bucket: addressBucket("register", in.ClientIP), Max: s.limits.RegisterPerHour,
+		Limit: Limit{Bucket: addressBucket("register", in.ClientIP), Max: s.limits.RegisterPerHour,
 			Window: time.Hour, FixedRetryAfter: time.Hour},
 	}
 	if in.CallbackURL == "" {
@@ -128,8 +128,8 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 			nb.ClaimTokenHash = botpay.Digest(reg.ClaimToken)
 		}
 		nb.Bot = b
-		reg.OwnerID, err = s.store.RegisterBot(ctx, nb)
-		if !errors.Is(err, store.ErrClaimTokenTaken) {
+		reg.OwnerID, err = s.RegisterBot(ctx, nb)
+		if !errors.Is(err, errClaimTokenTaken) {
 			break
 		}
 	}
@@ -141,7 +141,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Registration,
 	}
 	reg.Bot = b
 	if reg.ClaimToken != "" {
-		s.notifyAboutBot(ctx, b, s.verificationMail(b, reg.ClaimToken))
+		s.ownerMail.NotifyAboutBot(ctx, b, s.verificationMail(b, reg.ClaimToken))
 	}
 	return reg, nil
 }
@@ -180,4 +180,18 @@ func (s *Service) verificationMail(b botpay.Bot, claimToken string) mail.Message
 			"Claim token: %s\n\nIf you do not recognise this bot, ignore this message; nothing happens until you claim it.\n",
 			b.Name, link, claimToken),
 	}
+}
+
+// refuseInternal rejects, up front, a callback URL whose host is a loopback,
+// private, link-local or metadata address (or such a well-known name) while
+// the egress guard is on. Host names are checked again after DNS at every
+// delivery, so this only gives the bot an early, clear answer.
+func (s *Service) refuseInternal(field, url string) error {
+	if s.allowPrivate || url == "" {
+		return nil
+	}
+	if err := egress.CheckURL(url); err != nil {
+		return botpay.ValidationError(map[string]string{field: "must not point at a loopback, private, link-local or metadata address"})
+	}
+	return nil
 }
