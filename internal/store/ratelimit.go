@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Limit is a rolling-window rate limit on one bucket (for example
@@ -110,4 +111,10 @@ func ceilSeconds(d time.Duration) int {
 // they succeed (logins, claims).
 func (s *Store) Take(ctx context.Context, l Limit) error {
 	return wrapErr(s.inTx(ctx, func(tx *Tx) error { return tx.take(ctx, l, s.clock.Now()) }), "take")
+}
+
+// TakeIn admits one hit inside a transaction of a capability package, so
+// the hit commits or rolls back with the change it limits.
+func (s *Store) TakeIn(ctx context.Context, k *kernel.Tx, l Limit, now time.Time) error {
+	return (&Tx{k: k, s: s}).take(ctx, l, now)
 }
