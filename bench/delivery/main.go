@@ -37,6 +37,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -167,7 +168,10 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 func setup(ctx context.Context, st *store.Store, sealer *seal.Sealer, hook string, nBots int) (string, []string, error) {
 	now := time.Now()
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: now}
-	if err := st.CreateOwner(ctx, o, "x", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'x', $3)`, o.ID, o.Email, kernel.MS(now))
+		return err
+	}); err != nil {
 		return "", nil, err
 	}
 	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})

@@ -34,7 +34,7 @@ func owner(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer d.store.Close()
-	sess, err := d.svc.Signup(ctx, email, password, "")
+	sess, err := d.svc.Accounts().Signup(ctx, email, password, "")
 	if err != nil {
 		return err
 	}

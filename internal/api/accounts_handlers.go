@@ -17,7 +17,7 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := s.svc.RequestPasswordReset(r.Context(), email, clientIP(r)); err != nil {
+	if err := s.svc.Accounts().RequestPasswordReset(r.Context(), email, clientIP(r)); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -36,7 +36,7 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	o, err := s.svc.ConfirmPasswordReset(r.Context(), token, password)
+	o, err := s.svc.Accounts().ConfirmPasswordReset(r.Context(), token, password)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -45,7 +45,7 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	if err := s.svc.ResendVerification(r.Context(), o); err != nil {
+	if err := s.svc.Accounts().ResendVerification(r.Context(), o); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -73,7 +73,7 @@ func viewSession(t botpay.OwnerToken) sessionView {
 
 func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	current, _ := ownerCredential(r)
-	list, err := s.svc.Sessions(r.Context(), o, current)
+	list, err := s.svc.Accounts().Sessions(r.Context(), o, current)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -87,7 +87,7 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner
 
 func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 	id := pathID(r, "id")
-	if err := s.svc.RevokeSession(r.Context(), o, id); err != nil {
+	if err := s.svc.Accounts().RevokeSession(r.Context(), o, id); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -87,7 +87,7 @@ func (s *Server) owner(h ownerHandler) http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		o, err := s.svc.AuthenticateOwner(r.Context(), token)
+		o, err := s.svc.Accounts().AuthenticateOwner(r.Context(), token)
 		if err != nil {
 			writeError(w, r, err)
 			return

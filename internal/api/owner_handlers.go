@@ -18,7 +18,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	sess, err := s.svc.Signup(r.Context(), email, password, clientIP(r))
+	sess, err := s.svc.Accounts().Signup(r.Context(), email, password, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -38,7 +38,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	sess, err := s.svc.Login(r.Context(), email, password, clientIP(r))
+	sess, err := s.svc.Accounts().Login(r.Context(), email, password, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -48,7 +48,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) {
-	if err := s.svc.Logout(r.Context(), bearer(r)); err != nil {
+	if err := s.svc.Accounts().Logout(r.Context(), bearer(r)); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -56,7 +56,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) 
 }
 
 func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	pc, err := s.svc.CreatePairingCode(r.Context(), o)
+	pc, err := s.svc.Accounts().CreatePairingCode(r.Context(), o)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/egress"
@@ -122,6 +123,7 @@ type Service struct {
 	// buyerWait bounds how long a buyer's request waits for its
 	// settlement (settlement_chain.go).
 	buyerWait time.Duration
+	accounts  *accounts.Service
 }
 
 // Config assembles a Service.
@@ -179,6 +181,7 @@ func New(c Config) *Service {
 	}
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
+	svc.accounts = svc.newAccounts(c)
 	return svc
 }
 

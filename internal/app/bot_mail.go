@@ -15,7 +15,7 @@ func (s *Service) ownerAddress(ctx context.Context, b botpay.Bot) (string, error
 	if !b.Claimed() {
 		return b.OwnerEmail, nil
 	}
-	o, err := s.store.OwnerByID(ctx, b.OwnerID)
+	o, err := s.accounts.OwnerByID(ctx, b.OwnerID)
 	return o.Email, err
 }
 

@@ -83,7 +83,7 @@ func (s *Service) DecideByLink(ctx context.Context, token string) (DecisionLink,
 	if err != nil {
 		return l, Approval{}, err
 	}
-	owner, err := s.store.OwnerByID(ctx, l.OwnerID)
+	owner, err := s.accounts.OwnerByID(ctx, l.OwnerID)
 	if err != nil {
 		return l, Approval{}, errBadDecisionLink
 	}
@@ -117,7 +117,7 @@ var heldMailHTML = template.Must(template.New("held").Parse(`<!doctype html><htm
 // notifyHeldPurchase tells the owner a purchase awaits approval, with
 // one-click approve and deny links that expire with the hold.
 func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botpay.Purchase) {
-	owner, err := s.store.OwnerByID(ctx, p.OwnerID)
+	owner, err := s.accounts.OwnerByID(ctx, p.OwnerID)
 	if err != nil {
 		s.log.WarnContext(ctx, "held purchase: owner not found", "purchase", p.ID, "err", err)
 		return
@@ -147,7 +147,7 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 // transaction.
 func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *store.LowBalance) {
 	after, threshold := low.Available, low.Threshold
-	owner, err := s.store.OwnerByID(ctx, bot.OwnerID)
+	owner, err := s.accounts.OwnerByID(ctx, bot.OwnerID)
 	if err != nil {
 		return
 	}

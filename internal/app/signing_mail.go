@@ -61,7 +61,7 @@ func (s *Service) notifyHeldSigning(ctx context.Context, bot botpay.Bot, r botpa
 	if r.ExpiresAt == nil {
 		return
 	}
-	owner, err := s.store.OwnerByID(ctx, r.OwnerID)
+	owner, err := s.accounts.OwnerByID(ctx, r.OwnerID)
 	if err != nil {
 		s.log.WarnContext(ctx, "held signing request: owner not found", "signing_request", r.ID, "err", err)
 		return

@@ -114,7 +114,7 @@ func (s *Service) RequestTopup(ctx context.Context, bot botpay.Bot, amount botpa
 		return r, err
 	}
 	r.ID = id
-	owner, err := s.store.OwnerByID(ctx, bot.OwnerID)
+	owner, err := s.accounts.OwnerByID(ctx, bot.OwnerID)
 	if err != nil {
 		return r, err
 	}

@@ -17,7 +17,7 @@ func TestPairingCodeIsSingleUseUnderConcurrency(t *testing.T) {
 		st := db.Store
 		owner := newOwner(t, st)
 		code := botpay.NewPairingCode()
-		if err := st.CreatePairingCode(ctx, owner.ID, botpay.Digest(code), st.Clock().Now().Add(time.Hour), 5); err != nil {
+		if err := newPairingCode(st, owner.ID, code, st.Clock().Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		var wins, refusals atomic.Int32
@@ -53,7 +53,7 @@ func TestPairingCodeExpiresAfterAnHour(t *testing.T) {
 			st, clock := openWithClock(t, d)
 			owner := newOwner(t, st)
 			code := botpay.NewPairingCode()
-			if err := st.CreatePairingCode(ctx, owner.ID, botpay.Digest(code), clock.Now().Add(time.Hour), 5); err != nil {
+			if err := newPairingCode(st, owner.ID, code, clock.Now().Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 			clock.Advance(time.Hour)

@@ -285,7 +285,7 @@ func TestLiveInvoicesWaitForAVerifiedOwner(t *testing.T) {
 		if len(h.mailTo("buyer@example.com")) != 0 {
 			t.Fatal("the invoice was mailed")
 		}
-		owner, err := h.srv.Store.OwnerByTokenHash(h.ctx, botpay.Digest(b.OwnerToken))
+		owner, err := h.srv.App.Accounts().AuthenticateOwner(h.ctx, b.OwnerToken)
 		if err != nil {
 			t.Fatal(err)
 		}

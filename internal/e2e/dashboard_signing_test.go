@@ -47,7 +47,7 @@ func heldSigning(t *testing.T, r raw, b x402Bot, amount int64, resource string) 
 
 func signingStatus(t *testing.T, r raw, b x402Bot, id string) string {
 	t.Helper()
-	owner, err := r.srv.App.AuthenticateOwner(t.Context(), b.OwnerToken)
+	owner, err := r.srv.App.Accounts().AuthenticateOwner(t.Context(), b.OwnerToken)
 	if err != nil {
 		t.Fatal(err)
 	}

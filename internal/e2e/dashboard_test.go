@@ -162,7 +162,7 @@ func TestDashboardFormsAndCookieAPIRefuseCrossSiteRequests(t *testing.T) {
 
 func mustOwner(t *testing.T, h *harness, b *browser) botpay.Owner {
 	t.Helper()
-	o, err := h.srv.App.AuthenticateOwner(h.ctx, b.cookie.Value)
+	o, err := h.srv.App.Accounts().AuthenticateOwner(h.ctx, b.cookie.Value)
 	if err != nil {
 		t.Fatal(err)
 	}

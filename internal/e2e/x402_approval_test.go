@@ -193,7 +193,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 			if got := reserved(); got != 0 {
 				t.Errorf("reserved = %d after expiry, want 0", got)
 			}
-			owner, err := h.srv.Store.OwnerByID(ctx, bot.OwnerID)
+			owner, err := h.srv.App.Accounts().OwnerByID(ctx, bot.OwnerID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -42,7 +43,11 @@ type world struct {
 func newWorld(t testing.TB, st *store.Store) *world {
 	w := &world{t: t, st: st, sealer: newSealer(t)}
 	w.owner = botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.CreateOwner(ctx, w.owner, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`,
+			w.owner.ID, w.owner.Email, kernel.MS(w.owner.CreatedAt))
+		return err
+	}); err != nil {
 		t.Fatalf("create owner: %v", err)
 	}
 	return w

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -17,7 +18,10 @@ var ctx = context.Background()
 func newOwner(t testing.TB, st *store.Store) botpay.Owner {
 	t.Helper()
 	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.CreateOwner(ctx, o, "hash", botpay.Digest(botpay.NewSecret(botpay.OwnerTokenPrefix)), time.Time{}); err != nil {
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
+		return err
+	}); err != nil {
 		t.Fatalf("create owner: %v", err)
 	}
 	return o
@@ -88,4 +92,14 @@ func registration(st *store.Store, name, email string) bots.NewBot {
 		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 		WebhookSecretSealed: []byte("sealed"),
 	}
+}
+
+// newPairingCode stores a live pairing code of the owner, as the account
+// use case would, for the registrations that consume it.
+func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) error {
+	return st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+			botpay.Digest(code), ownerID, kernel.MS(st.Clock().Now()), kernel.MS(expires))
+		return err
+	})
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -13,17 +15,18 @@ import (
 // engines: with every turn taken it starts nothing until its context ends,
 // and runs once a turn is free.
 func TestWriteTransactionsWaitForATurnAtTheGate(t *testing.T) {
+	gateLimit := store.Limit{Bucket: "gate-test", Max: 10, Window: time.Hour}
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		release := st.HoldWriteGate()
 		waiting, cancel := context.WithCancel(ctx)
 		cancel()
-		if err := st.RevokeOwnerToken(waiting, "digest"); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting for a write turn") {
+		if err := st.Take(waiting, gateLimit); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting for a write turn") {
 			release()
 			t.Fatalf("a write with every turn taken: %v, want it to wait until its context ends", err)
 		}
 		release()
-		if err := st.RevokeOwnerToken(ctx, "digest"); err != nil {
+		if err := st.Take(ctx, gateLimit); err != nil {
 			t.Fatalf("a write with a turn free: %v", err)
 		}
 	})

@@ -35,7 +35,7 @@ func (p *Pages) resetForm(w http.ResponseWriter, r *http.Request) {
 
 func (p *Pages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 	pg := accountPage{Mode: "forgot", Email: r.PostFormValue("email")}
-	if err := p.svc.RequestPasswordReset(r.Context(), pg.Email, p.clientIP(r)); err != nil {
+	if err := p.svc.Accounts().RequestPasswordReset(r.Context(), pg.Email, p.clientIP(r)); err != nil {
 		p.accountError(w, r, pg, err)
 		return
 	}
@@ -46,7 +46,7 @@ func (p *Pages) forgotSubmit(w http.ResponseWriter, r *http.Request) {
 
 func (p *Pages) resetSubmit(w http.ResponseWriter, r *http.Request) {
 	pg := accountPage{Mode: "reset", Token: r.PostFormValue("token")}
-	if _, err := p.svc.ConfirmPasswordReset(r.Context(), pg.Token, r.PostFormValue("password")); err != nil {
+	if _, err := p.svc.Accounts().ConfirmPasswordReset(r.Context(), pg.Token, r.PostFormValue("password")); err != nil {
 		p.accountError(w, r, pg, err)
 		return
 	}
@@ -67,7 +67,7 @@ func (p *Pages) accountError(w http.ResponseWriter, r *http.Request, pg accountP
 }
 
 func (p *Pages) verifyEmail(w http.ResponseWriter, r *http.Request) {
-	o, err := p.svc.VerifyEmail(r.Context(), r.URL.Query().Get("token"))
+	o, err := p.svc.Accounts().VerifyEmail(r.Context(), r.URL.Query().Get("token"))
 	if err != nil {
 		p.fail(w, r, err)
 		return

@@ -39,7 +39,7 @@ func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) selle
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := srv.App.Signup(ctx, "owner@example.com", "correct horse battery", "")
+	sess, err := srv.App.Accounts().Signup(ctx, "owner@example.com", "correct horse battery", "")
 	if err != nil {
 		t.Fatal(err)
 	}

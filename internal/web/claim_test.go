@@ -84,7 +84,7 @@ func TestClaimPageSignsUpAndClaims(t *testing.T) {
 func TestClaimPageShowsWrongPasswordWithoutClaiming(t *testing.T) {
 	t.Parallel()
 	srv := testserver.Start(t, store.SQLite, testserver.Options{})
-	if _, err := srv.App.Signup(context.Background(), "alice@example.com", "correct horse battery", ""); err != nil {
+	if _, err := srv.App.Accounts().Signup(context.Background(), "alice@example.com", "correct horse battery", ""); err != nil {
 		t.Fatal(err)
 	}
 	reg := register(t, srv)
@@ -140,7 +140,7 @@ func TestClaimPageNamesTheBotAndTheEmailItNamed(t *testing.T) {
 				t.Errorf("the claim page does not show %q", want)
 			}
 		}
-		owner, err := srv.App.Signup(t.Context(), "claimer@example.com", "correct horse battery staple", "")
+		owner, err := srv.App.Accounts().Signup(t.Context(), "claimer@example.com", "correct horse battery staple", "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ type sessionsPage struct {
 func (sessionsPage) PageTitle() string { return "Sessions" }
 
 func (p *Pages) sessionsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	list, err := p.svc.Sessions(r.Context(), owner, SessionToken(r))
+	list, err := p.svc.Accounts().Sessions(r.Context(), owner, SessionToken(r))
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -56,7 +56,7 @@ func (p *Pages) sessionsPage(w http.ResponseWriter, r *http.Request, owner botpa
 }
 
 func (p *Pages) revokeSession(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	if err := p.svc.RevokeSession(r.Context(), owner, r.PathValue("id")); err != nil {
+	if err := p.svc.Accounts().RevokeSession(r.Context(), owner, r.PathValue("id")); err != nil {
 		p.fail(w, r, err)
 		return
 	}
@@ -64,7 +64,7 @@ func (p *Pages) revokeSession(w http.ResponseWriter, r *http.Request, owner botp
 }
 
 func (p *Pages) resendVerification(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	if err := p.svc.ResendVerification(r.Context(), owner); err != nil {
+	if err := p.svc.Accounts().ResendVerification(r.Context(), owner); err != nil {
 		p.fail(w, r, err)
 		return
 	}

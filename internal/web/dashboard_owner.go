@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -58,7 +59,7 @@ func (p *Pages) authSubmit(mode string) http.HandlerFunc {
 			return
 		}
 		if old := SessionToken(r); old != "" {
-			_ = p.svc.Logout(ctx, old)
+			_ = p.svc.Accounts().Logout(ctx, old)
 		}
 		p.setSession(w, sess.Token)
 		http.Redirect(w, r, pg.Next, http.StatusSeeOther)
@@ -68,7 +69,7 @@ func (p *Pages) authSubmit(mode string) http.HandlerFunc {
 // logout revokes the session's owner token and clears the cookie.
 func (p *Pages) logout(w http.ResponseWriter, r *http.Request) {
 	if token := SessionToken(r); token != "" {
-		if err := p.svc.Logout(r.Context(), token); err != nil {
+		if err := p.svc.Accounts().Logout(r.Context(), token); err != nil {
 			p.fail(w, r, err)
 			return
 		}
@@ -122,12 +123,12 @@ func (p *Pages) claimBot(w http.ResponseWriter, r *http.Request, owner botpay.Ow
 	done(w, r, "/dashboard/bots/"+b.ID, "claimed")
 }
 
-type pairingPage struct{ Code app.PairingCode }
+type pairingPage struct{ Code accounts.PairingCode }
 
 func (pairingPage) PageTitle() string { return "Pairing code" }
 
 func (p *Pages) pairingCode(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	code, err := p.svc.CreatePairingCode(r.Context(), owner)
+	code, err := p.svc.Accounts().CreatePairingCode(r.Context(), owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return

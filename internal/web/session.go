@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/botpay"
 )
 
@@ -27,19 +27,19 @@ func SessionToken(r *http.Request) string {
 
 // openSession signs the owner up (mode "signup") or in for a dashboard
 // session, whose token the server stops honouring after
-// app.DashboardSessionFor, as the browser drops the cookie.
-func (p *Pages) openSession(r *http.Request, mode, email, password string) (app.OwnerSession, error) {
+// accounts.DashboardSessionFor, as the browser drops the cookie.
+func (p *Pages) openSession(r *http.Request, mode, email, password string) (accounts.OwnerSession, error) {
 	if mode == "signup" {
-		return p.svc.SignupForDashboard(r.Context(), email, password, p.clientIP(r))
+		return p.svc.Accounts().SignupForDashboard(r.Context(), email, password, p.clientIP(r))
 	}
-	return p.svc.LoginForDashboard(r.Context(), email, password, p.clientIP(r))
+	return p.svc.Accounts().LoginForDashboard(r.Context(), email, password, p.clientIP(r))
 }
 
 // setSession stores a fresh owner token in the session cookie: HttpOnly,
 // SameSite=Lax, Secure when the service is served over https.
 func (p *Pages) setSession(w http.ResponseWriter, token string) {
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: p.secureCookies(), MaxAge: int(app.DashboardSessionFor / time.Second)})
+		SameSite: http.SameSiteLaxMode, Secure: p.secureCookies(), MaxAge: int(accounts.DashboardSessionFor / time.Second)})
 }
 
 func (p *Pages) clearSession(w http.ResponseWriter) {
@@ -62,7 +62,7 @@ func (p *Pages) signedIn(h func(w http.ResponseWriter, r *http.Request, owner bo
 			p.toLogin(w, r)
 			return
 		}
-		o, err := p.svc.AuthenticateOwner(r.Context(), token)
+		o, err := p.svc.Accounts().AuthenticateOwner(r.Context(), token)
 		if err != nil {
 			if botpay.AsError(err) == nil {
 				p.fail(w, r, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
@@ -125,7 +126,7 @@ func TestDashboardSessionEndsOnTheServerAfterThirtyDays(t *testing.T) {
 	signedUp := signupCookie(t, h)
 	clock.Advance(time.Hour)
 	loggedIn := sessionCookie(t, h, "/login")
-	api, err := svc.Signup(t.Context(), "api-owner@example.com", "correct horse battery staple", "")
+	api, err := svc.Accounts().Signup(t.Context(), "api-owner@example.com", "correct horse battery staple", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,15 +137,15 @@ func TestDashboardSessionEndsOnTheServerAfterThirtyDays(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec.Code
 	}
-	if c := signedUp.MaxAge; c != int(app.DashboardSessionFor/time.Second) {
-		t.Errorf("cookie Max-Age = %d s, want the server's %s", c, app.DashboardSessionFor)
+	if c := signedUp.MaxAge; c != int(accounts.DashboardSessionFor/time.Second) {
+		t.Errorf("cookie Max-Age = %d s, want the server's %s", c, accounts.DashboardSessionFor)
 	}
 	// The sign-up session began an hour before the login session.
 	steps := []struct {
 		advance            time.Duration
 		signedUp, loggedIn int
 	}{
-		{app.DashboardSessionFor - time.Hour - time.Second, http.StatusOK, http.StatusOK},
+		{accounts.DashboardSessionFor - time.Hour - time.Second, http.StatusOK, http.StatusOK},
 		{time.Second, http.StatusSeeOther, http.StatusOK},
 		{time.Hour, http.StatusSeeOther, http.StatusSeeOther},
 	}
@@ -155,7 +156,7 @@ func TestDashboardSessionEndsOnTheServerAfterThirtyDays(t *testing.T) {
 				i, a, b, st.signedUp, st.loggedIn)
 		}
 	}
-	if _, err := svc.AuthenticateOwner(t.Context(), api.Token); err != nil {
+	if _, err := svc.Accounts().AuthenticateOwner(t.Context(), api.Token); err != nil {
 		t.Errorf("the API token after 30 days: %v, want it to authenticate", err)
 	}
 }

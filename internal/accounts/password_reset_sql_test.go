@@ -1,11 +1,10 @@
-package store_test
+package accounts
 
 import (
 	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -14,9 +13,9 @@ import (
 // only the existing one gets links, and a newer link ends the earlier.
 func TestIssuePasswordResetTreatsEveryAddressAlike(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
-		st := db.Store
-		owner := newOwner(t, st)
-		expires := st.Clock().Now().Add(time.Hour)
+		s := newService(db.Store)
+		owner := newOwner(t, s)
+		expires := s.clock.Now().Add(time.Hour)
 		for _, tc := range []struct {
 			name, email string
 			found       bool
@@ -24,22 +23,22 @@ func TestIssuePasswordResetTreatsEveryAddressAlike(t *testing.T) {
 			{"existing account", owner.Email, true},
 			{"missing account", botpay.NewID("nobody") + "@example.com", false},
 		} {
-			budget := store.Limit{Bucket: "reset-address:" + botpay.Digest(tc.email), Max: 2, Window: time.Hour, Unannounced: true}
+			budget := Limit{Bucket: "reset-address:" + botpay.Digest(tc.email), Max: 2, Window: time.Hour, Unannounced: true}
 			var tokens []string
 			for range 2 {
 				token := botpay.NewSecret("bpl_")
-				found, err := st.IssuePasswordReset(ctx, tc.email, budget, botpay.Digest(token), expires)
+				found, err := s.issuePasswordReset(ctx, tc.email, budget, botpay.Digest(token), expires)
 				if err != nil || found != tc.found {
 					t.Fatalf("%s: found %v, %v; want %v", tc.name, found, err, tc.found)
 				}
 				tokens = append(tokens, token)
 			}
-			_, err := st.IssuePasswordReset(ctx, tc.email, budget, botpay.Digest(botpay.NewSecret("bpl_")), expires)
+			_, err := s.issuePasswordReset(ctx, tc.email, budget, botpay.Digest(botpay.NewSecret("bpl_")), expires)
 			wantCode(t, err, botpay.CodeRateLimited)
-			if _, err := st.OwnerByLink(ctx, store.LinkPasswordReset, botpay.Digest(tokens[0])); err == nil {
+			if _, err := s.ownerByLink(ctx, linkPasswordReset, botpay.Digest(tokens[0])); err == nil {
 				t.Errorf("%s: the first link still works after a newer one", tc.name)
 			}
-			if o, err := st.OwnerByLink(ctx, store.LinkPasswordReset, botpay.Digest(tokens[1])); (err == nil) != tc.found || (tc.found && o.ID != owner.ID) {
+			if o, err := s.ownerByLink(ctx, linkPasswordReset, botpay.Digest(tokens[1])); (err == nil) != tc.found || (tc.found && o.ID != owner.ID) {
 				t.Errorf("%s: the latest link answers %v, %v", tc.name, o.ID, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package store_test
+package accounts
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -14,10 +14,11 @@ func TestAtMostFivePairingCodesPerOwnerPerHour(t *testing.T) {
 	t.Parallel()
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			st, clock := openWithClock(t, d)
-			owner := newOwner(t, st)
+			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+			s := newService(storetest.Open(t, d, clock).Store)
+			owner := newOwner(t, s)
 			create := func() error {
-				return st.CreatePairingCode(ctx, owner.ID, botpay.Digest(botpay.NewPairingCode()), clock.Now().Add(time.Hour), 5)
+				return s.createPairingCode(ctx, owner.ID, botpay.Digest(botpay.NewPairingCode()), clock.Now().Add(time.Hour), 5)
 			}
 			for i := range 5 {
 				if err := create(); err != nil {
@@ -37,22 +38,12 @@ func TestAtMostFivePairingCodesPerOwnerPerHour(t *testing.T) {
 	}
 }
 
-func TestUniqueViolationsAreTyped(t *testing.T) {
-	t.Parallel()
-	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
-		st := db.Store
-		o := newOwner(t, st)
-		err := st.CreateOwner(ctx, botpay.Owner{ID: botpay.NewID("own_"), Email: o.Email, CreatedAt: st.Clock().Now()}, "h", "t", time.Time{})
-		wantCode(t, err, botpay.CodeEmailTaken)
-	})
-}
-
 func TestForeignKeyViolationsAreTyped(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
-		err := db.Store.CreatePairingCode(ctx, "own_missing", botpay.Digest("123456"), time.Now().Add(time.Hour), 5)
-		if !errors.Is(err, store.ErrForeignKey) {
-			t.Fatalf("err = %v, want store.ErrForeignKey", err)
+		err := newService(db.Store).createPairingCode(ctx, "own_missing", botpay.Digest("123456"), time.Now().Add(time.Hour), 5)
+		if !errors.Is(err, kernel.ErrForeignKey) {
+			t.Fatalf("err = %v, want kernel.ErrForeignKey", err)
 		}
 	})
 }

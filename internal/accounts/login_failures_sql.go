@@ -1,10 +1,11 @@
-package store
+package accounts
 
 import (
 	"context"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Login throttling (docs/api.md) counts failed logins per (e-mail, client
@@ -31,8 +32,8 @@ func LoginBackoff(failures int) time.Duration {
 	return min(time.Second<<shift, loginMaxBackoff)
 }
 
-// LoginThrottled refuses an attempt while the pair must wait.
-func (s *Store) LoginThrottled(ctx context.Context, email, clientIP string) error {
+// loginThrottled refuses an attempt while the pair must wait.
+func (s *Service) loginThrottled(ctx context.Context, email, clientIP string) error {
 	var until int64
 	err := s.queryRow(ctx, `SELECT locked_until FROM login_failures WHERE email = $1 AND client_ip = $2`, email, clientIP).Scan(&until)
 	if isNoRows(err) {
@@ -53,17 +54,17 @@ func throttled(wait time.Duration) error {
 		RetryAfterSeconds: int((wait + time.Second - 1) / time.Second)}
 }
 
-// RecordLoginFailure counts a failed login of the pair and sets its wait.
-func (s *Store) RecordLoginFailure(ctx context.Context, email, clientIP string) error {
+// recordLoginFailure counts a failed login of the pair and sets its wait.
+func (s *Service) recordLoginFailure(ctx context.Context, email, clientIP string) error {
 	now := s.clock.Now()
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		if _, err := tx.exec(ctx, `INSERT INTO login_failures (email, client_ip, failures, last_failed_at, locked_until)
+	return wrapErr(s.inTx(ctx, func(tx *kernel.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO login_failures (email, client_ip, failures, last_failed_at, locked_until)
 			VALUES ($1, $2, 0, $3, 0) ON CONFLICT DO NOTHING`, email, clientIP, ms(now)); err != nil {
 			return err
 		}
 		var failures int
 		var last int64
-		if err := tx.queryRow(ctx, `SELECT failures, last_failed_at FROM login_failures WHERE email = $1 AND client_ip = $2`+tx.forUpdate(),
+		if err := tx.QueryRow(ctx, `SELECT failures, last_failed_at FROM login_failures WHERE email = $1 AND client_ip = $2`+tx.ForUpdate(),
 			email, clientIP).Scan(&failures, &last); err != nil {
 			return err
 		}
@@ -71,16 +72,16 @@ func (s *Store) RecordLoginFailure(ctx context.Context, email, clientIP string) 
 			failures = 0
 		}
 		failures++
-		_, err := tx.exec(ctx, `UPDATE login_failures SET failures = $1, last_failed_at = $2, locked_until = $3
+		_, err := tx.Exec(ctx, `UPDATE login_failures SET failures = $1, last_failed_at = $2, locked_until = $3
 			WHERE email = $4 AND client_ip = $5`, failures, ms(now), ms(now.Add(LoginBackoff(failures))), email, clientIP)
 		return err
 	}), "record login failure")
 }
 
-// ClearLoginFailures forgets the pair's failures after a success.
-func (s *Store) ClearLoginFailures(ctx context.Context, email, clientIP string) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `DELETE FROM login_failures WHERE email = $1 AND client_ip = $2`, email, clientIP)
+// clearLoginFailures forgets the pair's failures after a success.
+func (s *Service) clearLoginFailures(ctx context.Context, email, clientIP string) error {
+	return wrapErr(s.inTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `DELETE FROM login_failures WHERE email = $1 AND client_ip = $2`, email, clientIP)
 		return err
 	}), "clear login failures")
 }
