@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
@@ -83,6 +84,8 @@ func (l Limits) withDefaults() Limits {
 // Service carries the dependencies of every use case.
 type Service struct {
 	store   *store.Store
+	earning *earning.Service
+	sales   salePath // earning, as x402 settlement records through it
 	sealer  *seal.Sealer
 	mail    mail.Sender
 	clock   botpay.Clock
@@ -177,9 +180,15 @@ func New(c Config) *Service {
 	if svc.domain == (x402.Domain{}) {
 		svc.domain = x402.BaseUSDC
 	}
+	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
+		Chain: chainRefunds{svc}, Receipts: receiptMailer{svc}})
+	svc.sales = svc.earning
 	svc.x402Defaults()
 	return svc
 }
+
+// Earning records sales and refunds.
+func (s *Service) Earning() *earning.Service { return s.earning }
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }

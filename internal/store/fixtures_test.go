@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -72,4 +73,47 @@ func wantCode(t *testing.T, err error, code string) {
 func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
 	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 	return storetest.Open(t, d, clock).Store, clock
+}
+
+// earningOf is the sale path over st's database (internal/earning), as
+// app.New builds it without receipt mail or on-chain refunds.
+func earningOf(st *store.Store) *earning.Service {
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+}
+
+func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
+	t.Helper()
+	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
+		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
+	if err := st.CreateCheckoutPage(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func cents(m botpay.Money) *botpay.Money { return &m }
+
+func countOf(types []string, want string) int {
+	n := 0
+	for _, typ := range types {
+		if typ == want {
+			n++
+		}
+	}
+	return n
+}
+
+func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
+	t.Helper()
+	v, _, err := st.WalletView(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := st.LedgerSum(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Wallet.Balance != balance || sum != balance {
+		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
 }
