@@ -220,7 +220,7 @@ func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bo
 		return
 	}
 	q := r.URL.Query()
-	sales, err := s.svc.Sales(r.Context(), bot, botpay.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
+	sales, err := s.svc.Earning().Sales(r.Context(), bot, botpay.SaleFilter{CheckoutPageID: q.Get("checkout_page_id"),
 		Status: q.Get("status"), PaymentMethod: q.Get("payment_method")}, page)
 	if err != nil {
 		writeError(w, r, err)

@@ -42,7 +42,7 @@ func (s *Server) refundPurchase(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	rf, err := s.svc.RefundPurchase(r.Context(), o, pathID(r, "confirmation_id"), req)
+	rf, err := s.svc.Earning().RefundPurchase(r.Context(), o, pathID(r, "confirmation_id"), req)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -56,7 +56,7 @@ func (s *Server) refundSale(w http.ResponseWriter, r *http.Request, bot botpay.B
 		writeError(w, r, err)
 		return
 	}
-	rf, err := s.svc.RefundSale(r.Context(), bot, pathID(r, "sale_id"), req)
+	rf, err := s.svc.Earning().RefundSale(r.Context(), bot, pathID(r, "sale_id"), req)
 	if err != nil {
 		writeError(w, r, err)
 		return

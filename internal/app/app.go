@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
@@ -85,6 +86,8 @@ func (l Limits) withDefaults() Limits {
 // Service carries the dependencies of every use case.
 type Service struct {
 	store   *store.Store
+	earning *earning.Service
+	sales   salePath // earning, as x402 settlement records through it
 	sealer  *seal.Sealer
 	mail    mail.Sender
 	clock   botpay.Clock
@@ -179,6 +182,9 @@ func New(c Config) *Service {
 	if svc.domain == (x402.Domain{}) {
 		svc.domain = x402.BaseUSDC
 	}
+	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
+		Chain: chainRefunds{svc}, Receipts: receiptMailer{svc}})
+	svc.sales = svc.earning
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
@@ -187,6 +193,9 @@ func New(c Config) *Service {
 
 // Bots is the capability of bots and their keys.
 func (s *Service) Bots() *bots.Service { return s.bots }
+
+// Earning records sales and refunds.
+func (s *Service) Earning() *earning.Service { return s.earning }
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }

@@ -56,7 +56,7 @@ type Receipt struct {
 // checkout page or payment link ID). The pair is the capability: a sale
 // ID with another page's ID is not found.
 func (s *Service) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, error) {
-	r, err := s.store.ReceiptOf(ctx, payID, saleID)
+	r, err := s.earning.ReceiptOf(ctx, payID, saleID)
 	if err != nil {
 		return Receipt{}, err
 	}

@@ -20,6 +20,13 @@ import (
 // held back is logged, and the receipt page stays the proof of payment.
 const receiptMailDay = 24 * time.Hour
 
+// receiptMailer mails the receipts of the sales internal/earning records.
+type receiptMailer struct{ s *Service }
+
+func (m receiptMailer) MailReceipt(ctx context.Context, res botpay.SaleResult) {
+	m.s.mailReceipt(ctx, res)
+}
+
 // mailReceipt sends the receipt of a newly recorded sale to its buyer and
 // to the payer of the invoice it paid (once when they are the same).
 func (s *Service) mailReceipt(ctx context.Context, res botpay.SaleResult) {

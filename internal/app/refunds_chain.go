@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/evm"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
@@ -21,13 +22,22 @@ const refundValidity = time.Hour
 // after the request answered; past it the resume worker finishes it.
 const refundConfirmWait = 2 * time.Minute
 
+// chainRefunds pays internal/earning's refunds of live x402 sales back on
+// chain.
+type chainRefunds struct{ s *Service }
+
+func (c chainRefunds) RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale earning.SaleForRefund,
+	req botpay.RefundRequest) (botpay.Refund, error) {
+	return c.s.refundSaleOnChain(ctx, bot, saleID, sale, req)
+}
+
 // refundSaleOnChain pays (part of) a live x402 sale back to its payer: the
 // seller's processor wallet signs a transferWithAuthorization to the
 // payer, the facilitator's checks run (nothing is sent or recorded if the
 // chain would refuse), the refund is stored pending with the relayer's
 // signed transaction, sent, and the request answers at once; confirmation
 // completes it in the background or in the resume worker.
-func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale store.SaleForRefund, req botpay.RefundRequest) (botpay.Refund, error) {
+func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale earning.SaleForRefund, req botpay.RefundRequest) (botpay.Refund, error) {
 	if !s.onChain() {
 		return botpay.Refund{}, botpay.Errorf(botpay.KindConflict, botpay.CodeNotRefundable,
 			"this sale was paid on chain; it can be refunded only while the service runs on the chain")
@@ -150,7 +160,7 @@ func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund, mined
 	if err != nil {
 		return err
 	}
-	if payer, err := s.store.SaleForRefund(ctx, c.Refund.BotID, c.Refund.SaleID); err == nil {
+	if payer, err := s.earning.SaleForRefund(ctx, c.Refund.BotID, c.Refund.SaleID); err == nil {
 		if a, err := x402.ParseAddress(payer.Payer); err == nil {
 			s.forgetChainBalance(a)
 		}

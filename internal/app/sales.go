@@ -9,14 +9,6 @@ import (
 	"github.com/botpay/botpay/internal/invoicepdf"
 )
 
-// Sales pages through a bot's sales; an empty list before the claim.
-func (s *Service) Sales(ctx context.Context, bot botpay.Bot, f botpay.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-	if !bot.Claimed() {
-		return botpay.Page[botpay.Sale]{Items: []botpay.Sale{}}, nil
-	}
-	return s.store.Sales(ctx, bot.ID, f, page)
-}
-
 // SandboxMethods are the methods the sandbox provider stands in for; x402
 // payments go through the x402 endpoint instead.
 var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDirect, botpay.MethodL2Pay}
@@ -75,7 +67,7 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 		}
 		in.Method = methods[0]
 	}
-	return s.recordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
+	return s.earning.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, InvoiceRef: strings.TrimSpace(in.Ref), Amount: in.Amount,
 		Method: in.Method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail,
 		BuyerName: in.BuyerName})
 }
@@ -97,7 +89,7 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 	if in.Method == "" {
 		in.Method = LinkMethods()[0] // the default of a page with the default methods
 	}
-	return s.recordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
+	return s.earning.RecordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})
 }
 
@@ -172,20 +164,4 @@ func (s *Service) CheckoutPage(ctx context.Context, id string) (botpay.CheckoutP
 // pageID for a buyer at clientIP.
 func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, error) {
 	return s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
-}
-
-// RecordSale records a payment that a provider has settled (the x402
-// endpoint calls this with the wallet buyer, the tx hash and the amount it
-// verified); it is the same single sale path the sandbox payments use.
-func (s *Service) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
-	return s.recordSale(ctx, in)
-}
-
-// recordSale records a sale and mails its receipt once it has committed.
-func (s *Service) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
-	res, err := s.store.RecordSale(ctx, in)
-	if err == nil {
-		s.mailReceipt(ctx, res)
-	}
-	return res, err
 }

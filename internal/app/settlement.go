@@ -7,10 +7,19 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
+
+// salePath is the one sale path of internal/earning as x402 settlement
+// uses it: the sale recorded in the transaction of its claim, and found
+// again by its transaction hash.
+type salePath interface {
+	RecordSaleIn(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput) (botpay.SaleResult, error)
+	SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, error)
+}
 
 // Settler settles verified x402 authorizations (package settle).
 type Settler = settle.Settler
@@ -268,7 +277,7 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 	if r.Internal {
 		debit = &store.InternalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
 	}
-	res, err := s.store.CompleteX402Payment(ctx, id, in, debit)
+	res, err := s.store.CompleteX402Payment(ctx, id, in, debit, s.sales.RecordSaleIn)
 	if err != nil {
 		if errors.Is(err, store.ErrPayerBalance) {
 			return release(&X402Rejected{Reason: "insufficient_funds"})
@@ -293,7 +302,7 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 		return botpay.SaleResult{}, false, err
 	}
 	var res botpay.SaleResult
-	if res.Sale, err = s.store.SaleByTxHash(ctx, pay.TxHash); err != nil {
+	if res.Sale, err = s.sales.SaleByTxHash(ctx, pay.TxHash); err != nil {
 		return res, false, err
 	}
 	if pay.LinkID != "" {

@@ -171,7 +171,7 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
 		BotID: pay.BotID, ResourceURL: pay.ResourceURL, LinkID: pay.LinkID, LinkHeld: pay.LinkID != "",
 		BuyerEmail: pay.BuyerEmail, BuyerName: pay.BuyerName}
-	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in)
+	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in, s.sales.RecordSaleIn)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
 		s.forgetChainBalance(payer)
 	}

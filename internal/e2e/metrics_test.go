@@ -57,10 +57,15 @@ func TestMetricsFamiliesMoveWithTraffic(t *testing.T) {
 		for _, cents := range []int64{500, 5000, 50000} { // approved, held, over the $100 limit
 			s.bot.Checkout(h.ctx, purchase(cents))
 		}
-		for deadline := time.Now().Add(10 * time.Second); delivered.Load() == 0 && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
+		// The receiver counts a delivery before it answers, and the
+		// dispatcher records the attempt once it has read the answer.
+		attempt := `botpay_webhook_delivery_attempts_total{outcome="delivered"} `
+		text := ""
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if text = scrape(t, m); delivered.Load() > 0 && strings.Contains(text, attempt) {
+				break
+			}
 		}
-		text := scrape(t, m)
 		for _, series := range []string{
 			`botpay_http_requests_total{method="POST",route="POST /api/v1/bots/register",status="201"}`,
 			`botpay_http_request_duration_seconds_count{route="POST /api/v1/bot/merchant/checkout"}`,

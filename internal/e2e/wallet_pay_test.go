@@ -49,7 +49,7 @@ func TestWalletPayerDetailsReachTheSale(t *testing.T) {
 			sale := sales[0].(map[string]any)
 			// The API's sale has no name; the stored sale (the seller's
 			// dashboard) does.
-			stored, err := r.srv.Store.SaleByTxHash(t.Context(), sale["tx_hash"].(string))
+			stored, err := r.srv.App.Earning().SaleByTxHash(t.Context(), sale["tx_hash"].(string))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func TestWalletPayerDetailsReachALinksSale(t *testing.T) {
 		if a.Status != 200 {
 			t.Fatalf("pay the link: %d %s", a.Status, a.Body)
 		}
-		stored, err := r.srv.Store.SaleByTxHash(t.Context(), a.json(t)["tx_hash"].(string))
+		stored, err := r.srv.App.Earning().SaleByTxHash(t.Context(), a.json(t)["tx_hash"].(string))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func refundStatus(t *testing.T, l *live, botID, saleID, refundID string) botpay.
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		rfs, err := l.srv.Store.RefundsOf(context.Background(), botID, saleID)
+		rfs, err := l.srv.App.Earning().RefundsOf(context.Background(), botID, saleID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestLiveSaleRefundRefusals(t *testing.T) {
 		if n := l.node.Nonce(t, l.relayer.Address()); n != nonce {
 			t.Fatalf("the refused refund sent a transaction")
 		}
-		if rfs, _ := l.srv.Store.RefundsOf(context.Background(), seller.ID, saleID); len(rfs) != 1 {
+		if rfs, _ := l.srv.App.Earning().RefundsOf(context.Background(), seller.ID, saleID); len(rfs) != 1 {
 			t.Fatalf("refunds after the refusal: %+v", rfs)
 		}
 		if got := saleRefunded(t, l, seller); got != 0.6 {

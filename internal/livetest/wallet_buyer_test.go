@@ -35,7 +35,7 @@ func TestWalletPayersDetailsReachASaleTheResumeWorkerRecords(t *testing.T) {
 		if err := l.srv.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		sale, err := l.srv.Store.SaleByTxHash(context.Background(), pay.TxHash)
+		sale, err := l.srv.App.Earning().SaleByTxHash(context.Background(), pay.TxHash)
 		if err != nil {
 			t.Fatal(err)
 		}

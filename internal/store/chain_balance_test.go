@@ -20,7 +20,7 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
-	sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: newPage(t, st, b.ID, cents(1000)).ID, Method: botpay.MethodX402,
+	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: newPage(t, st, b.ID, cents(1000)).ID, Method: botpay.MethodX402,
 		BuyerType: botpay.BuyerWallet, BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x" + address[2:], OnChain: true})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestSignaturesAndChainRefundsPromiseOneBalance(t *testing.T) {
 			t.Fatalf("signing the whole balance: %v", err)
 		}
 		wantCode(t, refundOnChain(st, signedFirst, sale, 1000), botpay.CodeInsufficientFunds)
-		if got, _ := st.SaleForRefund(ctx, signedFirst.ID, sale); got.Refunded != 0 {
+		if got, _ := earningOf(st).SaleForRefund(ctx, signedFirst.ID, sale); got.Refunded != 0 {
 			t.Fatalf("a refused refund left %d cents refunded", got.Refunded)
 		}
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -102,4 +103,47 @@ func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) er
 			botpay.Digest(code), ownerID, kernel.MS(st.Clock().Now()), kernel.MS(expires))
 		return err
 	})
+}
+
+// earningOf is the sale path over st's database (internal/earning), as
+// app.New builds it without receipt mail or on-chain refunds.
+func earningOf(st *store.Store) *earning.Service {
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+}
+
+func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
+	t.Helper()
+	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
+		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
+	if err := st.CreateCheckoutPage(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func cents(m botpay.Money) *botpay.Money { return &m }
+
+func countOf(types []string, want string) int {
+	n := 0
+	for _, typ := range types {
+		if typ == want {
+			n++
+		}
+	}
+	return n
+}
+
+func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
+	t.Helper()
+	v, _, err := st.WalletView(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := st.LedgerSum(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Wallet.Balance != balance || sum != balance {
+		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
 }

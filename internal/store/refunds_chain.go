@@ -11,32 +11,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// SaleForRefund is what deciding how to refund a sale needs, read before
-// any lock: the amounts are read again under the wallet lock.
-type SaleForRefund struct {
-	Amount   botpay.Money
-	Refunded botpay.Money
-	Payer    string // the buyer's identifier: a chain address for x402
-	// OnChain: the sale was settled by a transaction on a real chain, so
-	// its money is in the seller's processor wallet, not the card wallet.
-	OnChain bool
-}
-
-// SaleForRefund reads one of the bot's sales; another bot's sale is 404.
-func (s *Store) SaleForRefund(ctx context.Context, botID, saleID string) (SaleForRefund, error) {
-	var out SaleForRefund
-	err := s.queryRow(ctx, `SELECT amount_cents, refunded_cents, buyer_identifier,
-		EXISTS (SELECT 1 FROM x402_payments p WHERE p.sale_id = sales.id AND p.raw_tx IS NOT NULL)
-		FROM sales WHERE id = $1 AND bot_id = $2`, saleID, botID).Scan(&out.Amount, &out.Refunded, &out.Payer, &out.OnChain)
-	if isNoRows(err) {
-		return out, botpay.ErrNotFound("sale")
-	}
-	if err != nil {
-		return out, fmt.Errorf("read sale %s for refund: %w", saleID, err)
-	}
-	return out, nil
-}
-
 // ChainRefund is a refund of a live x402 sale paid back on chain, with the
 // relayer transaction that carries it.
 type ChainRefund struct {
@@ -218,3 +192,99 @@ func scanChainRefund(row interface{ Scan(...any) error }) (ChainRefund, error) {
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// The on-chain refund path shares these rows with internal/earning's card
+// wallet refunds; the store keeps its own copy until that path leaves it.
+
+// refundOrigin is what a refund gives back: a purchase or a sale, read
+// under the wallet lock of its bot.
+type refundOrigin struct {
+	botID    string
+	amount   botpay.Money
+	refunded botpay.Money
+	label    string
+}
+
+// lockSaleForRefund takes the bot's wallet lock and reads the bot's sale
+// under it. Another bot's sale is the same 404 as a missing one.
+func (t *Tx) lockSaleForRefund(ctx context.Context, botID, id string) (lockedWallet, refundOrigin, error) {
+	o := refundOrigin{botID: botID}
+	w, found, err := t.lockWallet(ctx, botID)
+	if err != nil {
+		return w, o, fmt.Errorf("lock wallet: %w", err)
+	}
+	if !found {
+		return w, o, botpay.ErrNotFound("sale")
+	}
+	err = t.queryRow(ctx, `SELECT amount_cents, refunded_cents, checkout_title FROM sales WHERE id = $1 AND bot_id = $2`, id, botID).
+		Scan(&o.amount, &o.refunded, &o.label)
+	if isNoRows(err) {
+		return w, o, botpay.ErrNotFound("sale")
+	}
+	if err != nil {
+		return w, o, fmt.Errorf("read sale: %w", err)
+	}
+	if w.Frozen {
+		return w, o, botpay.Errorf(botpay.KindForbidden, botpay.CodeWalletFrozen, "the owner has frozen this wallet; no money can leave it")
+	}
+	return w, o, nil
+}
+
+// raiseRefunded adds amount to an origin's refunded total. The condition
+// is the last line of defence: callers have checked the remainder under
+// the wallet lock already.
+func (t *Tx) raiseRefunded(ctx context.Context, table, id string, amount botpay.Money) error {
+	r, err := t.exec(ctx, `UPDATE `+table+` SET refunded_cents = refunded_cents + $1
+		WHERE id = $2 AND refunded_cents + $1 <= amount_cents`, int64(amount), id)
+	if err != nil {
+		return fmt.Errorf("raise refunded total: %w", err)
+	}
+	if n, err := r.RowsAffected(); err != nil || n != 1 {
+		return botpay.Errorf(botpay.KindConflict, botpay.CodeRefundExceedsAmount, "refunds may not sum above the original amount")
+	}
+	return nil
+}
+
+// markInvoiceRefunded shows the refund on the invoice the sale paid, if any.
+func (t *Tx) markInvoiceRefunded(ctx context.Context, saleID string, amount botpay.Money) error {
+	_, err := t.exec(ctx, `UPDATE invoices SET refunded_cents = refunded_cents + $1, updated_at = $2 WHERE sale_id = $3`,
+		int64(amount), ms(t.s.clock.Now()), saleID)
+	if err != nil {
+		return fmt.Errorf("mark invoice refunded: %w", err)
+	}
+	return nil
+}
+
+func (t *Tx) insertRefund(ctx context.Context, rf botpay.Refund, ledgerID int64) error {
+	_, err := t.exec(ctx, `INSERT INTO refunds (id, bot_id, purchase_id, sale_id, amount_cents, reason, status, tx_hash, ledger_id,
+		created_at, completed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		rf.ID, rf.BotID, nullString(rf.PurchaseID), nullString(rf.SaleID), int64(rf.Amount), rf.Reason, rf.Status,
+		nullString(rf.TxHash), sql.NullInt64{Int64: ledgerID, Valid: ledgerID != 0}, ms(rf.CreatedAt), nullTime(rf.CompletedAt))
+	if err != nil {
+		return fmt.Errorf("insert refund: %w", err)
+	}
+	return nil
+}
+
+func refundEvent(rf botpay.Refund, newBalance botpay.Money, now time.Time) botpay.Event {
+	data := botpay.RefundCompletedData{RefundID: rf.ID, Amount: rf.Amount, Currency: "USD", NewBalance: newBalance, Reason: rf.Reason}
+	if rf.PurchaseID != "" {
+		data.CheckoutID = rf.PurchaseID
+	} else {
+		data.SaleID = rf.SaleID
+	}
+	return botpay.NewEvent(rf.BotID, data, now)
+}
+
+const refundColumns = `id, bot_id, purchase_id, sale_id, amount_cents, reason, status, tx_hash, created_at, completed_at`
+
+func scanRefund(row interface{ Scan(...any) error }) (botpay.Refund, error) {
+	var rf botpay.Refund
+	var purchase, sale, hash sql.NullString
+	var created int64
+	var completed sql.NullInt64
+	err := row.Scan(&rf.ID, &rf.BotID, &purchase, &sale, &rf.Amount, &rf.Reason, &rf.Status, &hash, &created, &completed)
+	rf.PurchaseID, rf.SaleID, rf.TxHash = purchase.String, sale.String, hash.String
+	rf.CreatedAt, rf.CompletedAt = fromMS(created), fromNullMS(completed)
+	return rf, err
+}

@@ -23,7 +23,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		page := newPage(t, st, bot.ID, cents(1000))
-		sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		if err := st.FailSaleRefund(ctx, first.Refund.ID, "reverted"); !errors.Is(err, store.ErrRefundSettled) {
 			t.Fatalf("failing a succeeded refund: %v", err)
 		}
-		got, err := st.SaleForRefund(ctx, bot.ID, sale.Sale.ID)
+		got, err := earningOf(st).SaleForRefund(ctx, bot.ID, sale.Sale.ID)
 		if err != nil || got.Refunded != 600 {
 			t.Fatalf("sale after one success and one failure = %+v, %v; want 600 refunded", got, err)
 		}

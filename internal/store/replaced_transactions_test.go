@@ -41,7 +41,7 @@ func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 		}
 		in := botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: first.TxHash, OnChain: true}
-		if _, err := st.ConfirmX402Payment(ctx, id, in); err != nil {
+		if _, err := st.ConfirmX402Payment(ctx, id, in, earningOf(st).RecordSaleIn); err != nil {
 			t.Fatal(err)
 		}
 		if pay, _ := st.X402PaymentByID(ctx, id); pay.TxHash != first.TxHash {

@@ -121,7 +121,7 @@ func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string
 		rt.Fatal(err)
 	}
 	if _, err := st.CompleteX402Payment(ctx, id, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: payer, TxHash: botpay.NewID("0x")}, &store.InternalDebit{Payer: payer, Nonce: r.Nonce, Amount: r.Amount}); err != nil {
+		BuyerIdentifier: payer, TxHash: botpay.NewID("0x")}, &store.InternalDebit{Payer: payer, Nonce: r.Nonce, Amount: r.Amount}, earningOf(st).RecordSaleIn); err != nil {
 		rt.Fatalf("settle: %v", err)
 	}
 }

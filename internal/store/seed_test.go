@@ -24,7 +24,8 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 				t.Errorf("seeded %s: wallet %+v (%v, %v), ledger sum %d", id, v.Wallet, ok, err, sum)
 			}
 		}
-		sales, err := st.Sales(ctx, "bot_00000000000003e8", botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+		seller, _ := st.Bot(ctx, "bot_00000000000003e8")
+		sales, err := earningOf(st).Sales(ctx, seller, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
 		if err != nil || len(sales.Items) != 1 || sales.Items[0].Amount != 500 {
 			t.Errorf("seeded sales: %+v, %v", sales.Items, err)
 		}

@@ -90,7 +90,7 @@ var ErrSettledElsewhere = errors.New("store: the x402 payment was already confir
 // ConfirmX402Payment records the sale of a submitted payment whose
 // transaction the chain confirmed, in one transaction with the state
 // change; only the first of concurrent confirmations records it.
-func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput) (botpay.SaleResult, error) {
+func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput, record SaleRecorder) (botpay.SaleResult, error) {
 	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		var nonce string
@@ -106,7 +106,7 @@ func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.Sale
 		if err := tx.settleOwnSignature(ctx, in.BuyerIdentifier, nonce); err != nil {
 			return err
 		}
-		if res, err = tx.recordSale(ctx, in); err != nil {
+		if res, err = record(ctx, tx.k, in); err != nil {
 			return err
 		}
 		_, err = tx.exec(ctx, `UPDATE x402_payments SET sale_id = $1 WHERE id = $2`, res.Sale.ID, id)

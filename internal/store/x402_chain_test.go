@@ -150,13 +150,13 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: sub.TxHash, OnChain: true}
 		wins, elsewhere := raceReplicas(t, []*store.Store{st, other, st, other}, store.ErrSettledElsewhere,
 			func(_ int, replica *store.Store) error {
-				_, err := replica.ConfirmX402Payment(ctx, id, in)
+				_, err := replica.ConfirmX402Payment(ctx, id, in, earningOf(replica).RecordSaleIn)
 				return err
 			})
 		if wins != 1 || elsewhere != 3 {
 			t.Fatalf("wins %d, elsewhere %d", wins, elsewhere)
 		}
-		sale, err := st.SaleByTxHash(ctx, sub.TxHash)
+		sale, err := earningOf(st).SaleByTxHash(ctx, sub.TxHash)
 		if err != nil || sale.Amount != 1999 {
 			t.Fatalf("sale %+v %v", sale, err)
 		}

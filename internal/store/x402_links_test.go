@@ -89,7 +89,7 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 		}
 		_, err = c.claim(st)
 		wantCode(t, err, botpay.CodePaymentLinkNotPending)
-		_, err = st.RecordSale(ctx, botpay.SaleInput{LinkID: c.link.ID, Method: botpay.MethodUSDCDirect, BuyerType: botpay.BuyerEmail,
+		_, err = earningOf(st).RecordSale(ctx, botpay.SaleInput{LinkID: c.link.ID, Method: botpay.MethodUSDCDirect, BuyerType: botpay.BuyerEmail,
 			BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 		wantCode(t, err, botpay.CodePaymentLinkNotPending)
 		if err := st.ReleaseX402Payment(ctx, first); err != nil {
@@ -127,7 +127,7 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 		clock.Advance(botpay.PaymentLinkLifetime)
 		amount := c.link.Amount
 		res, err := st.ConfirmX402Payment(ctx, last, botpay.SaleInput{LinkID: c.link.ID, LinkHeld: true, OnChain: true,
-			Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet, BuyerIdentifier: fmt.Sprintf("0x%040x", c.n), TxHash: sub.TxHash, Amount: &amount})
+			Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet, BuyerIdentifier: fmt.Sprintf("0x%040x", c.n), TxHash: sub.TxHash, Amount: &amount}, earningOf(st).RecordSaleIn)
 		if err != nil || res.Link == nil || !res.Link.Completed {
 			t.Fatalf("confirming a held link after its expiry: %+v, %v", res.Link, err)
 		}

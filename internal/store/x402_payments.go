@@ -131,7 +131,7 @@ var ErrPayerBalance = botpay.Errorf(botpay.KindPaymentRequired, botpay.CodeInsuf
 // the payer's processor wallet when the money moves inside the ledger
 // (releasing the signature's reservation), record the sale along the one
 // sale path, and confirm the claim with its sale and transaction hash.
-func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.SaleInput, debit *InternalDebit) (botpay.SaleResult, error) {
+func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.SaleInput, debit *InternalDebit, record SaleRecorder) (botpay.SaleResult, error) {
 	var res botpay.SaleResult
 	err := s.inTx(ctx, func(tx *Tx) error {
 		if debit != nil {
@@ -140,7 +140,7 @@ func (s *Store) CompleteX402Payment(ctx context.Context, id int64, in botpay.Sal
 			}
 		}
 		var err error
-		if res, err = tx.recordSale(ctx, in); err != nil {
+		if res, err = record(ctx, tx.k, in); err != nil {
 			return err
 		}
 		_, err = tx.exec(ctx, `UPDATE x402_payments SET status = 'confirmed', sale_id = $1, tx_hash = $2 WHERE id = $3`,

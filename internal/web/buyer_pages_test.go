@@ -159,7 +159,7 @@ func TestReceiptShowsTheTransactionHashOfAnX402Sale(t *testing.T) {
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			s := newSeller(t, d)
-			res, err := s.srv.App.RecordSale(context.Background(), botpay.SaleInput{PageID: s.page.ID, Method: botpay.MethodX402,
+			res, err := s.srv.App.Earning().RecordSale(context.Background(), botpay.SaleInput{PageID: s.page.ID, Method: botpay.MethodX402,
 				BuyerType: botpay.BuyerWallet, BuyerIdentifier: payer, TxHash: hash})
 			if err != nil {
 				t.Fatal(err)
@@ -216,7 +216,7 @@ func TestPayFormRedirectsToAReceiptThatReloadsWithoutPayingAgain(t *testing.T) {
 					}
 				}
 			}
-			sales, err := s.srv.App.Sales(context.Background(), s.bot, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+			sales, err := s.srv.App.Earning().Sales(context.Background(), s.bot, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
 			if err != nil || len(sales.Items) != 1 {
 				t.Fatalf("sales after paying once and reading the receipt twice: %d (%v)", len(sales.Items), err)
 			}
@@ -286,7 +286,7 @@ func TestReceiptSaysPlainlyWhatARefundGaveBack(t *testing.T) {
 		}
 		for _, step := range steps {
 			amount := step.refund
-			if _, err := s.srv.App.RefundSale(ctx, s.bot, saleID, botpay.RefundRequest{Amount: &amount, Reason: "test"}); err != nil {
+			if _, err := s.srv.App.Earning().RefundSale(ctx, s.bot, saleID, botpay.RefundRequest{Amount: &amount, Reason: "test"}); err != nil {
 				t.Fatal(err)
 			}
 			_, body := get(t, s.srv, loc)

@@ -224,7 +224,7 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		},
 		func() (err error) {
 			pg.Sales, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
-				return p.svc.Sales(ctx, b, botpay.SaleFilter{}, pr)
+				return p.svc.Earning().Sales(ctx, b, botpay.SaleFilter{}, pr)
 			})
 			return
 		},
@@ -250,6 +250,6 @@ func (p *Pages) refundPurchase(w http.ResponseWriter, r *http.Request, owner bot
 		p.fail(w, r, err)
 		return
 	}
-	_, err := p.svc.RefundPurchase(r.Context(), owner, r.PathValue("confirmation_id"), req)
+	_, err := p.svc.Earning().RefundPurchase(r.Context(), owner, r.PathValue("confirmation_id"), req)
 	p.act(w, r, "refunded", err)
 }

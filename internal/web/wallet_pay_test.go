@@ -152,7 +152,7 @@ func TestReceiptLinksTheTransactionToTheConfiguredExplorer(t *testing.T) {
 		t.Run("explorer="+explorer, func(t *testing.T) {
 			t.Parallel()
 			s := newSellerWith(t, store.SQLite, testserver.Options{ExplorerURL: explorer})
-			res, err := s.srv.App.RecordSale(context.Background(), botpay.SaleInput{PageID: s.page.ID, Method: botpay.MethodX402,
+			res, err := s.srv.App.Earning().RecordSale(context.Background(), botpay.SaleInput{PageID: s.page.ID, Method: botpay.MethodX402,
 				BuyerType: botpay.BuyerWallet, BuyerIdentifier: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C", TxHash: hash})
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package store_test
+package earning_test
 
 import (
 	"slices"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -71,7 +72,7 @@ func (m *refundModel) buy(rt *rapid.T, st *store.Store, bot botpay.Bot) {
 
 func (m *refundModel) sell(rt *rapid.T, st *store.Store, page botpay.CheckoutPage) {
 	amount := botpay.Money(rapid.Int64Range(100, 5000).Draw(rt, "sell"))
-	res, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Amount: &amount, Method: botpay.MethodProcessorOnramp,
+	res, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Amount: &amount, Method: botpay.MethodProcessorOnramp,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 	if err != nil {
 		rt.Fatalf("sale: %v", err)
@@ -118,7 +119,7 @@ func (m *refundModel) refundPurchase(rt *rapid.T, st *store.Store, owner botpay.
 		return
 	}
 	want := expectedRefund(o, req)
-	res, err := st.RefundPurchase(ctx, owner.ID, id, req)
+	res, err := earningOf(st).RefundPurchaseResult(ctx, owner.ID, id, req)
 	m.settle(rt, o, want, res, err, +1)
 }
 
@@ -129,17 +130,17 @@ func (m *refundModel) refundSale(rt *rapid.T, st *store.Store, bot botpay.Bot) {
 	}
 	want := expectedRefund(o, req)
 	if want > m.balance {
-		_, err := st.RefundSaleFromWallet(ctx, bot.ID, id, req)
+		_, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, id, req)
 		if e := botpay.AsError(err); e == nil || e.Code != botpay.CodeInsufficientFunds {
 			rt.Fatalf("refund of %d with %d available: %v, want insufficient_funds", want, m.balance, err)
 		}
 		return
 	}
-	res, err := st.RefundSaleFromWallet(ctx, bot.ID, id, req)
+	res, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, id, req)
 	m.settle(rt, o, want, res, err, -1)
 }
 
-func (m *refundModel) settle(rt *rapid.T, o *refundable, want botpay.Money, res store.RefundResult, err error, sign botpay.Money) {
+func (m *refundModel) settle(rt *rapid.T, o *refundable, want botpay.Money, res earning.RefundResult, err error, sign botpay.Money) {
 	if want == 0 {
 		if e := botpay.AsError(err); e == nil || e.Code != botpay.CodeRefundExceedsAmount {
 			rt.Fatalf("refund beyond its origin: %v, want refund_exceeds_amount", err)
@@ -171,7 +172,7 @@ func (m *refundModel) check(rt *rapid.T, st *store.Store, botID string) {
 			rt.Fatalf("purchase %s refunded %d of %d (%v), model %d", id, p.Refunded, p.Amount, err, o.refunded)
 		}
 	}
-	salesPage, err := st.Sales(ctx, botID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 100})
+	salesPage, err := earningOf(st).SalesOf(ctx, botID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 100})
 	if err != nil {
 		rt.Fatal(err)
 	}

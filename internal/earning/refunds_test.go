@@ -1,4 +1,4 @@
-package store_test
+package earning_test
 
 import (
 	"sync"
@@ -26,7 +26,7 @@ func approvedPurchase(t *testing.T, st *store.Store, b botpay.Bot, amount botpay
 func soldByCard(t *testing.T, st *store.Store, botID string, amount botpay.Money) botpay.SaleResult {
 	t.Helper()
 	page := newPage(t, st, botID, cents(amount))
-	sale, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodProcessorOnramp,
+	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodProcessorOnramp,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 		p := approvedPurchase(t, st, bot, 2500)
 		wantBooksBalanced(t, st, bot.ID, 100000-2500)
 
-		res, err := st.RefundPurchase(ctx, owner.ID, p.ID, refundOf(1000))
+		res, err := earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(1000))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,17 +70,17 @@ func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 		}
 		wantBooksBalanced(t, st, bot.ID, 100000-1500)
 		// The default refunds what is left, and nothing is left after it.
-		if res, err = st.RefundPurchase(ctx, owner.ID, p.ID, botpay.RefundRequest{}); err != nil || res.Refund.Amount != 1500 {
+		if res, err = earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, botpay.RefundRequest{}); err != nil || res.Refund.Amount != 1500 {
 			t.Fatalf("refund of the rest = %+v, %v", res.Refund, err)
 		}
-		_, err = st.RefundPurchase(ctx, owner.ID, p.ID, refundOf(1))
+		_, err = earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(1))
 		wantCode(t, err, botpay.CodeRefundExceedsAmount)
 		wantBooksBalanced(t, st, bot.ID, 100000)
 		types := eventTypes(t, st, bot.ID)
 		if n := countOf(types, botpay.EventRefundCompleted); n != 2 {
 			t.Errorf("events %v: %d refund events, want 2", types, n)
 		}
-		refunds, err := st.RefundsOf(ctx, bot.ID, p.ID)
+		refunds, err := earningOf(st).RefundsOf(ctx, bot.ID, p.ID)
 		if err != nil || len(refunds) != 2 || refunds[0].Amount != 1000 || refunds[1].Amount != 1500 {
 			t.Errorf("refunds of the purchase = %+v, %v; want $10 then $15, in the order they were made", refunds, err)
 		}
@@ -106,7 +106,7 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				_, err := st.RefundPurchase(ctx, c.ownerID, c.id, c.req)
+				_, err := earningOf(st).RefundPurchaseResult(ctx, c.ownerID, c.id, c.req)
 				wantCode(t, err, c.code)
 			})
 		}
@@ -120,27 +120,27 @@ func TestSaleRefundsDebitTheWalletNeverBelowZero(t *testing.T) {
 		owner := newOwner(t, st)
 		bot := claimedBot(t, st, owner)
 		sale := soldByCard(t, st, bot.ID, 1999)
-		if _, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(2000)); err == nil {
+		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(2000)); err == nil {
 			t.Fatal("a refund above the sale succeeded")
 		} else {
 			wantCode(t, err, botpay.CodeRefundExceedsAmount)
 		}
-		res, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(999))
+		res, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(999))
 		if err != nil || res.Wallet.Balance != 1000 || res.Refund.SaleID != sale.Sale.ID {
 			t.Fatalf("refund = %+v, %v", res, err)
 		}
 		wantBooksBalanced(t, st, bot.ID, 1000)
 		// The bot spends what it holds; the rest of the sale cannot be paid back.
-		if _, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
+		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatal(err)
 		}
-		sales, err := st.Sales(ctx, bot.ID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+		sales, err := earningOf(st).SalesOf(ctx, bot.ID, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
 		got := sales.Items
 		if err != nil || len(got) != 1 || got[0].Refunded != 1999 {
 			t.Errorf("sales = %+v, %v; want refunded 1999", got, err)
 		}
 		other := claimedBot(t, st, owner)
-		_, err = st.RefundSaleFromWallet(ctx, other.ID, sale.Sale.ID, botpay.RefundRequest{})
+		_, err = earningOf(st).RefundSaleFromWallet(ctx, other.ID, sale.Sale.ID, botpay.RefundRequest{})
 		wantCode(t, err, botpay.CodeNotFound)
 	})
 }
@@ -164,10 +164,10 @@ func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		approvedPurchase(t, st, bot, 4000)
-		_, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, botpay.RefundRequest{})
+		_, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, botpay.RefundRequest{})
 		wantCode(t, err, botpay.CodeInsufficientFunds)
 		wantBooksBalanced(t, st, bot.ID, 1000)
-		if _, err := st.RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
+		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatalf("a refund the balance covers: %v", err)
 		}
 		wantBooksBalanced(t, st, bot.ID, 0)
@@ -192,7 +192,7 @@ func TestRacingRefundsNeverExceedThePurchase(t *testing.T) {
 				replica = other
 			}
 			wg.Go(func() {
-				_, err := replica.RefundPurchase(ctx, owner.ID, p.ID, refundOf(100))
+				_, err := earningOf(replica).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(100))
 				switch e := botpay.AsError(err); {
 				case err == nil:
 					ok.Add(1)

@@ -1,4 +1,4 @@
-package store_test
+package earning_test
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		st := db.Store
 		bot := claimedBot(t, st, newOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1999))
-		res, err := st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		res, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
 		if err != nil {
 			t.Fatal(err)
@@ -36,13 +36,13 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		if res.Sale.Amount != 1999 || res.Wallet.Balance != 1999 || res.Ledger.Type != botpay.TxSale || res.Page.PaymentCount != 1 {
 			t.Errorf("result = %+v", res)
 		}
-		got, err := st.SaleByTxHash(ctx, "0xhash1")
+		got, err := earningOf(st).SaleByTxHash(ctx, "0xhash1")
 		if err != nil || got.ID != res.Sale.ID || got.BuyerEmail != "" {
 			t.Errorf("sale by hash = %+v, %v", got, err)
 		}
 		// The same on-chain payment cannot be recorded twice, and the
 		// refused attempt leaves no trace.
-		_, err = st.RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		_, err = earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
 		if !errors.Is(err, store.ErrUnique) {
 			t.Fatalf("replayed tx hash: %v, want ErrUnique", err)
@@ -80,7 +80,7 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 			"unknown link": {botpay.SaleInput{LinkID: "pl_missing", Method: botpay.MethodL2Pay, BuyerType: botpay.BuyerEmail,
 				BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},
 		} {
-			_, err := st.RecordSale(ctx, tc.in)
+			_, err := earningOf(st).RecordSale(ctx, tc.in)
 			if e := botpay.AsError(err); e == nil || e.Code != tc.code {
 				t.Errorf("%s: %v, want %s", name, err, tc.code)
 			}
@@ -113,7 +113,7 @@ func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 				if i%2 == 1 {
 					s = replica
 				}
-				_, errs[i] = s.RecordSale(ctx, botpay.SaleInput{LinkID: link.ID, Method: botpay.MethodProcessorOnramp,
+				_, errs[i] = earningOf(s).RecordSale(ctx, botpay.SaleInput{LinkID: link.ID, Method: botpay.MethodProcessorOnramp,
 					BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 			}()
 		}

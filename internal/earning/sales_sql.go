@@ -1,4 +1,4 @@
-package store
+package earning
 
 import (
 	"context"
@@ -7,29 +7,14 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 )
-
-// RecordSale is the one path by which money comes in, for every payment
-// method: in one transaction it checks the page, link or invoice can be
-// paid, records the sale, updates the page's counters, marks the invoice
-// paid or the link completed, credits the bot's card wallet with a ledger
-// row, and emits wallet.sale.completed (pages and invoices) or
-// wallet.payment.received (payment links). A TxHash already recorded is
-// ErrUnique, so a replayed on-chain payment never credits twice.
-func (s *Store) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
-	var res botpay.SaleResult
-	err := s.inTx(ctx, func(tx *Tx) error {
-		var err error
-		res, err = tx.recordSale(ctx, in)
-		return err
-	})
-	return res, wrapErr(err, "record sale")
-}
 
 // recordSale is RecordSale inside a caller's transaction (x402 settlement
 // records the sale together with its claim on the authorization).
-func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleResult, error) {
-	now := tx.s.clock.Now()
+func (s *Service) recordSale(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput) (botpay.SaleResult, error) {
+	now := s.clock.Now()
 	var res botpay.SaleResult
 	err := func() error {
 		sale := botpay.Sale{ID: botpay.NewID("sale_"), Method: in.Method, Status: botpay.SaleConfirmed,
@@ -38,24 +23,24 @@ func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleR
 		var err error
 		switch {
 		case in.LinkID != "":
-			err = tx.saleOfLink(ctx, in, &sale, &res)
+			err = s.saleOfLink(ctx, tx, in, &sale, &res)
 		case in.PageID == "" && in.BotID != "":
 			err = saleOfResource(in, &sale)
 		default:
-			err = tx.saleOfPage(ctx, in, &sale, &res)
+			err = s.saleOfPage(ctx, tx, in, &sale, &res)
 		}
 		if err != nil {
 			return err
 		}
-		if err := tx.insertSale(ctx, sale); err != nil {
+		if err := insertSale(ctx, tx, sale); err != nil {
 			return err
 		}
 		switch {
 		case res.Link != nil:
-			err = tx.completeLink(ctx, res.Link.ID, sale.ID, now)
+			err = s.offers.CompleteLink(ctx, tx, res.Link.ID, sale.ID, now)
 			res.Link.Completed, res.Link.SaleID, res.Link.PaidAt = true, sale.ID, now
 		case res.Page != nil:
-			_, err = tx.exec(ctx, `UPDATE checkout_pages SET payment_count = payment_count + 1,
+			_, err = tx.Exec(ctx, `UPDATE checkout_pages SET payment_count = payment_count + 1,
 				total_received_cents = total_received_cents + $1 WHERE id = $2`, int64(sale.Amount), res.Page.ID)
 			res.Page.PaymentCount++
 			res.Page.TotalReceived += sale.Amount
@@ -64,30 +49,30 @@ func (tx *Tx) recordSale(ctx context.Context, in botpay.SaleInput) (botpay.SaleR
 			return err
 		}
 		if res.Invoice != nil {
-			if err := tx.markInvoicePaid(ctx, res.Invoice.ID, sale.ID, now); err != nil {
+			if err := s.offers.MarkInvoicePaid(ctx, tx, res.Invoice.ID, sale.ID, now); err != nil {
 				return err
 			}
 			res.Invoice.Status, res.Invoice.SaleID, res.Invoice.PaidAt, res.Invoice.UpdatedAt = botpay.InvoicePaid, sale.ID, now, now
 		}
 		if !in.OnChain {
-			if res.Wallet, res.Ledger, err = tx.creditSale(ctx, sale, now); err != nil {
+			if res.Wallet, res.Ledger, err = creditSale(ctx, tx, sale, now); err != nil {
 				return err
 			}
 		}
 		res.Sale = sale
-		return tx.emit(saleEvent(sale, now))
+		return s.outbox.Emit(tx, saleEvent(sale, now))
 	}()
 	return res, err
 }
 
-func (t *Tx) saleOfPage(ctx context.Context, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
-	page, err := t.lockPage(ctx, in.PageID)
+func (s *Service) saleOfPage(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
+	page, err := s.offers.LockPage(ctx, tx, in.PageID)
 	if err != nil {
 		return err
 	}
 	// A page's expiry ends its own offer; invoices billed through it stay
 	// payable until paid or cancelled.
-	if in.InvoiceRef == "" && page.Status(t.s.clock.Now()) == botpay.PageExpired {
+	if in.InvoiceRef == "" && page.Status(s.clock.Now()) == botpay.PageExpired {
 		return botpay.Errorf(botpay.KindGone, botpay.CodeCheckoutPageExpired, "this checkout page has expired")
 	}
 	if !page.Allows(in.Method) {
@@ -95,7 +80,7 @@ func (t *Tx) saleOfPage(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 	}
 	res.Page = &page
 	if in.InvoiceRef != "" {
-		inv, err := t.lockInvoiceByRef(ctx, page.ID, in.InvoiceRef)
+		inv, err := s.offers.LockInvoiceByRef(ctx, tx, page.ID, in.InvoiceRef)
 		if err != nil {
 			return err
 		}
@@ -122,12 +107,12 @@ func saleOfResource(in botpay.SaleInput, sale *botpay.Sale) error {
 	return nil
 }
 
-func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
-	link, err := t.lockLink(ctx, in.LinkID)
+func (s *Service) saleOfLink(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
+	link, err := s.offers.LockLink(ctx, tx, in.LinkID)
 	if err != nil {
 		return err
 	}
-	st := link.Status(t.s.clock.Now())
+	st := link.Status(s.clock.Now())
 	if in.LinkHeld && st == botpay.LinkExpired {
 		// The claim took the link while it was pending; the money it
 		// brought is recorded even if the chain confirmed it after expiry.
@@ -137,7 +122,7 @@ func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 		return errLinkNotPending(st)
 	}
 	if !in.LinkHeld {
-		if busy, err := t.linkBeingPaid(ctx, link.ID); err != nil || busy {
+		if busy, err := s.offers.LinkBeingPaid(ctx, tx, link.ID); err != nil || busy {
 			if err == nil {
 				err = errLinkNotPending("being paid by an x402 payer")
 			}
@@ -152,8 +137,8 @@ func (t *Tx) saleOfLink(ctx context.Context, in botpay.SaleInput, sale *botpay.S
 	return nil
 }
 
-func (t *Tx) insertSale(ctx context.Context, s botpay.Sale) error {
-	_, err := t.exec(ctx, `INSERT INTO sales (id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents,
+func insertSale(ctx context.Context, tx *kernel.Tx, s botpay.Sale) error {
+	_, err := tx.Exec(ctx, `INSERT INTO sales (id, bot_id, checkout_page_id, payment_link_id, invoice_id, amount_cents,
 		payment_method, status, buyer_type, buyer_identifier, buyer_email, buyer_name, tx_hash, external_ref, checkout_title,
 		confirmed_at, created_at, resource_url) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 		s.ID, s.BotID, nullString(s.CheckoutPageID), nullString(s.PaymentLinkID), nullString(s.InvoiceID), int64(s.Amount),
@@ -163,9 +148,9 @@ func (t *Tx) insertSale(ctx context.Context, s botpay.Sale) error {
 }
 
 // creditSale adds the sale to the bot's card wallet with its ledger row.
-func (t *Tx) creditSale(ctx context.Context, s botpay.Sale, now time.Time) (botpay.Wallet, botpay.Transaction, error) {
+func creditSale(ctx context.Context, tx *kernel.Tx, s botpay.Sale, now time.Time) (botpay.Wallet, botpay.Transaction, error) {
 	w := botpay.Wallet{BotID: s.BotID}
-	err := t.queryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents + $1, updated_at = $2 WHERE bot_id = $3
+	err := tx.QueryRow(ctx, `UPDATE wallets SET balance_cents = balance_cents + $1, updated_at = $2 WHERE bot_id = $3
 		RETURNING balance_cents, held_cents`, int64(s.Amount), ms(now), s.BotID).Scan(&w.Balance, &w.Held)
 	if err != nil {
 		return w, botpay.Transaction{}, err
@@ -177,7 +162,7 @@ func (t *Tx) creditSale(ctx context.Context, s botpay.Sale, now time.Time) (botp
 	case s.ResourceURL != "":
 		desc = "x402 sale: " + s.ResourceURL
 	}
-	tr, err := t.appendLedger(ctx, s.BotID, botpay.TxSale, s.Amount, &w.Balance, desc, s.CreatedAt)
+	tr, err := ledger.Append(ctx, tx, s.BotID, botpay.TxSale, s.Amount, &w.Balance, desc, s.CreatedAt)
 	return w, tr, err
 }
 
@@ -212,8 +197,8 @@ func scanSale(row interface{ Scan(...any) error }) (botpay.Sale, error) {
 	return s, err
 }
 
-// Sales pages through a bot's sales, newest first.
-func (s *Store) Sales(ctx context.Context, botID string, f botpay.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
+// salesOf pages through a bot's sales, newest first.
+func (s *Service) salesOf(ctx context.Context, botID string, f botpay.SaleFilter, page botpay.PageRequest) (botpay.Page[botpay.Sale], error) {
 	q := `SELECT ` + saleColumns + `, seq FROM sales WHERE bot_id = $1`
 	args := []any{botID}
 	for _, c := range []struct{ col, val string }{
@@ -224,16 +209,22 @@ func (s *Store) Sales(ctx context.Context, botID string, f botpay.SaleFilter, pa
 			q += ` AND ` + c.col + ` = $` + strconv.Itoa(len(args))
 		}
 	}
-	q, args = keyset(q, args, "seq", newestFirst, page)
-	v, err := readPage(ctx, s, q, args, page.Limit, scanSale)
+	q, args = keysetNewestFirst(q, args, "seq", page)
+	v, err := readPage(ctx, s.db, q, args, page.Limit, scanSale)
 	return v, wrapErr(err, "sales %s", botID)
 }
 
 // SaleByTxHash finds the sale recorded for an on-chain payment.
-func (s *Store) SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, error) {
-	sale, err := scanSale(s.queryRow(ctx, `SELECT `+saleColumns+` FROM sales WHERE tx_hash = $1`, hash))
+func (s *Service) SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, error) {
+	sale, err := scanSale(s.db.QueryRow(ctx, `SELECT `+saleColumns+` FROM sales WHERE tx_hash = $1`, hash))
 	if isNoRows(err) {
 		return sale, botpay.ErrNotFound("sale")
 	}
 	return sale, wrapErr(err, "sale by tx hash")
+}
+
+// errLinkNotPending refuses a payment at a link that is not pending, or
+// that another payer's authorization is already paying.
+func errLinkNotPending(state string) error {
+	return botpay.Errorf(botpay.KindConflict, botpay.CodePaymentLinkNotPending, "this payment link is %s and cannot be paid", state)
 }

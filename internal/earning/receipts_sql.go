@@ -1,4 +1,4 @@
-package store
+package earning
 
 import (
 	"context"
@@ -17,8 +17,8 @@ type Receipt struct {
 // ReceiptOf reads sale saleID as paid through payID (a checkout page or a
 // payment link); a sale of another page or link is the same not_found as
 // a missing one, so a sale ID alone shows nothing.
-func (s *Store) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, error) {
-	sale, err := scanSale(s.queryRow(ctx, `SELECT `+saleColumns+` FROM sales
+func (s *Service) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, error) {
+	sale, err := scanSale(s.db.QueryRow(ctx, `SELECT `+saleColumns+` FROM sales
 		WHERE id = $1 AND (checkout_page_id = $2 OR payment_link_id = $2)`, saleID, payID))
 	if isNoRows(err) {
 		return Receipt{}, botpay.ErrNotFound("sale")
@@ -30,7 +30,7 @@ func (s *Store) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, e
 	if sale.InvoiceID == "" {
 		return r, nil
 	}
-	inv, err := scanInvoice(s.queryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, sale.InvoiceID))
+	inv, err := s.offers.Invoice(ctx, sale.InvoiceID)
 	if err != nil {
 		return r, fmt.Errorf("read invoice %s of sale %s: %w", sale.InvoiceID, saleID, err)
 	}

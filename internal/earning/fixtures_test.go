@@ -1,0 +1,112 @@
+package earning_test
+
+import (
+	"context"
+	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/kernel"
+	"testing"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/internal/store"
+)
+
+var ctx = context.Background()
+
+// earningOf is the Service over st's database, as app.New builds it
+// (without receipt mail or on-chain refunds).
+func earningOf(st *store.Store) *earning.Service {
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+}
+
+// newOwner creates an owner with a random e-mail.
+func newOwner(t testing.TB, st *store.Store) botpay.Owner {
+	t.Helper()
+	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
+		return err
+	}); err != nil {
+		t.Fatalf("create owner: %v", err)
+	}
+	return o
+}
+
+// claimedBot registers a bot and has owner claim it.
+func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
+	t.Helper()
+	token := botpay.NewClaimToken()
+	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
+		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
+	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	claimed, err := registry.ClaimBot(ctx, owner.ID, botpay.Digest(token))
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return claimed
+}
+
+func eventTypes(t *testing.T, st *store.Store, botID string) []string {
+	t.Helper()
+	events, err := st.Events(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	return types
+}
+
+// shopper is a claimed, funded bot with default guardrails and one card.
+func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	b := claimedBot(t, st, owner)
+	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := botpay.DefaultGuardrails(st.Clock().Now())
+	adjust(&g)
+	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
+		CreatedAt: st.Clock().Now()}
+	if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		t.Fatal(err)
+	}
+	return b, c
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	e := botpay.AsError(err)
+	if e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %q", err, code)
+	}
+}
+
+// heldShopper is a shopper whose every checkout waits for its owner.
+func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
+}
+
+func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
+	t.Helper()
+	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
+	if err != nil || res.Purchase.Status != botpay.PurchasePending {
+		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
+	}
+	return res.Purchase
+}
