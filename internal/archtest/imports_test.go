@@ -31,7 +31,29 @@ var testOnly = []string{"internal/store/storetest", "internal/testserver", "inte
 	"internal/livetest", "internal/interop", "internal/browsertest", "internal/e2e", "internal/suite",
 	"internal/sdktest"}
 
-var importRules = []importRule{
+// capabilities are the packages that each hold a capability's use cases
+// and their SQL over the kernel and the ledger.
+var capabilities = []string{"internal/accounts", "internal/bots", "internal/earning"}
+
+// capabilityRules refuse a capability package importing another one, the
+// drawers it was cut from, or the HTTP layers: what it needs of others it
+// declares as an interface, and app wires it.
+func capabilityRules() []importRule {
+	var rules []importRule
+	for _, c := range capabilities {
+		others := []string{"internal/app", "internal/store", "internal/api", "internal/web", "internal/mcp"}
+		for _, o := range capabilities {
+			if o != c {
+				others = append(others, o)
+			}
+		}
+		rules = append(rules, importRule{name: c + " stands on the kernel, the ledger and the domain only", under: c,
+			forbidden: func(imp string) bool { return inModule(imp, others...) }})
+	}
+	return rules
+}
+
+var importRules = append(capabilityRules(), []importRule{
 	{name: "the domain imports nothing of the module", under: "internal/botpay",
 		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
 	{name: "the database kernel imports only the domain", under: "internal/kernel",
@@ -65,7 +87,7 @@ var importRules = []importRule{
 		forbidden: func(imp string) bool { return inModule(imp, "internal") }},
 	{name: "test-only packages stay out of the service", under: "",
 		forbidden: func(imp string) bool { return inModule(imp, testOnly...) }},
-}
+}...)
 
 // violations lists "file imports path" for every file that breaks rule.
 func (rule importRule) violations(files []sourceFile) []string {
@@ -107,6 +129,9 @@ func TestImportRulesCatchAForbiddenImport(t *testing.T) {
 		{path: "internal/api/x.go", pkg: module + "/internal/api", imports: []string{module + "/internal/store"}},
 		{path: "internal/kernel/x.go", pkg: module + "/internal/kernel", imports: []string{module + "/internal/store"}},
 		{path: "internal/ledger/x.go", pkg: module + "/internal/ledger", imports: []string{module + "/internal/store"}},
+		{path: "internal/bots/x.go", pkg: module + "/internal/bots", imports: []string{module + "/internal/accounts"}},
+		{path: "internal/earning/x.go", pkg: module + "/internal/earning", imports: []string{module + "/internal/store"}},
+		{path: "internal/accounts/x.go", pkg: module + "/internal/accounts", imports: []string{module + "/internal/app"}},
 		{path: "internal/api/y.go", pkg: module + "/internal/api", imports: []string{module + "/internal/kernel"}},
 		{path: "internal/botpay/x.go", pkg: module + "/internal/botpay", imports: []string{module + "/internal/seal"}},
 		{path: "internal/app/x.go", pkg: module + "/internal/app", imports: []string{module + "/internal/testserver"}},

@@ -17,8 +17,8 @@ const maxExportedMethods = 40
 // with the count it may not exceed: the ceiling only comes down, and a
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
-	"internal/app.Service": 128,
-	"internal/store.Store": 181,
+	"internal/app.Service": 104,
+	"internal/store.Store": 144,
 }
 
 // exportedMethods counts, per "package.Type" of non-test files, the
@@ -71,8 +71,12 @@ func overLimit(counts map[string]int) []string {
 }
 
 func TestNoTypeHasMoreThanFortyExportedMethods(t *testing.T) {
-	for _, v := range overLimit(exportedMethods(parseRepo(t))) {
+	counts := exportedMethods(parseRepo(t))
+	for _, v := range overLimit(counts) {
 		t.Error(v)
+	}
+	for typ, ceiling := range drawers {
+		t.Logf("%s: %d exported methods (ceiling %d)", typ, counts[typ], ceiling)
 	}
 }
 
