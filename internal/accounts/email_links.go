@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // Owner account upkeep (docs/api.md): verifying the address, resetting a
@@ -66,9 +67,9 @@ var errInvalidLink = botpay.Errorf(botpay.KindNotFound, botpay.CodeInvalidLink,
 // answer never says whether it does: requests are limited per client IP
 // (429), and mails per address, silently.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP string) error {
-	p := problems{}
-	email = p.email("email", email)
-	if err := p.err(); err != nil {
+	p := validate.Problems{}
+	email = p.Email("email", email)
+	if err := p.Err(); err != nil {
 		return err
 	}
 	if err := s.rates.Take(ctx, Limit{Bucket: addressBucket("reset-ip", clientIP), Max: s.limits.ResetPerHour, Window: time.Hour}); err != nil {
@@ -107,9 +108,9 @@ func (s *Service) ConfirmPasswordReset(ctx context.Context, token, password stri
 	if err != nil {
 		return o, err
 	}
-	p := problems{}
+	p := validate.Problems{}
 	validPassword(p, "password", password, o.Email)
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return o, err
 	}
 	return s.resetPassword(ctx, botpay.Digest(token), hashPassword(password))

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // OwnerSession is a signed-up or logged-in owner with a fresh token.
@@ -15,22 +16,22 @@ type OwnerSession struct {
 }
 
 func validateCredentials(email, password string) (string, error) {
-	p := problems{}
-	email = p.email("email", email)
+	p := validate.Problems{}
+	email = p.Email("email", email)
 	validPassword(p, "password", password, email)
-	return email, p.err()
+	return email, p.Err()
 }
 
 // validPassword applies the password rules of docs/api.md: at least 12
 // characters, at most 1024 bytes, and not easy to guess (weak_password.go).
-func validPassword(p problems, field, password, email string) {
+func validPassword(p validate.Problems, field, password, email string) {
 	switch n := utf8.RuneCountInString(password); {
 	case n < 12:
-		p.add(field, "must be at least 12 characters")
+		p.Add(field, "must be at least 12 characters")
 	case len(password) > 1024:
-		p.add(field, "must be at most 1024 bytes")
+		p.Add(field, "must be at most 1024 bytes")
 	case weakPassword(password, email):
-		p.add(field, "is too common or too easy to guess (a known password, a sequence, a keyboard pattern or a repeat); "+
+		p.Add(field, "is too common or too easy to guess (a known password, a sequence, a keyboard pattern or a repeat); "+
 			"a few unrelated words make a strong one")
 	}
 }

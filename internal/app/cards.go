@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // NewCardInput is the body of POST /api/v1/owner/bots/{bot_id}/cards
@@ -32,44 +33,44 @@ const MaxProfiles = 10
 // profile gets its own decoy digits and expiry, sealed the same way, so the
 // stored rows do not tell real from decoy by their shape.
 func (s *Service) CreateCard(ctx context.Context, owner botpay.Owner, in NewCardInput) (botpay.Card, error) {
-	p := problems{}
-	name := p.text("card_name", in.CardName, 1, 100, false)
+	p := validate.Problems{}
+	name := p.Text("card_name", in.CardName, 1, 100, false)
 	digits := strings.TrimSpace(in.MissingDigits)
 	if !allDigits(digits) || len(digits) < 1 || len(digits) > 8 {
 		// Never more than 8: the service must not hold a full card number.
-		p.add("missing_digits", "must be 1 to 8 digits")
+		p.Add("missing_digits", "must be 1 to 8 digits")
 	}
 	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
 	seen := map[int]bool{}
 	if len(in.Profiles) == 0 || len(in.Profiles) > MaxProfiles {
-		p.add("profiles", "must list 1 to "+itoa(MaxProfiles)+" payment profiles")
+		p.Add("profiles", "must list 1 to "+itoa(MaxProfiles)+" payment profiles")
 	}
 	for i, pr := range in.Profiles {
 		field := "profiles[" + itoa(i) + "]"
 		switch {
 		case pr.Index < 1 || pr.Index > MaxProfiles:
-			p.add(field+".profile_index", "must be from 1 to "+itoa(MaxProfiles))
+			p.Add(field+".profile_index", "must be from 1 to "+itoa(MaxProfiles))
 		case seen[pr.Index]:
-			p.add(field+".profile_index", "is listed twice")
+			p.Add(field+".profile_index", "is listed twice")
 		}
 		seen[pr.Index] = true
 		if !botpay.ValidAllowanceDuration(pr.AllowanceDuration) {
-			p.add(field+".allowance_duration", "must be day, week or month")
+			p.Add(field+".allowance_duration", "must be day, week or month")
 		}
 		if pr.Allowance < 0 || pr.Allowance > botpay.MaxMoney {
-			p.add(field+".allowance_usd", "must be between 0 and "+botpay.MaxMoney.USD())
+			p.Add(field+".allowance_usd", "must be between 0 and "+botpay.MaxMoney.USD())
 		}
 	}
 	if !seen[in.RealProfileIndex] {
-		p.add("real_profile_index", "must be the profile_index of one of the profiles")
+		p.Add("real_profile_index", "must be the profile_index of one of the profiles")
 	}
 	for field, v := range map[string]*botpay.Money{"limits.per_transaction_usd": in.Limits.PerTransaction,
 		"limits.daily_usd": in.Limits.Daily, "limits.monthly_usd": in.Limits.Monthly} {
 		if v != nil && (*v < 0 || *v > botpay.MaxMoney) {
-			p.add(field, "must be between 0 and "+botpay.MaxMoney.USD())
+			p.Add(field, "must be between 0 and "+botpay.MaxMoney.USD())
 		}
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return botpay.Card{}, err
 	}
 	c := botpay.Card{ID: botpay.NewID("card_"), BotID: in.BotID, Name: name, Status: botpay.CardActive,
@@ -117,17 +118,17 @@ func allDigits(s string) bool {
 
 // cardExpiry normalises an expiry to "MM" and "YYYY" (two-digit years are
 // taken as 20YY).
-func cardExpiry(p problems, month, year string, thisYear int) (string, string) {
+func cardExpiry(p validate.Problems, month, year string, thisYear int) (string, string) {
 	m, err := strconv.Atoi(strings.TrimSpace(month))
 	if err != nil || m < 1 || m > 12 {
-		p.add("expiry_month", "must be a month from 01 to 12")
+		p.Add("expiry_month", "must be a month from 01 to 12")
 	}
 	y, err := strconv.Atoi(strings.TrimSpace(year))
 	if err == nil && y < 100 {
 		y += 2000
 	}
 	if err != nil || y < thisYear-1 || y > thisYear+20 {
-		p.add("expiry_year", "must be a year such as "+strconv.Itoa(thisYear+3))
+		p.Add("expiry_year", "must be a year such as "+strconv.Itoa(thisYear+3))
 	}
 	return pad2(m), strconv.Itoa(y)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // CheckoutInput is the body of POST /api/v1/bot/merchant/checkout
@@ -59,24 +60,24 @@ func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput
 
 // validCheckout checks the fields of a checkout request.
 func (s *Service) validCheckout(in CheckoutInput) (req botpay.CheckoutRequest, item, cardID string, err error) {
-	p := problems{}
+	p := validate.Problems{}
 	if in.ProfileIndex == nil {
-		p.add("profile_index", "is required")
+		p.Add("profile_index", "is required")
 	} else if *in.ProfileIndex < 1 {
-		p.add("profile_index", "must be 1 or more")
+		p.Add("profile_index", "must be 1 or more")
 	}
-	req.MerchantName = p.text("merchant_name", in.MerchantName, 1, 200, false)
-	req.MerchantURL = p.text("merchant_url", in.MerchantURL, 1, 2048, false)
-	item = p.text("item_name", in.ItemName, 1, 500, false)
+	req.MerchantName = p.Text("merchant_name", in.MerchantName, 1, 200, false)
+	req.MerchantURL = p.Text("merchant_url", in.MerchantURL, 1, 2048, false)
+	item = p.Text("item_name", in.ItemName, 1, 500, false)
 	if in.AmountCents == nil {
-		p.add("amount_cents", "is required")
+		p.Add("amount_cents", "is required")
 	} else if req.Amount = botpay.Money(*in.AmountCents); req.Amount <= 0 || req.Amount > MaxFunding {
-		p.add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
+		p.Add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
 	}
-	req.Category = strings.ToLower(p.text("category", in.Category, 0, 50, false))
-	p.text("task_id", in.TaskID, 0, 64, false)
-	cardID = p.text("card_id", in.CardID, 0, 64, false)
-	return req, item, cardID, p.err()
+	req.Category = strings.ToLower(p.Text("category", in.Category, 0, 50, false))
+	p.Text("task_id", in.TaskID, 0, 64, false)
+	cardID = p.Text("card_id", in.CardID, 0, 64, false)
+	return req, item, cardID, p.Err()
 }
 
 // checkoutStore is what a checkout needs of the store: one transaction in

@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // LineInput is one line item as sent; Quantity is the JSON number's text.
@@ -36,41 +37,41 @@ const MaxLineItems = 100
 // the next reference number.
 func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceInput) (botpay.Invoice, error) {
 	now := s.clock.Now()
-	p := problems{}
+	p := validate.Problems{}
 	inv := botpay.Invoice{ID: botpay.NewID("inv_"), BotID: bot.ID, CheckoutPageID: strings.TrimSpace(in.CheckoutPageID),
 		Status: botpay.InvoiceDraft, Tax: in.Tax, DueDate: now.Add(botpay.InvoiceDefaultDue), SenderName: bot.Name,
 		SenderEmail: bot.OwnerEmail, CreatedAt: now, UpdatedAt: now}
 	if inv.CheckoutPageID == "" {
-		p.add("checkout_page_id", "is required")
+		p.Add("checkout_page_id", "is required")
 	}
-	inv.RecipientName = p.text("recipient_name", in.RecipientName, 0, 200, false)
+	inv.RecipientName = p.Text("recipient_name", in.RecipientName, 0, 200, false)
 	if strings.TrimSpace(in.RecipientEmail) != "" {
-		inv.RecipientEmail = p.email("recipient_email", in.RecipientEmail)
+		inv.RecipientEmail = p.Email("recipient_email", in.RecipientEmail)
 	}
 	switch in.RecipientType {
 	case "", "human", "bot", "agent":
 		inv.RecipientType = in.RecipientType
 	default:
-		p.add("recipient_type", "must be human, bot or agent")
+		p.Add("recipient_type", "must be human, bot or agent")
 	}
-	inv.Notes = p.text("notes", in.Notes, 0, 2000, true)
+	inv.Notes = p.Text("notes", in.Notes, 0, 2000, true)
 	if in.DueDate != "" {
-		inv.DueDate = p.timestamp("due_date", in.DueDate)
+		inv.DueDate = p.Timestamp("due_date", in.DueDate)
 	}
 	if in.Tax < 0 {
-		p.add("tax_usd", "must not be negative")
+		p.Add("tax_usd", "must not be negative")
 	}
-	inv.LineItems, inv.Subtotal = p.lineItems(in.LineItems)
+	inv.LineItems, inv.Subtotal = lineItems(p, in.LineItems)
 	inv.Total = inv.Subtotal + inv.Tax
 	switch {
 	case inv.Total > botpay.MaxMoney:
-		p.add("total_usd", "is too large")
+		p.Add("total_usd", "is too large")
 	case inv.Total <= 0 && len(inv.LineItems) > 0:
 		// Nothing to pay would make an invoice only a way to mail a
 		// stranger the bot's text.
-		p.add("total_usd", "must be more than $0.00")
+		p.Add("total_usd", "must be more than $0.00")
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return inv, err
 	}
 	if !bot.Claimed() {
@@ -82,13 +83,14 @@ func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceI
 	return s.withPayToken(inv), nil
 }
 
-func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
+// lineItems checks an invoice's lines and adds up their subtotal.
+func lineItems(p validate.Problems, in []LineInput) ([]botpay.LineItem, botpay.Money) {
 	switch {
 	case len(in) == 0:
-		p.add("line_items", "must contain at least one line item")
+		p.Add("line_items", "must contain at least one line item")
 		return nil, 0
 	case len(in) > MaxLineItems:
-		p.add("line_items", "must contain at most "+itoa(MaxLineItems)+" line items")
+		p.Add("line_items", "must contain at most "+itoa(MaxLineItems)+" line items")
 		return nil, 0
 	}
 	var subtotal botpay.Money
@@ -96,18 +98,18 @@ func (p problems) lineItems(in []LineInput) ([]botpay.LineItem, botpay.Money) {
 	for k, l := range in {
 		field := "line_items[" + itoa(k) + "]."
 		item := botpay.LineItem{UnitPrice: l.UnitPrice}
-		item.Description = p.text(field+"description", l.Description, 1, 500, true)
+		item.Description = p.Text(field+"description", l.Description, 1, 500, true)
 		q, err := botpay.ParseQuantity(l.Quantity)
 		if err != nil {
-			p.add(field+"quantity", err.Error())
+			p.Add(field+"quantity", err.Error())
 		}
 		if l.UnitPrice < 0 {
-			p.add(field+"unit_price_usd", "must not be negative")
+			p.Add(field+"unit_price_usd", "must not be negative")
 		}
 		item.Quantity = q
 		item.Amount = botpay.LineAmount(q, l.UnitPrice)
 		if item.Amount > botpay.MaxMoney {
-			p.add(field+"unit_price_usd", "makes the line amount too large")
+			p.Add(field+"unit_price_usd", "makes the line amount too large")
 		}
 		subtotal += item.Amount
 		out[k] = item

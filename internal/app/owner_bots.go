@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // OwnedBot is one row of GET /api/v1/bots/mine.
@@ -38,19 +39,19 @@ func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.Pa
 
 // Fund adds money to an owned bot's wallet on the given rail.
 func (s *Service) Fund(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money, rail string) (botpay.Funding, error) {
-	p := problems{}
+	p := validate.Problems{}
 	validAmount(p, "amount_usd", amount, MaxFunding)
 	switch rail {
 	case "", botpay.RailCardWallet:
 	case botpay.RailProcessorWallet:
-		if err := p.err(); err != nil {
+		if err := p.Err(); err != nil {
 			return botpay.Funding{}, err
 		}
 		return s.fundProcessorWallet(ctx, owner, botID, amount)
 	default:
-		p.add("rail", "must be card_wallet or processor_wallet")
+		p.Add("rail", "must be card_wallet or processor_wallet")
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return botpay.Funding{}, err
 	}
 	return s.store.Fund(ctx, owner.ID, botID, amount, "Funded by owner")
@@ -90,10 +91,10 @@ func (s *Service) SetGuardrails(ctx context.Context, owner botpay.Owner, botID s
 	if err != nil {
 		return g, err
 	}
-	p := problems{}
+	p := validate.Problems{}
 	if c.ApprovalMode != nil {
 		if !botpay.ValidApprovalMode(*c.ApprovalMode) {
-			p.add("approval_mode", "must be ask_for_everything, auto_approve_under_threshold or auto_approve_by_category")
+			p.Add("approval_mode", "must be ask_for_everything, auto_approve_under_threshold or auto_approve_by_category")
 		}
 		g.ApprovalMode = *c.ApprovalMode
 	}
@@ -102,7 +103,7 @@ func (s *Service) SetGuardrails(ctx context.Context, owner botpay.Owner, botID s
 			return
 		}
 		if *v < 0 || *v > botpay.MaxMoney {
-			p.add(field, "must be between 0 and "+botpay.MaxMoney.USD())
+			p.Add(field, "must be between 0 and "+botpay.MaxMoney.USD())
 		}
 		*dst = *v
 	}
@@ -121,7 +122,7 @@ func (s *Service) SetGuardrails(ctx context.Context, owner botpay.Owner, botID s
 	if c.Notes != nil {
 		g.Notes = *c.Notes
 		if g.Notes != nil {
-			n := p.text("notes", *g.Notes, 0, 2000, true)
+			n := p.Text("notes", *g.Notes, 0, 2000, true)
 			g.Notes = &n
 		}
 	}
@@ -131,23 +132,23 @@ func (s *Service) SetGuardrails(ctx context.Context, owner botpay.Owner, botID s
 	if c.BlockedCategories != nil {
 		g.BlockedCategories = categories(p, "blocked_categories", *c.BlockedCategories)
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return g, err
 	}
 	g.UpdatedAt = s.clock.Now()
 	return g, s.store.SetGuardrails(ctx, owner.ID, botID, g)
 }
 
-func categories(p problems, field string, in []string) []string {
+func categories(p validate.Problems, field string, in []string) []string {
 	if len(in) > 100 {
-		p.add(field, "must have at most 100 entries")
+		p.Add(field, "must have at most 100 entries")
 	}
 	out := make([]string, 0, len(in))
 	seen := map[string]bool{}
 	for _, c := range in {
 		c = strings.ToLower(strings.TrimSpace(c))
 		if c == "" || len(c) > 50 {
-			p.add(field, "entries must be 1-50 characters")
+			p.Add(field, "entries must be 1-50 characters")
 			continue
 		}
 		if !seen[c] {
@@ -166,14 +167,14 @@ func (s *Service) MasterGuardrails(ctx context.Context, owner botpay.Owner) (*bo
 // SetMasterGuardrails replaces the owner's master guardrails; nil means no
 // limit.
 func (s *Service) SetMasterGuardrails(ctx context.Context, owner botpay.Owner, m botpay.MasterGuardrails) (botpay.MasterGuardrails, error) {
-	p := problems{}
+	p := validate.Problems{}
 	for field, v := range map[string]*botpay.Money{"per_transaction_usd": m.PerTransaction,
 		"daily_budget_usd": m.DailyBudget, "monthly_budget_usd": m.MonthlyBudget} {
 		if v != nil && (*v < 0 || *v > botpay.MaxMoney) {
-			p.add(field, "must be between 0 and "+botpay.MaxMoney.USD()+", or null")
+			p.Add(field, "must be between 0 and "+botpay.MaxMoney.USD()+", or null")
 		}
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return m, err
 	}
 	m.UpdatedAt = s.clock.Now()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // errLinkWalletNotActive is payment-link creation's 400 for a bot without
@@ -16,17 +17,17 @@ var errLinkWalletNotActive = botpay.Errorf(botpay.KindInvalid, botpay.CodeWallet
 // CreatePaymentLink validates and stores a link that lives 24 hours.
 func (s *Service) CreatePaymentLink(ctx context.Context, bot botpay.Bot, amount botpay.Money, description, payerEmail string) (botpay.PaymentLink, error) {
 	now := s.clock.Now()
-	p := problems{}
+	p := validate.Problems{}
 	if amount < botpay.MinPaymentLink || amount > botpay.MaxPaymentLink {
-		p.add("amount_usd", "must be from 0.50 to 10000.00")
+		p.Add("amount_usd", "must be from 0.50 to 10000.00")
 	}
 	l := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: bot.ID, Amount: amount, CreatedAt: now,
 		ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}
-	l.Description = p.text("description", description, 1, 500, true)
+	l.Description = p.Text("description", description, 1, 500, true)
 	if strings.TrimSpace(payerEmail) != "" {
-		l.PayerEmail = p.email("payer_email", payerEmail)
+		l.PayerEmail = p.Email("payer_email", payerEmail)
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return l, err
 	}
 	if !bot.Claimed() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -26,7 +27,7 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 	if err != nil {
 		return cur, err
 	}
-	p := problems{}
+	p := validate.Problems{}
 	if c.AllowedDomains != nil {
 		cur.AllowedDomains = domainList(p, "allowed_domains", *c.AllowedDomains)
 	}
@@ -45,7 +46,7 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 	if c.BlockedRecipients != nil {
 		cur.BlockedRecipients = recipientList(p, "blocked_recipients", *c.BlockedRecipients)
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return cur, err
 	}
 	cur.UpdatedAt = s.clock.Now()
@@ -54,15 +55,15 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 
 // domainList normalises domains to lower-case hosts; a URL is reduced to
 // its host.
-func domainList(p problems, field string, in []string) []string {
+func domainList(p validate.Problems, field string, in []string) []string {
 	if len(in) > 200 {
-		p.add(field, "must have at most 200 entries")
+		p.Add(field, "must have at most 200 entries")
 	}
 	out := []string{}
 	for _, d := range in {
 		host := botpay.MerchantHost(strings.TrimPrefix(strings.TrimSpace(d), "*."))
 		if host == "" || len(host) > 253 || strings.ContainsAny(host, " /") {
-			p.add(field, "entries must be domain names such as example.com")
+			p.Add(field, "entries must be domain names such as example.com")
 			continue
 		}
 		out = append(out, host)
@@ -70,13 +71,13 @@ func domainList(p problems, field string, in []string) []string {
 	return out
 }
 
-func merchantList(p problems, field string, in []string) []string {
+func merchantList(p validate.Problems, field string, in []string) []string {
 	if len(in) > 200 {
-		p.add(field, "must have at most 200 entries")
+		p.Add(field, "must have at most 200 entries")
 	}
 	out := []string{}
 	for i, m := range in {
-		if v := p.text(field+"["+itoa(i)+"]", m, 1, 200, false); v != "" {
+		if v := p.Text(field+"["+itoa(i)+"]", m, 1, 200, false); v != "" {
 			out = append(out, v)
 		}
 	}
@@ -84,15 +85,15 @@ func merchantList(p problems, field string, in []string) []string {
 }
 
 // recipientList keeps 0x addresses in their EIP-55 form, once each.
-func recipientList(p problems, field string, in []string) []string {
+func recipientList(p validate.Problems, field string, in []string) []string {
 	if len(in) > 200 {
-		p.add(field, "must have at most 200 entries")
+		p.Add(field, "must have at most 200 entries")
 	}
 	out := []string{}
 	for _, raw := range in {
 		a, err := x402.ParseAddress(strings.TrimSpace(raw))
 		if err != nil {
-			p.add(field, "entries must be 0x addresses of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
+			p.Add(field, "entries must be 0x addresses of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
 			continue
 		}
 		if !slices.Contains(out, a.Hex()) {

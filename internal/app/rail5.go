@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/cardfile"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // Rail5CardInput is the body of POST /api/v1/owner/bots/{bot_id}/rail5-cards.
@@ -33,8 +34,8 @@ const Rail5Instructions = "Save file_content to suggested_path (mode 0600), ackn
 // sends the file to the bot in rail5.card.delivered. The full number is
 // never stored, logged or answered; validation messages never repeat it.
 func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Rail5CardInput) (botpay.Rail5Card, error) {
-	p := problems{}
-	name := p.text("card_name", in.CardName, 1, 100, false)
+	p := validate.Problems{}
+	name := p.Text("card_name", in.CardName, 1, 100, false)
 	number := strings.Map(func(r rune) rune {
 		if r == ' ' || r == '-' {
 			return -1
@@ -42,15 +43,15 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 		return r
 	}, in.Number)
 	if len(number) < 12 || len(number) > 19 || !cardfile.Luhn(number) {
-		p.add("number", "must be a valid card number of 12 to 19 digits")
+		p.Add("number", "must be a valid card number of 12 to 19 digits")
 	}
 	cvv := strings.TrimSpace(in.CVV)
 	if len(cvv) < 3 || len(cvv) > 4 || !allDigits(cvv) {
-		p.add("cvv", "must be 3 or 4 digits")
+		p.Add("cvv", "must be 3 or 4 digits")
 	}
 	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
-	holder := p.text("holder_name", in.HolderName, 1, 100, false)
-	if err := p.err(); err != nil {
+	holder := p.Text("holder_name", in.HolderName, 1, 100, false)
+	if err := p.Err(); err != nil {
 		return botpay.Rail5Card{}, err
 	}
 	now := s.clock.Now()
@@ -123,18 +124,18 @@ func (s *Service) ReleaseRail5Key(ctx context.Context, bot botpay.Bot, checkoutI
 
 // CompleteRail5Checkout records whether the bot's payment went through.
 func (s *Service) CompleteRail5Checkout(ctx context.Context, bot botpay.Bot, checkoutID string, success *bool, reason string) (botpay.Rail5Checkout, error) {
-	p := problems{}
+	p := validate.Problems{}
 	if strings.TrimSpace(checkoutID) == "" {
-		p.add("checkout_id", "is required")
+		p.Add("checkout_id", "is required")
 	}
 	if success == nil {
-		p.add("success", "is required")
+		p.Add("success", "is required")
 	}
-	reason = p.text("reason", reason, 0, 500, false)
+	reason = p.Text("reason", reason, 0, 500, false)
 	if success != nil && !*success && reason == "" {
-		p.add("reason", "is required when success is false")
+		p.Add("reason", "is required when success is false")
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return botpay.Rail5Checkout{}, err
 	}
 	return s.store.CompleteRail5Checkout(ctx, bot.ID, checkoutID, *success, reason)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // SandboxMethods are the methods the sandbox provider stands in for; x402
@@ -24,18 +25,18 @@ type BuyerPayment struct {
 	ClientIP   string        // limits guessing of invoice reference numbers
 }
 
-func (s *Service) validBuyer(p problems, in *BuyerPayment, needName bool) {
-	in.BuyerEmail = p.email("buyer_email", in.BuyerEmail)
+func (s *Service) validBuyer(p validate.Problems, in *BuyerPayment, needName bool) {
+	in.BuyerEmail = p.Email("buyer_email", in.BuyerEmail)
 	min := 0
 	if needName {
 		min = 1
 	}
-	in.BuyerName = p.text("buyer_name", in.BuyerName, min, 200, false)
+	in.BuyerName = p.Text("buyer_name", in.BuyerName, min, 200, false)
 	if in.Method != "" && !slices.Contains(SandboxMethods, in.Method) {
-		p.add("method", "must be processor_onramp, usdc_direct or l2_pay (x402 payments use the x402 endpoint)")
+		p.Add("method", "must be processor_onramp, usdc_direct or l2_pay (x402 payments use the x402 endpoint)")
 	}
 	if len(in.Ref) > 64 {
-		p.add("ref", "is not an invoice reference number")
+		p.Add("ref", "is not an invoice reference number")
 	}
 }
 
@@ -49,9 +50,9 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 	if err != nil {
 		return botpay.SaleResult{}, err
 	}
-	p := problems{}
+	p := validate.Problems{}
 	s.validBuyer(p, &in, page.CollectBuyerName)
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return botpay.SaleResult{}, err
 	}
 	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
@@ -81,9 +82,9 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 		return botpay.SaleResult{}, err
 	}
 	in.Ref = ""
-	p := problems{}
+	p := validate.Problems{}
 	s.validBuyer(p, &in, false)
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return botpay.SaleResult{}, err
 	}
 	if in.Method == "" {

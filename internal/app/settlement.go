@@ -10,6 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/validate"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -116,12 +117,12 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 // optional here, as agents paying the same route send neither; the buyer
 // page asks for the name where the page collects it.
 func (s *Service) X402Buyer(o *X402Offer, email, name string) error {
-	p := problems{}
+	p := validate.Problems{}
 	if strings.TrimSpace(email) != "" {
-		o.BuyerEmail = p.email("buyer_email", email)
+		o.BuyerEmail = p.Email("buyer_email", email)
 	}
-	o.BuyerName = p.text("buyer_name", name, 0, 200, false)
-	return p.err()
+	o.BuyerName = p.Text("buyer_name", name, 0, 200, false)
+	return p.Err()
 }
 
 // X402Rejected is a payment the endpoint refuses: it answers 402 with the

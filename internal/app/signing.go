@@ -12,6 +12,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/validate"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -95,36 +96,36 @@ var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, botpay.CodeInsuf
 // validSign checks a signing request; problems become 400 Invalid request
 // with details.
 func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string, int64, error) {
-	p := problems{}
+	p := validate.Problems{}
 	host := ""
 	u, err := url.Parse(in.ResourceURL)
 	switch {
 	case strings.TrimSpace(in.ResourceURL) == "":
-		p.add("resource_url", "is required")
+		p.Add("resource_url", "is required")
 	case len(in.ResourceURL) > 2048 || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "":
-		p.add("resource_url", "must be an absolute http(s) URL of at most 2048 characters")
+		p.Add("resource_url", "must be an absolute http(s) URL of at most 2048 characters")
 	default:
 		host = strings.ToLower(u.Hostname())
 	}
 	if in.Amount <= 0 || botpay.Micro(in.Amount) > botpay.MaxSigningAmount {
-		p.add("amount_usdc", "must be a whole number of micro-units between 1 and "+botpay.MaxSigningAmount.USD()+" USDC")
+		p.Add("amount_usdc", "must be a whole number of micro-units between 1 and "+botpay.MaxSigningAmount.USD()+" USDC")
 	}
 	to, err := x402.ParseAddress(in.Recipient)
 	switch {
 	case err != nil:
-		p.add("recipient_address", "must be a 0x address of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
+		p.Add("recipient_address", "must be a 0x address of 40 hex digits (mixed case must be a valid EIP-55 checksum)")
 	case to == x402.Address{}:
 		// Nobody holds the zero address's key: USDC sent there is burnt.
-		p.add("recipient_address", "must not be the zero address: tokens sent there are lost")
+		p.Add("recipient_address", "must not be the zero address: tokens sent there are lost")
 	}
 	validBefore := now.Add(botpay.SignatureDefaultValidity).Unix()
 	if in.ValidBefore != nil {
 		validBefore = *in.ValidBefore
 		if validBefore <= now.Unix()+10 || validBefore > now.Add(botpay.SignatureMaxValidity).Unix() {
-			p.add("valid_before", "must be a Unix time more than 10 seconds and at most one hour ahead")
+			p.Add("valid_before", "must be a Unix time more than 10 seconds and at most one hour ahead")
 		}
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		e := botpay.AsError(err)
 		return to, host, 0, &botpay.Error{Kind: botpay.KindInvalid, Code: botpay.CodeInvalidSignRequest, Details: e.Details}
 	}

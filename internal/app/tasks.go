@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // NewTaskInput is the body of POST /api/v1/owner/bots/{bot_id}/tasks.
@@ -20,22 +21,22 @@ type NewTaskInput struct {
 
 // CreateTask queues a purchase task for an owned, claimed bot (docs/decisions.md).
 func (s *Service) CreateTask(ctx context.Context, owner botpay.Owner, in NewTaskInput) (botpay.Task, error) {
-	p := problems{}
+	p := validate.Problems{}
 	t := botpay.Task{ID: botpay.NewID("task_"), BotID: in.BotID, Status: botpay.TaskQueued, CreatedAt: s.clock.Now(),
-		MerchantName: p.text("merchant_name", in.MerchantName, 1, 200, false),
-		MerchantURL:  p.text("merchant_url", in.MerchantURL, 1, 2048, false),
-		ItemName:     p.text("item_name", in.ItemName, 1, 500, false),
-		Category:     strings.ToLower(p.text("category", in.Category, 0, 50, false)),
+		MerchantName: p.Text("merchant_name", in.MerchantName, 1, 200, false),
+		MerchantURL:  p.Text("merchant_url", in.MerchantURL, 1, 2048, false),
+		ItemName:     p.Text("item_name", in.ItemName, 1, 500, false),
+		Category:     strings.ToLower(p.Text("category", in.Category, 0, 50, false)),
 		ProfileIndex: in.ProfileIndex}
 	if in.AmountCents == nil {
-		p.add("amount_cents", "is required")
+		p.Add("amount_cents", "is required")
 	} else if t.Amount = botpay.Money(*in.AmountCents); t.Amount <= 0 || t.Amount > MaxFunding {
-		p.add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
+		p.Add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
 	}
 	if in.ProfileIndex != nil && (*in.ProfileIndex < 1 || *in.ProfileIndex > MaxProfiles) {
-		p.add("profile_index", "must be from 1 to "+itoa(MaxProfiles))
+		p.Add("profile_index", "must be from 1 to "+itoa(MaxProfiles))
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(); err != nil {
 		return t, err
 	}
 	return t, s.store.CreateTask(ctx, owner.ID, t)

@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // MaxFunding bounds one funding or top-up request (one million dollars).
@@ -85,21 +86,21 @@ func (s *Service) Spending(ctx context.Context, bot botpay.Bot) (botpay.Guardrai
 	return s.store.Guardrails(ctx, bot.ID)
 }
 
-func validAmount(p problems, field string, amount botpay.Money, max botpay.Money) {
+func validAmount(p validate.Problems, field string, amount botpay.Money, max botpay.Money) {
 	switch {
 	case amount <= 0:
-		p.add(field, "must be greater than 0")
+		p.Add(field, "must be greater than 0")
 	case amount > max:
-		p.add(field, "must be at most "+max.USD())
+		p.Add(field, "must be at most "+max.USD())
 	}
 }
 
 // RequestTopup records a top-up request and e-mails the owner.
 func (s *Service) RequestTopup(ctx context.Context, bot botpay.Bot, amount botpay.Money, reason string) (botpay.TopupRequest, error) {
-	p := problems{}
+	p := validate.Problems{}
 	validAmount(p, "amount_usd", amount, MaxFunding)
-	reason = p.text("reason", reason, 0, 500, true)
-	if err := p.err(); err != nil {
+	reason = p.Text("reason", reason, 0, 500, true)
+	if err := p.Err(); err != nil {
 		return botpay.TopupRequest{}, err
 	}
 	if !bot.Claimed() {
@@ -142,9 +143,9 @@ func topupMail(to string, bot botpay.Bot, r botpay.TopupRequest, baseURL string)
 // which a frozen bot may not; the owner may, frozen or not. Either way the
 // owner is e-mailed.
 func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url string) (botpay.Bot, error) {
-	p := problems{}
-	url = p.webhookURL("callback_url", url)
-	if err := p.err(); err != nil {
+	p := validate.Problems{}
+	url = p.WebhookURL("callback_url", url)
+	if err := p.Err(); err != nil {
 		return botpay.Bot{}, err
 	}
 	if err := s.refuseInternal("callback_url", url); err != nil {

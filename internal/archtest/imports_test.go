@@ -69,6 +69,10 @@ var importRules = append(capabilityRules(), []importRule{
 			return strings.HasPrefix(imp, module+"/") &&
 				!inModule(imp, "internal/botpay", "internal/kernel", "internal/ledger", "internal/store", "internal/suite")
 		}},
+	{name: "field validation imports only the domain", under: "internal/validate",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/validate")
+		}},
 	{name: "use cases know nothing of HTTP or the binary", under: "internal/app",
 		forbidden: func(imp string) bool { return inModule(imp, "internal/api", "internal/web", "cmd") }},
 	{name: "the JSON API reaches the database only through use cases", under: "internal/api",

@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/validate"
 )
 
 // RegisterInput is the body of POST /api/v1/bots/register.
@@ -58,34 +59,34 @@ var (
 )
 
 func (in *RegisterInput) validate() error {
-	p := problems{}
-	in.BotName = p.text("bot_name", in.BotName, 1, 100, false)
-	in.OwnerEmail = p.email("owner_email", in.OwnerEmail)
-	in.Description = p.text("description", in.Description, 0, 1000, true)
+	p := validate.Problems{}
+	in.BotName = p.Text("bot_name", in.BotName, 1, 100, false)
+	in.OwnerEmail = p.Email("owner_email", in.OwnerEmail)
+	in.Description = p.Text("description", in.Description, 0, 1000, true)
 	if in.CallbackURL != "" {
-		in.CallbackURL = p.webhookURL("callback_url", in.CallbackURL)
+		in.CallbackURL = p.WebhookURL("callback_url", in.CallbackURL)
 	}
 	in.BotType = strings.ToLower(strings.TrimSpace(in.BotType))
 	if in.BotType == "" {
 		in.BotType = botpay.DefaultBotType
 	} else if !botTypePattern.MatchString(in.BotType) {
-		p.add("bot_type", "must be 1-50 lower-case letters, digits, '.', '_' or '-'")
+		p.Add("bot_type", "must be 1-50 lower-case letters, digits, '.', '_' or '-'")
 	}
 	if in.LocalPort != nil && (*in.LocalPort < 1 || *in.LocalPort > 65535) {
-		p.add("local_port", "must be an integer from 1 to 65535")
+		p.Add("local_port", "must be an integer from 1 to 65535")
 	}
 	if in.WebhookPath != nil {
 		wp := *in.WebhookPath
 		switch {
 		case !strings.HasPrefix(wp, "/"):
-			p.add("webhook_path", "must start with /")
+			p.Add("webhook_path", "must start with /")
 		case len(wp) > 200:
-			p.add("webhook_path", "must be at most 200 characters")
+			p.Add("webhook_path", "must be at most 200 characters")
 		case strings.ContainsFunc(wp, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '?' || r == '#' }):
-			p.add("webhook_path", "must be a plain path without spaces, query or fragment")
+			p.Add("webhook_path", "must be a plain path without spaces, query or fragment")
 		}
 	}
-	return p.err()
+	return p.Err()
 }
 
 // Register creates a bot (docs/api.md).

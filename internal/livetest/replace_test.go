@@ -29,7 +29,7 @@ func replacing(t *testing.T, l *live) *testserver.Server {
 	return l.srv.Replica(t, opts)
 }
 
-// submitted waits for the one submitted payment the service stored.
+// submitted waits for the one payment the service stored and sent.
 func submitted(t *testing.T, l *live) store.X402Payment {
 	t.Helper()
 	for range 200 {
@@ -38,12 +38,27 @@ func submitted(t *testing.T, l *live) store.X402Payment {
 			t.Fatal(err)
 		}
 		if len(pays) == 1 {
+			// The row is stored before the request sends it: a caller that
+			// hangs up now would leave the node nothing to mine.
+			inMempool(t, l, pays[0].TxHash)
 			return pays[0]
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("no submitted payment")
 	return store.X402Payment{}
+}
+
+// inMempool waits until the node knows the transaction hash.
+func inMempool(t *testing.T, l *live, hash string) {
+	t.Helper()
+	for range 200 {
+		if known, err := l.node.RPC.KnowsTransaction(context.Background(), hash); err == nil && known {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the node never received %s", hash)
 }
 
 // replace runs one resume pass after the payment waited long enough and
