@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/store"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/rivermigrate"
+
+	"github.com/botpay/botpay/internal/jobs"
+	"github.com/botpay/botpay/internal/store"
 )
 
 type mailRetryArgs struct {
@@ -125,11 +127,11 @@ func BenchmarkEnqueue(b *testing.B) {
 			VALUES ($1, $2, 1, $3, '', $3)`, "mail.retry", payload, time.Now().UnixMilli())
 		return err
 	}
-	job := store.NewJob{Kind: "mail.retry", Payload: payload, Attempts: 1}
+	job := jobs.NewJob{Kind: "mail.retry", Payload: payload, Attempts: 1}
 	b.Run("botpay-store-tx/jobs-row", func(b *testing.B) {
 		for b.Loop() {
 			job.RunAt = time.Now()
-			if err := f.st.EnqueueJob(ctx, job); err != nil {
+			if err := jobs.NewQueue(f.st.Kernel()).Enqueue(ctx, job); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -148,7 +150,7 @@ func BenchmarkEnqueue(b *testing.B) {
 		b.SetParallelism(4)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if err := f.st.EnqueueJob(ctx, store.NewJob{Kind: "mail.retry", Payload: payload, RunAt: time.Now()}); err != nil {
+				if err := jobs.NewQueue(f.st.Kernel()).Enqueue(ctx, jobs.NewJob{Kind: "mail.retry", Payload: payload, RunAt: time.Now()}); err != nil {
 					b.Error(err)
 					return
 				}

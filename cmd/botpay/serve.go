@@ -33,6 +33,9 @@ type deps struct {
 	store  *store.Store
 	sealer *seal.Sealer
 	svc    *app.Service
+	// jobs is the one queue of the process: the service enqueues on it and
+	// the runner serve starts is woken by it.
+	jobs *jobs.Queue
 }
 
 func open(ctx context.Context, name string, args []string, logOut io.Writer, extra func(*flag.FlagSet)) (*deps, error) {
@@ -78,13 +81,14 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 		log.Info("live settlement", "network", domain.Network(), "chain_id", domain.ChainID, "token", domain.Contract.Hex(),
 			"relayer", chain.Relayer().Hex(), "confirmations", chain.Confirmations)
 	}
-	svc := app.New(app.Config{Store: st, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
+	queue := jobs.NewQueue(st.Kernel())
+	svc := app.New(app.Config{Store: st, Jobs: queue, Sealer: sealer, Mail: mailer(cfg), Logger: log, BaseURL: cfg.BaseURL,
 		Limits: app.Limits{RegisterPerHour: cfg.RegisterPerHour, CheckoutPerHour: cfg.CheckoutPerHour,
 			SignupPerHour: cfg.SignupPerHour, InvoiceMailsPerBotPerDay: cfg.InvoiceMailsPerBot,
 			InvoiceMailsPerOwnerPerDay: cfg.InvoiceMailsPerOwner},
 		WebhookAllowPrivate: cfg.WebhookAllowPriv, Chain: chain, Domain: domain, Live: cfg.Mode.Live(),
 		ExplorerURL: cfg.X402.ExplorerURL, WriteTimeout: httpWriteTimeout})
-	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc}, nil
+	return &deps{cfg: cfg, log: log, store: st, sealer: sealer, svc: svc, jobs: queue}, nil
 }
 
 // httpWriteTimeout is how long the server may take to answer a request;
@@ -182,7 +186,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	// last-in first-out), recording attempts in flight. Every other
 	// background task is a job of one runner, stopped before the store
 	// closes.
-	runner := jobs.New(jobs.Config{Store: d.store, Logger: d.log})
+	runner := jobs.New(jobs.Config{Queue: d.jobs, Logger: d.log})
 	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
 		Tunnel: tunnels, Logger: d.log, Observer: obs.events, Jobs: runner}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()

@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
@@ -127,6 +128,9 @@ type Service struct {
 	// settlement (settlement_chain.go).
 	buyerWait time.Duration
 	accounts  *accounts.Service
+	// jobs is the job queue the process's runner takes its jobs from, so
+	// that what the service enqueues wakes it.
+	jobs *jobs.Queue
 }
 
 // Config assembles a Service.
@@ -159,6 +163,9 @@ type Config struct {
 	// WriteTimeout is the HTTP server's write timeout: a request that waits
 	// for the chain answers before it (0: no limit is known).
 	WriteTimeout time.Duration
+	// Jobs is the queue the process's job runner takes from (nil: one of
+	// the service's own, for a process that runs no jobs).
+	Jobs *jobs.Queue
 }
 
 // New builds the Service.
@@ -172,9 +179,12 @@ func New(c Config) *Service {
 		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		explorerURL: c.ExplorerURL,
 		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout}),
-		buyerWait:   buyerWaitWithin(c.WriteTimeout)}
+		buyerWait:   buyerWaitWithin(c.WriteTimeout), jobs: c.Jobs}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
+	}
+	if svc.jobs == nil {
+		svc.jobs = jobs.NewQueue(c.Store.Kernel())
 	}
 	if c.Chain != nil {
 		svc.domain = c.Chain.Domain

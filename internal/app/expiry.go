@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/jobs"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // expiryBatch bounds the bots one expiry pass handles before it looks again.
@@ -15,7 +14,7 @@ const expiryBatch = 100
 // alone, for a process that runs nothing else in the background (serve
 // registers it with the others, RegisterJobs).
 func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) {
-	r := jobs.New(jobs.Config{Store: s.store, Logger: s.log, Poll: every})
+	r := jobs.New(jobs.Config{Queue: s.jobs, Logger: s.log, Poll: every})
 	r.Register(s.expiryJob(every))
 	r.Run(ctx)
 }
@@ -25,7 +24,7 @@ func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) 
 // released and purchase.expired is written. The store claims each request
 // so the event is written exactly once, whichever replica runs the pass.
 func (s *Service) expiryJob(every time.Duration) jobs.Kind {
-	return jobs.Kind{Name: "expiry", Every: every, Run: func(ctx context.Context, _ store.Job) error {
+	return jobs.Kind{Name: "expiry", Every: every, Run: func(ctx context.Context, _ jobs.Job) error {
 		s.expirePass(ctx)
 		return nil
 	}}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/jobs"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // JobIntervals are how often the periodic jobs of the service run.
@@ -36,7 +35,7 @@ func (s *Service) RegisterJobs(r *jobs.Runner, every JobIntervals) {
 // Recording is conditional, so a sale is recorded once even when a pass
 // outlives its lease and another replica starts the next.
 func (s *Service) resumeJob(every time.Duration) jobs.Kind {
-	return jobs.Kind{Name: "chain.resume", Every: every, Run: func(ctx context.Context, _ store.Job) error {
+	return jobs.Kind{Name: "chain.resume", Every: every, Run: func(ctx context.Context, _ jobs.Job) error {
 		var errs []error
 		if err := s.ResumePass(ctx, s.clock.Now().Add(-every)); err != nil {
 			errs = append(errs, fmt.Errorf("resuming x402 settlements: %w", err))

@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Owner notifications (an approval to give, a low balance, the claim
@@ -38,7 +37,7 @@ func (s *Service) notifyOwner(ctx context.Context, m mail.Message) {
 	s.log.WarnContext(ctx, "e-mail not sent; it will be tried again", "subject", m.Subject, "err", err)
 	plain, jerr := json.Marshal(m)
 	if jerr == nil {
-		jerr = s.store.EnqueueJob(context.WithoutCancel(ctx), store.NewJob{Kind: mailRetryKind, Attempts: 1,
+		jerr = s.jobs.Enqueue(context.WithoutCancel(ctx), jobs.NewJob{Kind: mailRetryKind, Attempts: 1,
 			Payload: s.sealer.Seal(plain, mailRetryAAD), RunAt: s.clock.Now().Add(mailRetryFirst), LastError: err.Error()})
 	}
 	if jerr != nil {
@@ -70,7 +69,7 @@ func (s *Service) mailRetryJob() jobs.Kind {
 // mailDigestJob is the periodic kind that sends the owners' daily digests
 // of held-back notifications.
 func (s *Service) mailDigestJob(every time.Duration) jobs.Kind {
-	return jobs.Kind{Name: "mail.digests", Every: every, Run: func(ctx context.Context, _ store.Job) error {
+	return jobs.Kind{Name: "mail.digests", Every: every, Run: func(ctx context.Context, _ jobs.Job) error {
 		s.sendDueDigests(ctx)
 		return nil
 	}}
@@ -78,7 +77,7 @@ func (s *Service) mailDigestJob(every time.Duration) jobs.Kind {
 
 // retryMail attempts one kept message; an error keeps it for the next
 // attempt, or drops it after the last.
-func (s *Service) retryMail(ctx context.Context, j store.Job) error {
+func (s *Service) retryMail(ctx context.Context, j jobs.Job) error {
 	var m mail.Message
 	plain, err := s.sealer.Open(j.Payload, mailRetryAAD)
 	if err == nil {

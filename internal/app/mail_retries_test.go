@@ -113,14 +113,14 @@ func TestMailRetryIsAttemptedByOneReplicaAtATime(t *testing.T) {
 		db := storetest.Open(t, d, clock)
 		ctx := context.Background()
 		for range 5 {
-			if err := db.Store.EnqueueJob(ctx, store.NewJob{Kind: mailRetryKind, Payload: []byte("sealed"), Attempts: 1,
+			if err := jobs.NewQueue(db.Store.Kernel()).Enqueue(ctx, jobs.NewJob{Kind: mailRetryKind, Payload: []byte("sealed"), Attempts: 1,
 				RunAt: clock.Now(), LastError: "421"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		other := db.OpenAnother(t)
-		claim := func(st *store.Store, limit int) []store.Job {
-			due, err := st.ClaimJobs(ctx, []string{mailRetryKind}, limit, mailRetryLease)
+		claim := func(st *store.Store, limit int) []jobs.Job {
+			due, err := jobs.NewQueue(st.Kernel()).Claim(ctx, []string{mailRetryKind}, limit, mailRetryLease)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestClaimMailOfARegistrationIsRetried(t *testing.T) {
 // clock has moved on: due digests, then every due retry.
 func (s *Service) retryMailPass(ctx context.Context) {
 	s.sendDueDigests(ctx)
-	r := jobs.New(jobs.Config{Store: s.store, Logger: s.log})
+	r := jobs.New(jobs.Config{Queue: s.jobs, Logger: s.log})
 	r.Register(s.mailRetryJob())
 	r.RunDue(ctx)
 }

@@ -69,6 +69,10 @@ var importRules = append(capabilityRules(), []importRule{
 			return strings.HasPrefix(imp, module+"/") &&
 				!inModule(imp, "internal/botpay", "internal/kernel", "internal/ledger", "internal/store", "internal/suite")
 		}},
+	{name: "the job queue imports only the kernel and the domain", under: "internal/jobs",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/jobs")
+		}},
 	{name: "field validation imports only the domain", under: "internal/validate",
 		forbidden: func(imp string) bool {
 			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/validate")

@@ -35,7 +35,7 @@ func (d *Dispatcher) Purge(ctx context.Context) error {
 // next replica's: deleting is idempotent.
 func (d *Dispatcher) PurgeJob() jobs.Kind {
 	return jobs.Kind{Name: "purge", Every: d.cfg.PurgeEvery, Lease: 5 * time.Minute,
-		Run: func(ctx context.Context, _ store.Job) error { return d.Purge(ctx) }}
+		Run: func(ctx context.Context, _ jobs.Job) error { return d.Purge(ctx) }}
 }
 
 // Start runs the dispatcher in the background, and the purge job on a
@@ -46,7 +46,7 @@ func (d *Dispatcher) Start(ctx context.Context) (stop func()) {
 	var wg sync.WaitGroup
 	wg.Go(func() { d.Run(ctx) })
 	if d.cfg.Jobs == nil {
-		purge := jobs.New(jobs.Config{Store: d.cfg.Store, Logger: d.log, Poll: d.cfg.PurgeEvery})
+		purge := jobs.New(jobs.Config{Queue: jobs.NewQueue(d.cfg.Store.Kernel()), Logger: d.log, Poll: d.cfg.PurgeEvery})
 		purge.Register(d.PurgeJob())
 		wg.Go(func() { purge.Run(ctx) })
 	}

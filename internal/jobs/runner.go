@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Defaults of Config and Kind.
@@ -23,7 +22,7 @@ type Kind struct {
 	Name string
 	// Run does the job. An error retries it after Retry's wait, unless it
 	// wraps Drop or the job has had its Tries.
-	Run func(ctx context.Context, j store.Job) error
+	Run func(ctx context.Context, j Job) error
 	// Every makes the kind periodic: one row, named by the kind, runs every
 	// Every whatever the outcome; Tries and Retry do not apply.
 	Every time.Duration
@@ -41,7 +40,7 @@ var ErrDrop = errors.New("job dropped")
 
 // Config assembles a Runner. Zero values take the defaults.
 type Config struct {
-	Store  *store.Store
+	Queue  *Queue
 	Logger *slog.Logger
 	// Poll is how often the table is read when nothing woke the runner
 	// (jobs enqueued by other replicas, retries falling due).
@@ -51,7 +50,7 @@ type Config struct {
 // Runner runs the registered kinds' due jobs. Run one per process; any
 // number of processes may share a database.
 type Runner struct {
-	store *store.Store
+	queue *Queue
 	clock botpay.Clock
 	log   *slog.Logger
 	poll  time.Duration
@@ -62,7 +61,7 @@ type Runner struct {
 
 // New builds a Runner.
 func New(cfg Config) *Runner {
-	r := &Runner{store: cfg.Store, clock: cfg.Store.Clock(), log: cfg.Logger, poll: cfg.Poll,
+	r := &Runner{queue: cfg.Queue, clock: cfg.Queue.db.Clock(), log: cfg.Logger, poll: cfg.Poll,
 		kinds: map[string]Kind{}, wake: make(chan struct{}, 1)}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
@@ -93,12 +92,12 @@ func (r *Runner) Wake() {
 	}
 }
 
-// Start hooks the runner to the store's commits, so that a job enqueued in
+// Start hooks the runner to the queue's commits, so that a job enqueued in
 // this process runs without waiting for the next poll, and runs it in the
 // background; stop ends it and waits for the job in flight. Call it before
 // serving: the hook is not synchronised with commits.
 func (r *Runner) Start(ctx context.Context) (stop func()) {
-	r.store.OnJob(r.Wake)
+	r.queue.OnJob(r.Wake)
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { r.Run(ctx) })
@@ -129,7 +128,7 @@ func (r *Runner) schedulePeriodic(ctx context.Context) {
 		if r.kinds[name].Every == 0 {
 			continue
 		}
-		err := r.store.EnqueueJob(ctx, store.NewJob{Kind: name, Key: name, RunAt: r.clock.Now()})
+		err := r.queue.Enqueue(ctx, NewJob{Kind: name, Key: name, RunAt: r.clock.Now()})
 		if err != nil && ctx.Err() == nil {
 			r.log.WarnContext(ctx, "scheduling a periodic job failed", "kind", name, "err", err)
 		}
@@ -147,7 +146,7 @@ func (r *Runner) RunDue(ctx context.Context, kinds ...string) {
 		lease = max(lease, r.kinds[name].Lease)
 	}
 	for ctx.Err() == nil {
-		due, err := r.store.ClaimJobs(ctx, kinds, batch, lease)
+		due, err := r.queue.Claim(ctx, kinds, batch, lease)
 		if err != nil {
 			if ctx.Err() == nil {
 				r.log.WarnContext(ctx, "claiming jobs failed", "err", err)
@@ -164,7 +163,7 @@ func (r *Runner) RunDue(ctx context.Context, kinds ...string) {
 }
 
 // runOne runs one claimed job and records its outcome.
-func (r *Runner) runOne(ctx context.Context, j store.Job) {
+func (r *Runner) runOne(ctx context.Context, j Job) {
 	k, ok := r.kinds[j.Kind]
 	if !ok {
 		return // claimed by name only: cannot happen
@@ -182,14 +181,14 @@ func (r *Runner) runOne(ctx context.Context, j store.Job) {
 			text = err.Error()
 			r.log.WarnContext(ctx, "periodic job failed", "kind", j.Kind, "err", err)
 		}
-		rec = r.store.RescheduleJob(ctx, j.ID, r.clock.Now().Add(k.Every), text)
+		rec = r.queue.reschedule(ctx, j.ID, r.clock.Now().Add(k.Every), text)
 	case err == nil:
-		rec = r.store.FinishJob(ctx, j.ID)
+		rec = r.queue.finish(ctx, j.ID)
 	case errors.Is(err, ErrDrop) || (k.Tries > 0 && j.Attempts+1 >= k.Tries):
 		r.log.ErrorContext(ctx, "job failed for good; dropped", "kind", j.Kind, "attempts", j.Attempts+1, "err", err)
-		rec = r.store.FinishJob(ctx, j.ID)
+		rec = r.queue.finish(ctx, j.ID)
 	default:
-		rec = r.store.RetryJob(ctx, j.ID, r.clock.Now().Add(k.Retry.Wait(j.Attempts+1)), err.Error())
+		rec = r.queue.retry(ctx, j.ID, r.clock.Now().Add(k.Retry.Wait(j.Attempts+1)), err.Error())
 	}
 	if rec != nil {
 		// Done but still kept: the job runs again after its lease, which

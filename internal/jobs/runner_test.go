@@ -41,15 +41,16 @@ func open(t *testing.T, d store.Dialect) (*storetest.DB, *botpay.ManualClock) {
 func TestFailingJobsAreRetriedThenDropped(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		db, clock := open(t, d)
+		q := jobs.NewQueue(db.Store.Kernel())
 		ctx := context.Background()
 		var runs, drops atomic.Int32
-		r := jobs.New(jobs.Config{Store: db.Store})
+		r := jobs.New(jobs.Config{Queue: q})
 		r.Register(jobs.Kind{Name: "flaky", Tries: 3, Retry: jobs.Backoff{First: time.Minute},
-			Run: func(context.Context, store.Job) error { runs.Add(1); return errors.New("down") }})
+			Run: func(context.Context, jobs.Job) error { runs.Add(1); return errors.New("down") }})
 		r.Register(jobs.Kind{Name: "unreadable",
-			Run: func(context.Context, store.Job) error { drops.Add(1); return fmt.Errorf("bad key: %w", jobs.ErrDrop) }})
+			Run: func(context.Context, jobs.Job) error { drops.Add(1); return fmt.Errorf("bad key: %w", jobs.ErrDrop) }})
 		for _, kind := range []string{"flaky", "unreadable"} {
-			if err := db.Store.EnqueueJob(ctx, store.NewJob{Kind: kind, RunAt: clock.Now()}); err != nil {
+			if err := q.Enqueue(ctx, jobs.NewJob{Kind: kind, RunAt: clock.Now()}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -65,7 +66,7 @@ func TestFailingJobsAreRetriedThenDropped(t *testing.T) {
 				t.Fatalf("step %d: %d runs, %d drops; want %d and 1", i, runs.Load(), drops.Load(), st.runs)
 			}
 		}
-		if left, _ := db.Store.ClaimJobs(ctx, []string{"flaky", "unreadable"}, 10, time.Minute); len(left) != 0 {
+		if left, _ := q.Claim(ctx, []string{"flaky", "unreadable"}, 10, time.Minute); len(left) != 0 {
 			t.Errorf("%d jobs left, want none", len(left))
 		}
 	})
@@ -79,10 +80,10 @@ func TestPeriodicJobRunsOncePerIntervalAcrossReplicas(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var passes atomic.Int32
 		kind := jobs.Kind{Name: "sweep", Every: time.Minute,
-			Run: func(context.Context, store.Job) error { passes.Add(1); return nil }}
+			Run: func(context.Context, jobs.Job) error { passes.Add(1); return nil }}
 		var runners []*jobs.Runner
 		for _, st := range []*store.Store{db.Store, db.OpenAnother(t)} {
-			r := jobs.New(jobs.Config{Store: st, Poll: time.Hour})
+			r := jobs.New(jobs.Config{Queue: jobs.NewQueue(st.Kernel()), Poll: time.Hour})
 			r.Register(kind)
 			runners = append(runners, r)
 		}
@@ -110,12 +111,13 @@ func TestPeriodicJobRunsOncePerIntervalAcrossReplicas(t *testing.T) {
 func TestAnEnqueuedJobWakesTheRunner(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		db, clock := open(t, d)
+		q := jobs.NewQueue(db.Store.Kernel())
 		ran := make(chan struct{}, 1)
-		r := jobs.New(jobs.Config{Store: db.Store, Poll: time.Hour})
-		r.Register(jobs.Kind{Name: "now", Run: func(context.Context, store.Job) error { ran <- struct{}{}; return nil }})
+		r := jobs.New(jobs.Config{Queue: q, Poll: time.Hour})
+		r.Register(jobs.Kind{Name: "now", Run: func(context.Context, jobs.Job) error { ran <- struct{}{}; return nil }})
 		stop := r.Start(context.Background())
 		defer stop()
-		if err := db.Store.EnqueueJob(context.Background(), store.NewJob{Kind: "now", RunAt: clock.Now()}); err != nil {
+		if err := q.Enqueue(context.Background(), jobs.NewJob{Kind: "now", RunAt: clock.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -131,14 +133,15 @@ func TestAnEnqueuedJobWakesTheRunner(t *testing.T) {
 func TestAKeyedJobExistsOnceAndClaimsTakeOnlyTheirKinds(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		db, clock := open(t, d)
+		q := jobs.NewQueue(db.Store.Kernel())
 		ctx := context.Background()
-		for _, j := range []store.NewJob{{Kind: "sweep", Key: "sweep"}, {Kind: "sweep", Key: "sweep"}, {Kind: "other"}} {
+		for _, j := range []jobs.NewJob{{Kind: "sweep", Key: "sweep"}, {Kind: "sweep", Key: "sweep"}, {Kind: "other"}} {
 			j.RunAt = clock.Now()
-			if err := db.Store.EnqueueJob(ctx, j); err != nil {
+			if err := q.Enqueue(ctx, j); err != nil {
 				t.Fatal(err)
 			}
 		}
-		due, err := db.Store.ClaimJobs(ctx, []string{"sweep"}, 10, time.Minute)
+		due, err := q.Claim(ctx, []string{"sweep"}, 10, time.Minute)
 		if err != nil || len(due) != 1 || due[0].Key != "sweep" || due[0].Kind != "sweep" {
 			t.Fatalf("claimed %+v, %v; want the one sweep", due, err)
 		}

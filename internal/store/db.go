@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/botpay/botpay/internal/ledger"
 	"time"
+
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -34,9 +35,6 @@ type Store struct {
 	// outbox writes events and, after a commit, wakes the local
 	// dispatcher (other replicas poll).
 	outbox *ledger.Outbox
-	// onJob, when set, runs after a transaction that enqueued a job commits
-	// (wakes the local job runner; other replicas poll).
-	onJob func()
 	// configs and signers keep the bots' spending configurations for
 	// checkout (checkout_config.go) and x402 signing (signerConfig in
 	// processor_wallets.go).

@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/botpay/botpay/internal/kernel"
-	"github.com/botpay/botpay/internal/ledger"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )

@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"github.com/botpay/botpay/internal/ledger"
 	"strconv"
 	"time"
+
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )

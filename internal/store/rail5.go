@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"

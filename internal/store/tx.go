@@ -13,8 +13,6 @@ import (
 type Tx struct {
 	k *kernel.Tx
 	s *Store
-	// jobs says a job was enqueued (the runner is woken after commit).
-	jobs bool
 }
 
 // step is one statement of a kernel pipeline.
@@ -44,12 +42,6 @@ func (t *Tx) forUpdate() string { return t.k.ForUpdate() }
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) error {
 	return s.db.InTx(ctx, func(k *kernel.Tx) error {
-		t := &Tx{k: k, s: s}
-		k.AfterCommit(func() {
-			if t.jobs && s.onJob != nil {
-				s.onJob()
-			}
-		})
-		return fn(t)
+		return fn(&Tx{k: k, s: s})
 	})
 }
