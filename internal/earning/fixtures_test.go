@@ -2,9 +2,10 @@ package earning_test
 
 import (
 	"context"
+	"testing"
+
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
-	"testing"
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"

@@ -209,8 +209,8 @@ func (s *Service) salesOf(ctx context.Context, botID string, f botpay.SaleFilter
 			q += ` AND ` + c.col + ` = $` + strconv.Itoa(len(args))
 		}
 	}
-	q, args = keysetNewestFirst(q, args, "seq", page)
-	v, err := readPage(ctx, s.db, q, args, page.Limit, scanSale)
+	q, args = kernel.Keyset(q, args, "seq", kernel.NewestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, scanSale)
 	return v, wrapErr(err, "sales %s", botID)
 }
 
