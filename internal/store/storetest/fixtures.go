@@ -1,0 +1,62 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// The fixture builder of the database layer: the store's tests and the
+// capability packages' tests make their owners and bots here, the way the
+// service does, so a change to registration or the claim reaches them all.
+
+// NewOwner creates an owner with a random e-mail.
+func NewOwner(t testing.TB, st *store.Store) botpay.Owner {
+	t.Helper()
+	ctx := context.Background()
+	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`,
+			o.ID, o.Email, kernel.MS(o.CreatedAt))
+		return err
+	}); err != nil {
+		t.Fatalf("create owner: %v", err)
+	}
+	return o
+}
+
+// registry registers and claims bots over st, as the service wires it.
+func registry(st *store.Store) *bots.Service {
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+}
+
+// NewBot registers an unclaimed bot named name and returns it with its
+// claim token.
+func NewBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
+	t.Helper()
+	token := botpay.NewClaimToken()
+	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
+		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
+	_, err := registry(st).RegisterBot(context.Background(), bots.NewBot{Bot: b,
+		APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)), ClaimTokenHash: botpay.Digest(token),
+		WebhookSecretSealed: []byte("sealed"), Limit: bots.Limit{Bucket: "register:test", Max: 0}})
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	return b, token
+}
+
+// ClaimedBot registers a bot and has owner claim it.
+func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
+	t.Helper()
+	_, token := NewBot(t, st, botpay.NewID("bot"))
+	claimed, err := registry(st).ClaimBot(context.Background(), owner.ID, botpay.Digest(token))
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return claimed
+}
