@@ -121,5 +121,5 @@ func WriteEvent(e botpay.Event, first int) (EventWrite, error) {
 }
 
 // OutcomeStaged is the outcome of an event staged at once as a pending
-// message (events.OutcomeStaged; the ledger does not import events).
+// message (notifications.OutcomeStaged; the ledger does not import notifications).
 const OutcomeStaged = "staged"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // startDispatcher runs the event dispatcher until the test ends.
@@ -15,7 +15,7 @@ func (s *Server) startDispatcher(t testing.TB, opts Options) {
 	if cfg.Poll == 0 {
 		cfg.Poll = 10 * time.Millisecond
 	}
-	s.Dispatcher = events.New(cfg)
+	s.Dispatcher = notifications.New(cfg)
 	stop := s.Dispatcher.Start(context.Background())
 	t.Cleanup(stop)
 }

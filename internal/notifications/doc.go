@@ -11,4 +11,4 @@
 // It owns delivery only: it never writes events (the store's use cases do
 // that in the transaction of their change) and never decides what a bot may
 // do.
-package events
+package notifications

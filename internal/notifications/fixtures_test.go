@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -83,9 +83,9 @@ func (w *world) fund(botID string, n int) {
 	}
 }
 
-func (w *world) dispatcher(cfg events.Config) *events.Dispatcher {
+func (w *world) dispatcher(cfg notifications.Config) *notifications.Dispatcher {
 	cfg.Store, cfg.Sealer, cfg.AllowPrivate = w.st, w.sealer, true
-	return events.New(cfg)
+	return notifications.New(cfg)
 }
 
 // health reads a bot's webhook status and fail count.
@@ -157,7 +157,7 @@ func (rc *receiver) url() string { return rc.srv.URL + "/hook" }
 
 func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	id := r.Header.Get(events.HeaderDelivery)
+	id := r.Header.Get(notifications.HeaderDelivery)
 	var p struct {
 		Event     string          `json:"event"`
 		Timestamp string          `json:"timestamp"`
@@ -177,7 +177,7 @@ func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	behave := rc.behave
 	rc.mu.Unlock()
 	if secret != "" {
-		if got, want := r.Header.Get(events.HeaderSignature), events.Signature([]byte(secret), body); got != want {
+		if got, want := r.Header.Get(notifications.HeaderSignature), notifications.Signature([]byte(secret), body); got != want {
 			rc.t.Errorf("signature %q, want %q", got, want)
 		}
 	}
