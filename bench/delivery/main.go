@@ -122,7 +122,7 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 		return err
 	}
 	base := rc.count.Load()
-	d := notifications.New(notifications.Config{Store: st, Sealer: sealer, AllowPrivate: true})
+	d := notifications.New(notifications.Config{DB: st.Kernel(), Outbox: st.Outbox(), Sealer: sealer, AllowPrivate: true})
 	start := time.Now()
 	stop := d.Start(ctx)
 	drained := int64(n + nBots) // and each bot's wallet.activated

@@ -154,7 +154,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	defer stopMetrics()
 	pages := web.New(d.svc, d.log, api.ClientIP)
-	tunnels := notifications.NewHub(d.store)
+	tunnels := notifications.NewHub(d.store.Kernel())
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
 		Version: version, Pages: pages.Mount, Skills: catalogue, Tunnel: tunnels, Observer: obs.api,
 		OutboundAllowPrivate: d.cfg.WebhookAllowPriv})
@@ -183,7 +183,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	// background task is a job of one runner, stopped before the store
 	// closes.
 	runner := jobs.New(jobs.Config{Store: d.store, Logger: d.log})
-	stopEvents := notifications.New(notifications.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
+	stopEvents := notifications.New(notifications.Config{DB: d.store.Kernel(), Outbox: d.store.Outbox(), Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
 		Tunnel: tunnels, Logger: d.log, Observer: obs.events, Jobs: runner}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
 	d.svc.RegisterJobs(runner, app.JobIntervals{Expiry: 15 * time.Second, Resume: resumeEvery, MailDigests: 15 * time.Second})

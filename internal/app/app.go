@@ -14,6 +14,7 @@ import (
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
@@ -127,6 +128,9 @@ type Service struct {
 	// settlement (settlement_chain.go).
 	buyerWait time.Duration
 	accounts  *accounts.Service
+	// notifications hands bots their pending messages and authenticates
+	// tunnel clients.
+	notifications *notifications.Service
 }
 
 // Config assembles a Service.
@@ -188,6 +192,8 @@ func New(c Config) *Service {
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
+	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
+		BotAuthFailed: errBotAuth})
 	return svc
 }
 
@@ -196,6 +202,9 @@ func (s *Service) Bots() *bots.Service { return s.bots }
 
 // Earning records sales and refunds.
 func (s *Service) Earning() *earning.Service { return s.earning }
+
+// Notifications is what a bot reads of its notifications.
+func (s *Service) Notifications() *notifications.Service { return s.notifications }
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }

@@ -18,12 +18,16 @@ const (
 	batch        = 20
 )
 
+// Job is one claimed job, as its kind's handler receives it; the name lets
+// a capability package write a handler without naming the store.
+type Job = store.Job
+
 // Kind is one kind of job and how it runs.
 type Kind struct {
 	Name string
 	// Run does the job. An error retries it after Retry's wait, unless it
 	// wraps Drop or the job has had its Tries.
-	Run func(ctx context.Context, j store.Job) error
+	Run func(ctx context.Context, j Job) error
 	// Every makes the kind periodic: one row, named by the kind, runs every
 	// Every whatever the outcome; Tries and Retry do not apply.
 	Every time.Duration

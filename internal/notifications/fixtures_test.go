@@ -84,7 +84,7 @@ func (w *world) fund(botID string, n int) {
 }
 
 func (w *world) dispatcher(cfg notifications.Config) *notifications.Dispatcher {
-	cfg.Store, cfg.Sealer, cfg.AllowPrivate = w.st, w.sealer, true
+	cfg.DB, cfg.Outbox, cfg.Sealer, cfg.AllowPrivate = w.st.Kernel(), w.st.Outbox(), w.sealer, true
 	return notifications.New(cfg)
 }
 
@@ -119,7 +119,7 @@ func (w *world) waitDone(st *store.Store, within time.Duration) {
 
 func (w *world) staged(botID string) map[string]bool {
 	w.t.Helper()
-	msgsPage, err := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 1000})
+	msgsPage, err := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 1000})
 	msgs := msgsPage.Items
 	if err != nil {
 		w.t.Fatal(err)
@@ -219,4 +219,9 @@ func resetConnection(w http.ResponseWriter, r *http.Request) bool {
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+}
+
+// messages is the Service that hands the world's bots their messages.
+func (w *world) messages() *notifications.Service {
+	return notifications.NewService(notifications.Deps{DB: w.st.Kernel(), Sealer: w.sealer})
 }

@@ -38,7 +38,7 @@ func TestTwoDispatchersShareOnePostgreSQLOutbox(t *testing.T) {
 	a := w.dispatcher(cfg)
 	other := db.OpenAnother(t)
 	cfgB := cfg
-	cfgB.Store, cfgB.Sealer, cfgB.HTTP = other, w.sealer, countingClient(&sentB)
+	cfgB.DB, cfgB.Outbox, cfgB.Sealer, cfgB.HTTP = other.Kernel(), other.Outbox(), w.sealer, countingClient(&sentB)
 	b := notifications.New(cfgB)
 	stopA, stopB := a.Start(t.Context()), b.Start(t.Context())
 	var wg sync.WaitGroup

@@ -132,7 +132,7 @@ func TestPendingMessagesExpireAndArePurged(t *testing.T) {
 	inBubble(t, func(t *testing.T, w *world, rc *failingReceiver) {
 		botID, _ := w.bot("https://bot.example.com/hook")
 		time.Sleep(time.Second)
-		msgsPage, err := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 10})
+		msgsPage, err := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 10})
 		msgs := msgsPage.Items
 		if err != nil || len(msgs) != 1 {
 			t.Fatalf("messages %v, %v; want one", msgs, err)
@@ -142,14 +142,14 @@ func TestPendingMessagesExpireAndArePurged(t *testing.T) {
 			t.Fatalf("%d pending just before expiry, want 1", n)
 		}
 		time.Sleep(time.Millisecond)
-		if left, _ := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 10}); len(left.Items) != 0 {
+		if left, _ := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 10}); len(left.Items) != 0 {
 			t.Errorf("an expired message was handed out: %+v", left)
 		}
 		if n, _ := w.st.PendingMessageCount(ctx, botID); n != 0 {
 			t.Errorf("status would count %d expired messages", n)
 		}
 		time.Sleep(time.Hour + time.Second)
-		if n, _ := w.st.StoredMessageCount(ctx, botID); n != 0 {
+		if n, _ := notifications.StoredMessageCount(w.st.Kernel(), botID); n != 0 {
 			t.Errorf("%d expired rows left after a purge interval", n)
 		}
 	})

@@ -128,7 +128,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, ExplorerURL: opts.ExplorerURL,
 		WriteTimeout: opts.WriteTimeout})
 	pages := web.New(s.App, nil, api.ClientIP)
-	s.Tunnels = notifications.NewHub(st)
+	s.Tunnels = notifications.NewHub(st.Kernel())
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
 		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard,
 		TrustedProxies: opts.TrustedProxies})
