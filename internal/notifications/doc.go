@@ -1,14 +1,20 @@
-// Package events delivers what the transactional outbox holds: a dispatcher
-// claims due outbox rows under a lease (FOR UPDATE SKIP LOCKED on
-// PostgreSQL, the single writer on SQLite), posts each event as a signed
-// webhook (docs/decisions.md) or hands it to the bot's managed tunnel,
-// tracks webhook health (docs/api.md), stages events as
-// pending messages, retries with exponential backoff and jitter, and purges
-// expired messages. Because every claim is a lease in the database, several
-// replicas share the work and a crashed one's rows come back when its lease
-// ends.
+// Package notifications is how a bot hears about things. Its dispatcher
+// delivers what the transactional outbox holds: it claims due outbox rows
+// under a lease (FOR UPDATE SKIP LOCKED on PostgreSQL, the single writer
+// on SQLite), posts each event as a signed webhook (docs/decisions.md) or
+// hands it to the bot's managed tunnel (Hub), tracks webhook health
+// (docs/api.md), stages events as pending messages, retries with
+// exponential backoff and jitter, and purges expired messages. Because
+// every claim is a lease in the database, several replicas share the work
+// and a crashed one's rows come back when its lease ends. Whether an event
+// is attempted at all is botpay.AttemptsDelivery, the rule the outbox's
+// SQL is written out from too.
 //
-// It owns delivery only: it never writes events (the store's use cases do
-// that in the transaction of their change) and never decides what a bot may
-// do.
+// Its Service hands a bot its pending messages, takes their
+// acknowledgements and authenticates tunnel clients. Each use case's SQL
+// is beside it (*_sql.go), over the kernel; the bots' columns come
+// through TunnelBots.
+//
+// It never writes events (the capabilities do, through the ledger, in the
+// transaction of their change) and never decides what a bot may do.
 package notifications
