@@ -29,9 +29,9 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 		{"unreachable webhook is staged", botpay.WebhookUnreachable, "https://bot.example.com/hook", "", true},
 		{"status none is staged", botpay.WebhookNone, "", "", true},
 		{"no callback and no tunnel is staged", botpay.WebhookActive, "", "", true},
-		{"degraded tunnel bot is left to the dispatcher", botpay.WebhookDegraded, "", "tunnel-hash", false},
+		{"degraded tunnel bot is left to the dispatcher", botpay.WebhookDegraded, "", "tunnel-hash-degraded", false},
 		{"degraded without callback or tunnel is staged", botpay.WebhookDegraded, "", "", true},
-		{"unreachable tunnel bot is staged", botpay.WebhookUnreachable, "", "tunnel-hash", true},
+		{"unreachable tunnel bot is staged", botpay.WebhookUnreachable, "", "tunnel-hash-unreachable", true},
 		{"status none with a callback is staged", botpay.WebhookNone, "https://bot.example.com/hook", "", true},
 	}
 	for _, c := range cases { // the SQL of emit and the dispatcher's Go decide alike
