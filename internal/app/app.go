@@ -131,6 +131,9 @@ type Service struct {
 	// notifications hands bots their pending messages and authenticates
 	// tunnel clients.
 	notifications *notifications.Service
+	// ownerMail sends owner notifications within their daily limits and
+	// retries them (owner_mail.go).
+	ownerMail *notifications.OwnerMail
 }
 
 // Config assembles a Service.
@@ -186,6 +189,7 @@ func New(c Config) *Service {
 	if svc.domain == (x402.Domain{}) {
 		svc.domain = x402.BaseUSDC
 	}
+	svc.ownerMail = svc.newOwnerMail(c)
 	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
 		Chain: chainRefunds{svc}, Receipts: receiptMailer{svc}})
 	svc.sales = svc.earning
@@ -231,7 +235,7 @@ func (s *Service) TransactionURL(hash string) string {
 // notify sends an e-mail outside any transaction and reports whether it
 // went. A failure is logged, never fatal to the action that caused it, and
 // not retried: the caller tells its client (owner notifications go through
-// notifyOwner instead, mail_retries.go).
+// notifyOwner instead, owner_mail.go).
 func (s *Service) notify(ctx context.Context, m mail.Message) bool {
 	if err := s.send(ctx, m); err != nil {
 		s.log.WarnContext(ctx, "e-mail not sent", "subject", m.Subject, "err", err)

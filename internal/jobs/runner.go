@@ -22,6 +22,9 @@ const (
 // a capability package write a handler without naming the store.
 type Job = store.Job
 
+// NewJob is a job to enqueue, named here for the same reason.
+type NewJob = store.NewJob
+
 // Kind is one kind of job and how it runs.
 type Kind struct {
 	Name string

@@ -11,9 +11,12 @@
 // SQL is written out from too.
 //
 // Its Service hands a bot its pending messages, takes their
-// acknowledgements and authenticates tunnel clients. Each use case's SQL
-// is beside it (*_sql.go), over the kernel; the bots' columns come
-// through TunnelBots.
+// acknowledgements and authenticates tunnel clients. OwnerMail is how an
+// owner hears about a bot by e-mail: daily limits per bot and per
+// address, a digest of what they held back, and a retry job for mail the
+// server refused. Each use case's SQL is beside it (*_sql.go), over the
+// kernel; the bots' columns, the rate-limit windows and the job queue come
+// through small interfaces (TunnelBots, MailLimits, MailJobs).
 //
 // It never writes events (the capabilities do, through the ledger, in the
 // transaction of their change) and never decides what a bot may do.
