@@ -16,7 +16,16 @@ import (
 func (s *Service) newOwnerMail(c Config) *notifications.OwnerMail {
 	return notifications.NewOwnerMail(notifications.OwnerMailDeps{DB: c.Store.Kernel(), Sealer: c.Sealer, Mail: c.Mail,
 		Logger: s.log, BaseURL: s.baseURL, PerBotPerDay: s.limits.OwnerMailsPerBotPerDay,
-		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{c.Store}, Jobs: c.Store})
+		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{c.Store}, Jobs: c.Store,
+		Owners: owners{s}})
+}
+
+// owners reads owners through the accounts capability, built after the
+// owner mail (which it mails through).
+type owners struct{ s *Service }
+
+func (o owners) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) {
+	return o.s.accounts.OwnerByID(ctx, id)
 }
 
 // ownerMailLimits counts owner notifications in the store's windows,
@@ -54,3 +63,14 @@ func (s *Service) sendDueDigests(ctx context.Context) { s.ownerMail.SendDueDiges
 func (s *Service) mailRetryJob() jobs.Kind { return s.ownerMail.RetryJob() }
 
 func (s *Service) mailDigestJob(every time.Duration) jobs.Kind { return s.ownerMail.DigestJob(every) }
+
+// ownerAddress is where mail about a bot goes: its owner's account, or
+// before the claim the address the bot registered with.
+func (s *Service) ownerAddress(ctx context.Context, b botpay.Bot) (string, error) {
+	return s.ownerMail.OwnerAddress(ctx, b)
+}
+
+// notifyCallbackChanged tells the owner where the bot's events go now.
+func (s *Service) notifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string) {
+	s.ownerMail.NotifyCallbackChanged(ctx, b, previous, by)
+}

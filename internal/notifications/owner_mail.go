@@ -81,6 +81,7 @@ type OwnerMailDeps struct {
 	PerBotPerDay, PerAddressPerDay int
 	Limits                         MailLimits
 	Jobs                           MailJobs
+	Owners                         Owners
 }
 
 // OwnerMail sends owners their notifications: within the daily limits,
