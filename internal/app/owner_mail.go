@@ -16,7 +16,7 @@ import (
 func (s *Service) newOwnerMail(c Config) *notifications.OwnerMail {
 	return notifications.NewOwnerMail(notifications.OwnerMailDeps{DB: c.Store.Kernel(), Sealer: c.Sealer, Mail: c.Mail,
 		Logger: s.log, BaseURL: s.baseURL, PerBotPerDay: s.limits.OwnerMailsPerBotPerDay,
-		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{c.Store}, Jobs: c.Store,
+		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{c.Store}, Jobs: storeJobs{c.Store},
 		Owners: owners{s}})
 }
 
@@ -39,6 +39,11 @@ func (l ownerMailLimits) TakeMailLimits(ctx context.Context, limits []notificati
 	}
 	return l.st.TakeAll(ctx, all)
 }
+
+// storeJobs enqueues on the store's job table, which the runner claims.
+type storeJobs struct{ st *store.Store }
+
+func (j storeJobs) Enqueue(ctx context.Context, job jobs.NewJob) error { return j.st.EnqueueJob(ctx, job) }
 
 // notifyOwner sends an owner notification, kept for another attempt when
 // the mail server fails.

@@ -64,9 +64,10 @@ type MailLimits interface {
 	TakeMailLimits(ctx context.Context, limits []MailLimit) error
 }
 
-// MailJobs keeps a failed notification for another attempt.
+// MailJobs keeps a failed notification for another attempt: the queue the
+// process's job runner takes from.
 type MailJobs interface {
-	EnqueueJob(ctx context.Context, j jobs.NewJob) error
+	Enqueue(ctx context.Context, j jobs.NewJob) error
 }
 
 // OwnerMailDeps is what OwnerMail is built from.
@@ -144,7 +145,7 @@ func (o *OwnerMail) Notify(ctx context.Context, m mail.Message) {
 	o.log.WarnContext(ctx, "e-mail not sent; it will be tried again", "subject", m.Subject, "err", err)
 	plain, jerr := json.Marshal(m)
 	if jerr == nil {
-		jerr = o.d.Jobs.EnqueueJob(context.WithoutCancel(ctx), jobs.NewJob{Kind: MailRetryKind, Attempts: 1,
+		jerr = o.d.Jobs.Enqueue(context.WithoutCancel(ctx), jobs.NewJob{Kind: MailRetryKind, Attempts: 1,
 			Payload: o.d.Sealer.Seal(plain, mailRetryAAD), RunAt: o.clock.Now().Add(MailRetryFirst), LastError: err.Error()})
 	}
 	if jerr != nil {
