@@ -43,7 +43,9 @@ func (l ownerMailLimits) TakeMailLimits(ctx context.Context, limits []notificati
 // storeJobs enqueues on the store's job table, which the runner claims.
 type storeJobs struct{ st *store.Store }
 
-func (j storeJobs) Enqueue(ctx context.Context, job jobs.NewJob) error { return j.st.EnqueueJob(ctx, job) }
+func (j storeJobs) Enqueue(ctx context.Context, job jobs.NewJob) error {
+	return j.st.EnqueueJob(ctx, job)
+}
 
 // notifyOwner sends an owner notification, kept for another attempt when
 // the mail server fails.
