@@ -191,7 +191,7 @@ func New(c Config) *Service {
 	}
 	svc.ownerMail = svc.newOwnerMail(c)
 	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
-		Chain: chainRefunds{svc}, Receipts: receiptMailer{svc}})
+		Chain: chainRefunds{svc}, Receipts: svc.receipts(c), Logger: log})
 	svc.sales = svc.earning
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
