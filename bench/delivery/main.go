@@ -36,8 +36,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -122,7 +122,7 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 		return err
 	}
 	base := rc.count.Load()
-	d := events.New(events.Config{Store: st, Sealer: sealer, AllowPrivate: true})
+	d := notifications.New(notifications.Config{DB: st.Kernel(), Outbox: st.Outbox(), Sealer: sealer, AllowPrivate: true})
 	start := time.Now()
 	stop := d.Start(ctx)
 	drained := int64(n + nBots) // and each bot's wallet.activated

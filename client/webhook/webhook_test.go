@@ -54,7 +54,7 @@ func TestVerifierKeysTheStandardSignatureAsTheSpecificationDoes(t *testing.T) {
 }
 
 // A delivery as botpay signs it (vectors computed with Python's hmac; see
-// internal/events/sign_test.go).
+// internal/notifications/sign_test.go).
 const (
 	secret            = "whsec_00112233445566778899aabbccddeeff0011223344556677"
 	body              = `{"event":"wallet.funded","timestamp":"2026-11-21T09:30:00.000Z","bot_id":"bot_0123456789abcdef","data":{"amount":12.5,"currency":"USD"}}`

@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/api"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/metrics"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // observers are where the server and the dispatcher report; both nil when
 // metrics are off.
 type observers struct {
 	api    api.Observer
-	events events.Observer
+	events notifications.Observer
 }
 
 // startMetrics serves /metrics on BOTPAY_METRICS_ADDR, a listener of its

@@ -17,9 +17,9 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/config"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/skills"
 	"github.com/botpay/botpay/internal/store"
@@ -158,7 +158,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	}
 	defer stopMetrics()
 	pages := web.New(d.svc, d.log, api.ClientIP)
-	tunnels := events.NewHub(d.store)
+	tunnels := notifications.NewHub(d.store.Kernel())
 	handler := api.New(d.svc, api.Config{TrustedProxies: d.cfg.TrustedProxies, Sealer: d.sealer, Logger: d.log,
 		Version: version, Pages: pages.Mount, Skills: catalogue, Tunnel: tunnels, Observer: obs.api,
 		OutboundAllowPrivate: d.cfg.WebhookAllowPriv})
@@ -187,7 +187,7 @@ func serve(ctx context.Context, args []string, logOut io.Writer) error {
 	// background task is a job of one runner, stopped before the store
 	// closes.
 	runner := jobs.New(jobs.Config{Queue: d.jobs, Logger: d.log})
-	stopEvents := events.New(events.Config{Store: d.store, Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
+	stopEvents := notifications.New(notifications.Config{DB: d.store.Kernel(), Outbox: d.store.Outbox(), Sealer: d.sealer, AllowPrivate: d.cfg.WebhookAllowPriv,
 		Tunnel: tunnels, Logger: d.log, Observer: obs.events, Jobs: runner}).Start(context.WithoutCancel(ctx))
 	defer stopEvents()
 	d.svc.RegisterJobs(runner, app.JobIntervals{Expiry: 15 * time.Second, Resume: resumeEvery, MailDigests: 15 * time.Second})

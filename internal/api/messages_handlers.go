@@ -24,7 +24,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	msgs, err := s.svc.PendingMessages(r.Context(), bot, page)
+	msgs, err := s.svc.Notifications().PendingMessages(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -48,7 +48,7 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 		writeError(w, r, err)
 		return
 	}
-	acked, notFound, err := s.svc.AckMessages(r.Context(), bot, ids)
+	acked, notFound, err := s.svc.Notifications().AckMessages(r.Context(), bot, ids)
 	if err != nil {
 		writeError(w, r, err)
 		return

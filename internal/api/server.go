@@ -9,7 +9,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/skills"
@@ -28,7 +28,7 @@ type Config struct {
 	Skills *skills.Catalogue
 	// Tunnel relays managed-tunnel deliveries; nil leaves the tunnel
 	// routes out.
-	Tunnel *events.Hub
+	Tunnel *notifications.Hub
 	// OutboundAllowPrivate lets the MCP tool pay_x402_resource fetch
 	// loopback and private addresses (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	OutboundAllowPrivate bool

@@ -22,7 +22,7 @@ type tunnelRequestView struct {
 }
 
 func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
-	bot, err := s.svc.AuthenticateTunnel(r.Context(), bearer(r))
+	bot, err := s.svc.Notifications().AuthenticateTunnel(r.Context(), bearer(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -41,7 +41,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	authorization, err := s.svc.TunnelAuthorization(r.Context(), bot.ID)
+	authorization, err := s.svc.Notifications().TunnelAuthorization(r.Context(), bot.ID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -54,7 +54,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
-	bot, err := s.svc.AuthenticateTunnel(r.Context(), bearer(r))
+	bot, err := s.svc.Notifications().AuthenticateTunnel(r.Context(), bearer(r))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -15,6 +15,7 @@ import (
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
@@ -131,6 +132,12 @@ type Service struct {
 	// jobs is the job queue the process's runner takes its jobs from, so
 	// that what the service enqueues wakes it.
 	jobs *jobs.Queue
+	// notifications hands bots their pending messages and authenticates
+	// tunnel clients.
+	notifications *notifications.Service
+	// ownerMail sends owner notifications within their daily limits and
+	// retries them (owner_mail.go).
+	ownerMail *notifications.OwnerMail
 }
 
 // Config assembles a Service.
@@ -192,12 +199,15 @@ func New(c Config) *Service {
 	if svc.domain == (x402.Domain{}) {
 		svc.domain = x402.BaseUSDC
 	}
+	svc.ownerMail = svc.newOwnerMail(c)
 	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
-		Chain: chainRefunds{svc}, Receipts: receiptMailer{svc}})
+		Chain: chainRefunds{svc}, Receipts: svc.receipts(c), Logger: log})
 	svc.sales = svc.earning
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
+	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
+		BotAuthFailed: errBotAuth})
 	return svc
 }
 
@@ -206,6 +216,9 @@ func (s *Service) Bots() *bots.Service { return s.bots }
 
 // Earning records sales and refunds.
 func (s *Service) Earning() *earning.Service { return s.earning }
+
+// Notifications is what a bot reads of its notifications.
+func (s *Service) Notifications() *notifications.Service { return s.notifications }
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }
@@ -232,7 +245,7 @@ func (s *Service) TransactionURL(hash string) string {
 // notify sends an e-mail outside any transaction and reports whether it
 // went. A failure is logged, never fatal to the action that caused it, and
 // not retried: the caller tells its client (owner notifications go through
-// notifyOwner instead, mail_retries.go).
+// notifyOwner instead, owner_mail.go).
 func (s *Service) notify(ctx context.Context, m mail.Message) bool {
 	if err := s.send(ctx, m); err != nil {
 		s.log.WarnContext(ctx, "e-mail not sent", "subject", m.Subject, "err", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -69,11 +70,11 @@ func TestOwnerNotificationIsRetriedUntilItIsSent(t *testing.T) {
 			attempts, delivered int
 		}{
 			{0, 1, 0}, // the first attempt failed; nothing is due yet
-			{mailRetryFirst - time.Second, 1, 0},
+			{notifications.MailRetryFirst - time.Second, 1, 0},
 			{time.Second, 2, 0}, // second attempt at 30 s fails
-			{2*mailRetryFirst - time.Second, 2, 0},
-			{mailRetryFirst + time.Second, 3, 1}, // third, 60 to 90 s later, goes
-			{time.Hour, 3, 1},                    // and is forgotten
+			{2*notifications.MailRetryFirst - time.Second, 2, 0},
+			{notifications.MailRetryFirst + time.Second, 3, 1}, // third, 60 to 90 s later, goes
+			{time.Hour, 3, 1}, // and is forgotten
 		}
 		for i, st := range steps {
 			clock.Advance(st.advance)
@@ -88,7 +89,7 @@ func TestOwnerNotificationIsRetriedUntilItIsSent(t *testing.T) {
 	})
 }
 
-// A message that never goes is attempted mailRetryTries times in all, then
+// A message that never goes is attempted notifications.MailRetryTries times in all, then
 // dropped.
 func TestOwnerNotificationIsDroppedAfterEveryAttempt(t *testing.T) {
 	t.Parallel()
@@ -96,12 +97,12 @@ func TestOwnerNotificationIsDroppedAfterEveryAttempt(t *testing.T) {
 	s, clock := retryService(t, store.SQLite, sender)
 	ctx := context.Background()
 	s.notifyOwner(ctx, mail.Message{To: "owner@example.com", Subject: "Low balance", Text: "fund me"})
-	for range 2 * mailRetryTries {
-		clock.Advance(mailRetryMax)
+	for range 2 * notifications.MailRetryTries {
+		clock.Advance(notifications.MailRetryMax)
 		s.retryMailPass(ctx)
 	}
-	if a, _ := sender.counts(); a != mailRetryTries {
-		t.Errorf("%d attempts, want %d", a, mailRetryTries)
+	if a, _ := sender.counts(); a != notifications.MailRetryTries {
+		t.Errorf("%d attempts, want %d", a, notifications.MailRetryTries)
 	}
 }
 
@@ -113,14 +114,14 @@ func TestMailRetryIsAttemptedByOneReplicaAtATime(t *testing.T) {
 		db := storetest.Open(t, d, clock)
 		ctx := context.Background()
 		for range 5 {
-			if err := jobs.NewQueue(db.Store.Kernel()).Enqueue(ctx, jobs.NewJob{Kind: mailRetryKind, Payload: []byte("sealed"), Attempts: 1,
+			if err := jobs.NewQueue(db.Store.Kernel()).Enqueue(ctx, jobs.NewJob{Kind: notifications.MailRetryKind, Payload: []byte("sealed"), Attempts: 1,
 				RunAt: clock.Now(), LastError: "421"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		other := db.OpenAnother(t)
 		claim := func(st *store.Store, limit int) []jobs.Job {
-			due, err := jobs.NewQueue(st.Kernel()).Claim(ctx, []string{mailRetryKind}, limit, mailRetryLease)
+			due, err := jobs.NewQueue(st.Kernel()).Claim(ctx, []string{notifications.MailRetryKind}, limit, notifications.MailRetryLease)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func TestMailRetryIsAttemptedByOneReplicaAtATime(t *testing.T) {
 			}
 			seen[r.ID] = true
 		}
-		clock.Advance(mailRetryLease - time.Millisecond)
+		clock.Advance(notifications.MailRetryLease - time.Millisecond)
 		if again := claim(other, 10); len(again) != 0 {
 			t.Fatalf("claimed %d again inside the lease", len(again))
 		}
@@ -164,7 +165,7 @@ func TestClaimMailOfARegistrationIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(mailRetryFirst)
+	clock.Advance(notifications.MailRetryFirst)
 	s.retryMailPass(ctx)
 	if a, n := sender.counts(); a != 2 || n != 1 {
 		t.Fatalf("%d attempts, %d delivered; want the refused claim e-mail sent on the retry", a, n)

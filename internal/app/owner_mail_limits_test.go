@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -23,18 +24,18 @@ func TestHeldBackNotificationsGoInOneDailyDigest(t *testing.T) {
 		for range 7 {
 			s.notifyAboutBot(ctx, bot, mail.Message{To: bot.OwnerEmail, Subject: "Callback URL changed for your bot", Text: "x"})
 		}
-		if n := len(sender.Sent()); n != unclaimedBotMailsPerDay {
-			t.Fatalf("%d sent, want %d", n, unclaimedBotMailsPerDay)
+		if n := len(sender.Sent()); n != notifications.UnclaimedBotMailsPerDay {
+			t.Fatalf("%d sent, want %d", n, notifications.UnclaimedBotMailsPerDay)
 		}
 		s.retryMailPass(ctx)
-		if n := len(sender.Sent()); n != unclaimedBotMailsPerDay {
+		if n := len(sender.Sent()); n != notifications.UnclaimedBotMailsPerDay {
 			t.Fatalf("a digest went before its day was over: %d sent", n)
 		}
-		clock.Advance(ownerMailDay)
+		clock.Advance(notifications.OwnerMailDay)
 		s.retryMailPass(ctx)
 		s.retryMailPass(ctx)
 		sent := sender.Sent()
-		if len(sent) != unclaimedBotMailsPerDay+1 {
+		if len(sent) != notifications.UnclaimedBotMailsPerDay+1 {
 			t.Fatalf("%d sent after the day, want one digest more", len(sent))
 		}
 		digest := sent[len(sent)-1]

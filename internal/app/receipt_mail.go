@@ -2,125 +2,41 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 )
 
-// A sale whose buyer gave an e-mail address, or that paid an invoice, is
-// confirmed by a receipt e-mail, sent once: only by the call that recorded
-// the sale (never by a replay or a settlement finished elsewhere), after
-// its transaction committed, and tried again like owner notifications when
-// the mail server fails. Anyone can name any address on a sandbox page, so
-// receipts are limited per recipient and per seller bot over a day; one
-// held back is logged, and the receipt page stays the proof of payment.
-const receiptMailDay = 24 * time.Hour
-
-// receiptMailer mails the receipts of the sales internal/earning records.
-type receiptMailer struct{ s *Service }
-
-func (m receiptMailer) MailReceipt(ctx context.Context, res botpay.SaleResult) {
-	m.s.mailReceipt(ctx, res)
+// receipts is how internal/earning mails buyers their receipts: through
+// the owner mail (retried when the mail server fails), within the store's
+// rate-limit windows.
+func (s *Service) receipts(c Config) earning.Receipts {
+	return earning.Receipts{Mail: s.ownerMail, Sellers: sellerNames{c.Store}, Limits: receiptLimits{c.Store},
+		BaseURL: s.baseURL, PerBotPerDay: s.limits.ReceiptMailsPerBotPerDay, PerAddressPerDay: s.limits.ReceiptMailsPerAddressPerDay}
 }
 
-// mailReceipt sends the receipt of a newly recorded sale to its buyer and
-// to the payer of the invoice it paid (once when they are the same).
+type sellerNames struct{ st *store.Store }
+
+func (n sellerNames) SellerName(ctx context.Context, botID string) (string, error) {
+	b, err := n.st.Bot(ctx, botID)
+	return b.Name, err
+}
+
+// receiptLimits counts receipts in the store's windows, unannounced: they
+// are no answer's RateLimit headers.
+type receiptLimits struct{ st *store.Store }
+
+func (l receiptLimits) TakeMailLimits(ctx context.Context, limits []earning.MailLimit) error {
+	all := make([]store.Limit, len(limits))
+	for i, m := range limits {
+		all[i] = store.Limit{Bucket: m.Bucket, Max: m.Max, Window: m.Window, Unannounced: true}
+	}
+	return l.st.TakeAll(ctx, all)
+}
+
+// mailReceipt sends the receipt of a sale recorded inside a transaction of
+// this package's (x402 settlement), once it has committed.
 func (s *Service) mailReceipt(ctx context.Context, res botpay.SaleResult) {
-	payID := receiptPayID(res)
-	if payID == "" {
-		return // a sale through the facilitator has no buyer page
-	}
-	var to []string
-	for _, addr := range []string{res.Sale.BuyerEmail, invoicePayer(res.Invoice)} {
-		addr = strings.ToLower(strings.TrimSpace(addr))
-		if addr != "" && (len(to) == 0 || to[0] != addr) {
-			to = append(to, addr)
-		}
-	}
-	if len(to) == 0 {
-		return
-	}
-	seller, err := s.SellerOf(ctx, res.Sale.BotID)
-	if err != nil {
-		s.log.WarnContext(ctx, "receipt not sent: seller unknown", "sale_id", res.Sale.ID, "err", err)
-		return
-	}
-	for _, addr := range to {
-		if s.admitReceipt(ctx, res.Sale.BotID, addr) {
-			s.notifyOwner(ctx, receiptMail(addr, seller.Name, res, s.baseURL+"/pay/"+payID+"/receipt/"+res.Sale.ID))
-		}
-	}
-}
-
-func invoicePayer(inv *botpay.Invoice) string {
-	if inv == nil {
-		return ""
-	}
-	return inv.RecipientEmail
-}
-
-// receiptPayID is the buyer page a sale was paid through.
-func receiptPayID(res botpay.SaleResult) string {
-	if res.Sale.CheckoutPageID != "" {
-		return res.Sale.CheckoutPageID
-	}
-	return res.Sale.PaymentLinkID
-}
-
-// admitReceipt takes one receipt to address from the daily limits.
-func (s *Service) admitReceipt(ctx context.Context, botID, address string) bool {
-	err := s.store.TakeAll(ctx, []store.Limit{
-		{Bucket: "receipt-mail-bot:" + botID, Max: s.limits.ReceiptMailsPerBotPerDay, Window: receiptMailDay, Unannounced: true},
-		{Bucket: "receipt-mail-to:" + botpay.Digest(address), Max: s.limits.ReceiptMailsPerAddressPerDay, Window: receiptMailDay, Unannounced: true},
-	})
-	if err != nil {
-		s.log.WarnContext(ctx, "receipt e-mail held back", "bot_id", botID, "err", err)
-		return false
-	}
-	return true
-}
-
-// receiptMail is the receipt of a sale: what was paid, to whom, for what,
-// when, how, and the link to the receipt page. The Subject carries no
-// text of the seller's.
-func receiptMail(to, seller string, res botpay.SaleResult, link string) mail.Message {
-	sale := res.Sale
-	when := sale.ConfirmedAt
-	if when.IsZero() {
-		when = sale.CreatedAt
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Thank you for your payment.\n\nAmount: %s\nPaid to: %s\nFor: %s\n", botpay.FormatUSD(sale.Amount), seller, receiptItem(res))
-	if res.Invoice != nil {
-		fmt.Fprintf(&b, "Invoice: %s\n", res.Invoice.ReferenceNumber)
-	}
-	fmt.Fprintf(&b, "Date: %s\nMethod: %s\nReceipt number: %s\n", when.UTC().Format("2 January 2006, 15:04 UTC"),
-		botpay.MethodLabel(sale.Method), sale.ID)
-	if sale.TxHash != "" {
-		fmt.Fprintf(&b, "Transaction hash: %s\n", sale.TxHash)
-	}
-	if res.Page != nil && res.Page.ContactEmail != "" {
-		fmt.Fprintf(&b, "Questions about your order: %s\n", res.Page.ContactEmail)
-	}
-	if res.Page != nil && res.Page.RefundPolicy != "" {
-		fmt.Fprintf(&b, "Refund policy: %s\n", res.Page.RefundPolicy)
-	}
-	fmt.Fprintf(&b, "\nYour receipt: %s\nKeep this e-mail or the receipt page as your proof of payment.\n", link)
-	return mail.Message{To: to, Subject: "Your receipt for " + botpay.FormatUSD(sale.Amount), Text: b.String()}
-}
-
-// receiptItem names what was bought: the page's title or the link's
-// description.
-func receiptItem(res botpay.SaleResult) string {
-	switch {
-	case res.Page != nil:
-		return res.Page.Title
-	case res.Link != nil:
-		return res.Link.Description
-	}
-	return res.Sale.CheckoutTitle
+	s.earning.MailReceipt(ctx, res)
 }

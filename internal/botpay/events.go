@@ -18,7 +18,7 @@ const (
 )
 
 // Event is one outbox entry: written in the same database transaction as the
-// change that caused it, delivered later by the events dispatcher.
+// change that caused it, delivered later by the notifications dispatcher.
 type Event struct {
 	ID    string // evt_…
 	BotID string

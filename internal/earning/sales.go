@@ -33,9 +33,7 @@ func (s *Service) RecordSale(ctx context.Context, in botpay.SaleInput) (botpay.S
 	if err != nil {
 		return res, wrapErr(err, "record sale")
 	}
-	if s.receipts != nil {
-		s.receipts.MailReceipt(ctx, res)
-	}
+	s.MailReceipt(ctx, res)
 	return res, nil
 }
 

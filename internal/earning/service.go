@@ -3,11 +3,13 @@ package earning
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ledger"
+	"github.com/botpay/botpay/internal/mail"
 )
 
 // Offers is what a sale is paid for: checkout pages, invoices and payment
@@ -29,9 +31,40 @@ type ChainRefunds interface {
 	RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale SaleForRefund, req botpay.RefundRequest) (botpay.Refund, error)
 }
 
-// Receipts mails the receipt of a sale this process has just recorded.
-type Receipts interface {
-	MailReceipt(ctx context.Context, res botpay.SaleResult)
+// Mailer sends a buyer's receipt as owner notifications are sent: kept for
+// another attempt when the mail server fails.
+type Mailer interface {
+	Notify(ctx context.Context, m mail.Message)
+}
+
+// Sellers names the bot a sale was paid to.
+type Sellers interface {
+	SellerName(ctx context.Context, botID string) (string, error)
+}
+
+// MailLimit is one daily window a receipt is counted in.
+type MailLimit struct {
+	Bucket string
+	Max    int
+	Window time.Duration
+}
+
+// MailLimits takes one hit under every limit, in one transaction, or
+// refuses with the first exhausted one's rate_limited and counts nothing;
+// the rate-limit windows are kept where every other limit is.
+type MailLimits interface {
+	TakeMailLimits(ctx context.Context, limits []MailLimit) error
+}
+
+// Receipts is how receipts are mailed to buyers; without Mail none is.
+type Receipts struct {
+	Mail    Mailer
+	Sellers Sellers
+	Limits  MailLimits
+	BaseURL string
+	// PerBotPerDay and PerAddressPerDay bound the receipts of one seller
+	// bot and to one address over a rolling day.
+	PerBotPerDay, PerAddressPerDay int
 }
 
 // Deps is what the Service is built from.
@@ -41,6 +74,7 @@ type Deps struct {
 	Offers   Offers
 	Chain    ChainRefunds
 	Receipts Receipts
+	Logger   *slog.Logger
 }
 
 // Service records sales and refunds.
@@ -51,11 +85,16 @@ type Service struct {
 	offers   Offers
 	chain    ChainRefunds
 	receipts Receipts
+	log      *slog.Logger
 }
 
 // New builds the Service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), offers: d.Offers, chain: d.Chain, receipts: d.Receipts}
+	log := d.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), offers: d.Offers, chain: d.Chain, receipts: d.Receipts, log: log}
 }
 
 // wrapErr adds context to an error of the package's boundary; a domain

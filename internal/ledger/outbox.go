@@ -53,9 +53,9 @@ func (o *Outbox) wakeUnlessStaged(noted []func() bool) {
 // runs just before COMMIT (atCommit: on PostgreSQL in the same round trip),
 // so events keep the order in which they were emitted.
 //
-// The central-dispatch rule (docs/decisions.md) is applied here already
-// when it needs no attempt: for a bot whose webhook is unreachable or none,
-// or that has neither a callback URL nor a tunnel, the event is staged as a
+// The central-dispatch rule (botpay.AttemptsDelivery) is applied here
+// already when it needs no attempt: for a bot whose webhook is unreachable
+// or none, or that has neither a callback URL nor a tunnel, the event is staged as a
 // pending message in this transaction and its outbox row is written done
 // ("staged"), so the dispatcher never claims it. Staging through the
 // dispatcher cost two more writes of the outbox row and a transaction per
@@ -100,19 +100,17 @@ func WriteEvent(e botpay.Event, first int) (EventWrite, error) {
 	}
 	at := kernel.MS(e.CreatedAt)
 	// $e1 event, $e2 bot, $e3 type, $e4 data, $e5 time, $e6 message expiry,
-	// $e7 and $e8 the statuses that stage, $e9 the staged outcome.
-	args := []any{e.ID, e.BotID, e.Type, string(data), at, at + botpay.MessageLife(e.Type).Milliseconds(),
-		botpay.WebhookUnreachable, botpay.WebhookNone, OutcomeStaged}
+	// $e7 the staged outcome.
+	args := []any{e.ID, e.BotID, e.Type, string(data), at, at + botpay.MessageLife(e.Type).Milliseconds(), OutcomeStaged}
 	var pairs []string
-	for i := 9; i >= 1; i-- {
+	for i := len(args); i >= 1; i-- {
 		pairs = append(pairs, "$e"+strconv.Itoa(i), "$"+strconv.Itoa(first+i-1))
 	}
 	number := strings.NewReplacer(pairs...).Replace
 	return EventWrite{
-		Staged: number(`staged AS (SELECT EXISTS (SELECT 1 FROM bots WHERE id = $e2 AND (webhook_status IN ($e7, $e8)
-		OR (COALESCE(callback_url, '') = '' AND tunnel_token_hash IS NULL))) AS yes)`),
+		Staged: number(`staged AS (SELECT EXISTS (SELECT 1 FROM bots WHERE id = $e2 AND ` + stagedWhen + `) AS yes)`),
 		Outbox: number(`INSERT INTO outbox (event_id, bot_id, event_type, data, created_at, done_at, outcome)
-		SELECT $e1, $e2, $e3, $e4, CAST($e5 AS BIGINT), CASE WHEN yes THEN CAST($e5 AS BIGINT) END, CASE WHEN yes THEN $e9 END FROM staged`),
+		SELECT $e1, $e2, $e3, $e4, CAST($e5 AS BIGINT), CASE WHEN yes THEN CAST($e5 AS BIGINT) END, CASE WHEN yes THEN $e7 END FROM staged`),
 		Pending: number(`INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
 		SELECT $e2, $e1, $e3, $e4, CAST($e5 AS BIGINT), CAST($e5 AS BIGINT), CAST($e6 AS BIGINT) FROM staged WHERE yes
 		ON CONFLICT (bot_id, event_id) DO NOTHING RETURNING 1`),
@@ -121,5 +119,5 @@ func WriteEvent(e botpay.Event, first int) (EventWrite, error) {
 }
 
 // OutcomeStaged is the outcome of an event staged at once as a pending
-// message (events.OutcomeStaged; the ledger does not import events).
+// message (notifications.OutcomeStaged; the ledger does not import notifications).
 const OutcomeStaged = "staged"

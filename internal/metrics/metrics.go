@@ -1,7 +1,7 @@
 // Package metrics exposes botpay's Prometheus metrics (client_golang): the
 // families an operator needs to see the service, with labels of low
 // cardinality only (route patterns, never paths or ids). The HTTP, app and
-// events packages report through small interfaces of their own, so only
+// notifications packages report through small interfaces of their own, so only
 // this package and cmd/botpay import Prometheus.
 package metrics
 

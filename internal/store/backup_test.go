@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -33,5 +34,12 @@ func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
 	}
 	if err := st.Backup(ctx, path); err == nil {
 		t.Errorf("a second backup over the first was not refused")
+	}
+}
+
+func TestBackupOnPostgresSaysToUsePgDump(t *testing.T) {
+	st := storetest.Open(t, store.Postgres, nil).Store
+	if err := st.Backup(ctx, t.TempDir()+"/x.db"); !errors.Is(err, store.ErrBackupPostgres) {
+		t.Fatalf("backup on PostgreSQL: %v", err)
 	}
 }

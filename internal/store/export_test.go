@@ -142,14 +142,6 @@ func (s *Store) RerunReservedBackfill(ctx context.Context) error {
 // many running transactions would, until release.
 func (s *Store) HoldWriteGate() (release func()) { return s.db.HoldWriteGate() }
 
-// IdempotencyKeyCount (tests only) counts the stored idempotency keys of a
-// scope.
-func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, error) {
-	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
-	return n, err
-}
-
 // WithoutFastPath makes s write every checkout statement by statement
 // (tests compare the two paths on PostgreSQL).
 func (s *Store) WithoutFastPath() { s.checkoutInOne = false }

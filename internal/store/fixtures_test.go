@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -146,4 +147,9 @@ func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botp
 	if v.Wallet.Balance != balance || sum != balance {
 		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
 	}
+}
+
+// pendingMessages reads a bot's pending messages as the bot does.
+func pendingMessages(st *store.Store, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
+	return notifications.NewService(notifications.Deps{DB: st.Kernel()}).PendingMessages(ctx, botpay.Bot{ID: botID}, page)
 }

@@ -17,3 +17,11 @@ func (t *Tx) takeMailLimits(ctx context.Context, limits []Limit, now time.Time) 
 	}
 	return nil
 }
+
+// TakeAll admits one hit under every limit, in one transaction, or
+// refuses with the first exhausted one's rate_limited and counts nothing.
+func (s *Store) TakeAll(ctx context.Context, limits []Limit) error {
+	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
+		return tx.takeMailLimits(ctx, limits, s.clock.Now())
+	}), "take all")
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -34,4 +35,41 @@ func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error
 		out = append(out, e)
 	}
 	return out, wrapErr(rows.Err(), "events %s", botID)
+}
+
+// OutboxState is one outbox row's delivery bookkeeping, for tests and
+// operators.
+type OutboxState struct {
+	EventID  string
+	Attempts int
+	Done     bool
+	Outcome  string
+}
+
+// OutboxStates lists every outbox row of a bot, oldest first.
+func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
+	rows, err := s.query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
+	if err != nil {
+		return nil, wrapErr(err, "outbox states %s", botID)
+	}
+	defer rows.Close()
+	var out []OutboxState
+	for rows.Next() {
+		var o OutboxState
+		var done sql.NullInt64
+		var outcome sql.NullString
+		if err := rows.Scan(&o.EventID, &o.Attempts, &done, &outcome); err != nil {
+			return nil, wrapErr(err, "outbox states %s", botID)
+		}
+		o.Done, o.Outcome = done.Valid, outcome.String
+		out = append(out, o)
+	}
+	return out, wrapErr(rows.Err(), "outbox states %s", botID)
+}
+
+// UndeliveredCount counts outbox rows not yet done (for tests and metrics).
+func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
+	return n, wrapErr(err, "undelivered count")
 }

@@ -29,11 +29,21 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 		{"unreachable webhook is staged", botpay.WebhookUnreachable, "https://bot.example.com/hook", "", true},
 		{"status none is staged", botpay.WebhookNone, "", "", true},
 		{"no callback and no tunnel is staged", botpay.WebhookActive, "", "", true},
+		{"degraded tunnel bot is left to the dispatcher", botpay.WebhookDegraded, "", "tunnel-hash-degraded", false},
+		{"degraded without callback or tunnel is staged", botpay.WebhookDegraded, "", "", true},
+		{"unreachable tunnel bot is staged", botpay.WebhookUnreachable, "", "tunnel-hash-unreachable", true},
+		{"status none with a callback is staged", botpay.WebhookNone, "https://bot.example.com/hook", "", true},
+	}
+	for _, c := range cases { // the SQL of emit and the dispatcher's Go decide alike
+		target := botpay.DeliveryTarget{WebhookStatus: c.status, CallbackURL: c.callback != "", TunnelToken: c.tunnelHash != ""}
+		if botpay.AttemptsDelivery(target) == c.staged {
+			t.Fatalf("%s: the case disagrees with botpay.AttemptsDelivery", c.name)
+		}
 	}
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		var wakes atomic.Int64 // the local dispatcher is woken only for events it has to deliver
-		st.OnEvent(func() { wakes.Add(1) })
+		st.Outbox().OnEvent(func() { wakes.Add(1) })
 		owner := newOwner(t, st)
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -60,7 +70,7 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				msgsPage, err := st.PendingMessages(ctx, b.ID, botpay.PageRequest{Limit: 10})
+				msgsPage, err := pendingMessages(st, b.ID, botpay.PageRequest{Limit: 10})
 				msgs := msgsPage.Items
 				if err != nil {
 					t.Fatal(err)
@@ -103,7 +113,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				st := db.Store
 				var wakes atomic.Int64
-				st.OnEvent(func() { wakes.Add(1) })
+				st.Outbox().OnEvent(func() { wakes.Add(1) })
 				owner := newOwner(t, st)
 				b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
@@ -123,7 +133,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 					t.Fatal(err)
 				}
 				last := states[len(states)-1]
-				msgsPage, err := st.PendingMessages(ctx, b.ID, botpay.PageRequest{Limit: 100})
+				msgsPage, err := pendingMessages(st, b.ID, botpay.PageRequest{Limit: 100})
 				msgs := msgsPage.Items
 				if err != nil {
 					t.Fatal(err)

@@ -109,7 +109,7 @@ func TestPagingWhileRowsAreAddedSeesEveryRowExactlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		messagesBefore, err := st.PendingMessages(ctx, bot.ID, botpay.PageRequest{Limit: 1000})
+		messagesBefore, err := pendingMessages(st, bot.ID, botpay.PageRequest{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestPagingWhileRowsAreAddedSeesEveryRowExactlyOnce(t *testing.T) {
 			return st.Transactions(ctx, bot.ID, p)
 		}, func(tr botpay.Transaction) int64 { return tr.ID }, fund)
 		messages := pageThrough(t, 4, func(p botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
-			return st.PendingMessages(ctx, bot.ID, p)
+			return pendingMessages(st, bot.ID, p)
 		}, func(m botpay.PendingMessage) int64 { return m.ID }, fund)
 		writer.Wait()
 

@@ -5,17 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // startDispatcher runs the event dispatcher until the test ends.
 func (s *Server) startDispatcher(t testing.TB, opts Options) {
 	cfg := opts.Events
-	cfg.Store, cfg.Sealer, cfg.AllowPrivate, cfg.Tunnel = s.Store, s.Sealer, !opts.WebhookGuard, s.Tunnels
+	cfg.DB, cfg.Outbox, cfg.Sealer, cfg.AllowPrivate, cfg.Tunnel = s.Store.Kernel(), s.Store.Outbox(), s.Sealer, !opts.WebhookGuard, s.Tunnels
 	if cfg.Poll == 0 {
 		cfg.Poll = 10 * time.Millisecond
 	}
-	s.Dispatcher = events.New(cfg)
+	s.Dispatcher = notifications.New(cfg)
 	stop := s.Dispatcher.Start(context.Background())
 	t.Cleanup(stop)
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/botpay/botpay/internal/api"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
@@ -38,8 +38,8 @@ type Server struct {
 	// every exchange against the OpenAPI document.
 	Handler *api.Handler
 	// Dispatcher is set when Options.Deliver is.
-	Dispatcher *events.Dispatcher
-	Tunnels    *events.Hub
+	Dispatcher *notifications.Dispatcher
+	Tunnels    *notifications.Hub
 }
 
 // Options tune a Server; the zero value is the service's defaults.
@@ -61,7 +61,7 @@ type Options struct {
 	// Deliver runs an event dispatcher beside the server, tuned by Events
 	// (fast polling unless set).
 	Deliver bool
-	Events  events.Config
+	Events  notifications.Config
 	// Logger receives the service's logs; nil discards them.
 	Logger *slog.Logger
 	// Settler replaces the sandbox x402 settler (in live mode, without
@@ -128,7 +128,7 @@ func Start(t testing.TB, dialect store.Dialect, opts Options) *Server {
 		Live: opts.Live || opts.Chain != nil, ResourceHTTP: opts.ResourceHTTP, ExplorerURL: opts.ExplorerURL,
 		WriteTimeout: opts.WriteTimeout})
 	pages := web.New(s.App, nil, api.ClientIP)
-	s.Tunnels = events.NewHub(st)
+	s.Tunnels = notifications.NewHub(st.Kernel())
 	s.Handler = api.New(s.App, api.Config{Sealer: sealer, Version: "test", Pages: pages.Mount,
 		Tunnel: s.Tunnels, Logger: opts.Logger, Observer: opts.Observer, OutboundAllowPrivate: !opts.WebhookGuard,
 		TrustedProxies: opts.TrustedProxies})

@@ -1,4 +1,4 @@
-package events
+package notifications
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/jobs"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/seal"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Defaults of Config.
@@ -27,7 +28,9 @@ const (
 
 // Config assembles a Dispatcher. Zero values take the defaults.
 type Config struct {
-	Store  *store.Store
+	DB *kernel.DB
+	// Outbox wakes the dispatcher when this process writes an event.
+	Outbox *ledger.Outbox
 	Sealer *seal.Sealer
 	// HTTP posts webhooks; egress.Client when nil (guard on unless
 	// AllowPrivate).
@@ -67,11 +70,12 @@ type Observer interface {
 // processes may share a database.
 type Dispatcher struct {
 	cfg  Config
+	db   *kernel.DB
 	log  *slog.Logger
 	wake chan struct{}
 }
 
-// New builds a Dispatcher and hooks it to the store's commits so that events
+// New builds a Dispatcher and hooks it to the outbox's commits so that events
 // written in this process are picked up at once.
 func New(cfg Config) *Dispatcher {
 	def := func(v *time.Duration, d time.Duration) {
@@ -101,8 +105,10 @@ func New(cfg Config) *Dispatcher {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	d := &Dispatcher{cfg: cfg, log: log, wake: make(chan struct{}, 1)}
-	cfg.Store.OnEvent(d.Wake)
+	d := &Dispatcher{cfg: cfg, db: cfg.DB, log: log, wake: make(chan struct{}, 1)}
+	if cfg.Outbox != nil {
+		cfg.Outbox.OnEvent(d.Wake)
+	}
 	if cfg.Jobs != nil {
 		cfg.Jobs.Register(d.PurgeJob())
 	}
@@ -129,7 +135,7 @@ func Backoff(base time.Duration, n int) time.Duration {
 func (d *Dispatcher) Run(ctx context.Context) {
 	slots := make(chan struct{}, d.cfg.Workers)
 	freed := make(chan struct{}, 1)
-	results := make(chan store.Finished, d.cfg.Workers)
+	results := make(chan Finished, d.cfg.Workers)
 	var inflight sync.WaitGroup
 	recorderDone := make(chan struct{})
 	go func() {
@@ -143,7 +149,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		free := d.cfg.Workers - len(slots)
 		claimed := 0
 		if free > 0 {
-			batch, err := d.cfg.Store.ClaimDeliveries(ctx, d.cfg.ID, d.cfg.Lease, free)
+			batch, err := claimDeliveries(ctx, d.db, d.cfg.ID, d.cfg.Lease, free)
 			switch {
 			case err == nil:
 				failures = 0
@@ -202,20 +208,20 @@ func outageWait(poll time.Duration, failures int) time.Duration {
 // when a retry or an expired lease falls due sooner.
 func (d *Dispatcher) idleWait(ctx context.Context) time.Duration {
 	wait := d.cfg.Poll
-	at, ok, err := d.cfg.Store.NextDue(ctx)
+	at, ok, err := nextDue(ctx, d.db)
 	if err != nil || !ok {
 		return wait
 	}
-	until := at.Sub(d.cfg.Store.Clock().Now())
+	until := at.Sub(d.db.Clock().Now())
 	floor := min(10*time.Millisecond, wait)
 	return max(min(wait, until), floor)
 }
 
 // record writes results in batches: whatever has arrived by the time the
 // previous batch committed goes in one transaction.
-func (d *Dispatcher) record(results <-chan store.Finished, slots chan struct{}, freed chan struct{}) {
+func (d *Dispatcher) record(results <-chan Finished, slots chan struct{}, freed chan struct{}) {
 	for f := range results {
-		batch := []store.Finished{f}
+		batch := []Finished{f}
 	drain:
 		for len(batch) < 256 {
 			select {
@@ -241,11 +247,11 @@ func (d *Dispatcher) record(results <-chan store.Finished, slots chan struct{}, 
 
 // finish records a batch, retrying a few times: a result that is never
 // recorded only means the event is delivered again after its lease.
-func (d *Dispatcher) finish(batch []store.Finished) {
+func (d *Dispatcher) finish(batch []Finished) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for try := 0; ; try++ {
-		err := d.cfg.Store.FinishDeliveries(ctx, batch)
+		err := finishDeliveries(ctx, d.db, batch)
 		if err == nil {
 			return
 		}

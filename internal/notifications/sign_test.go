@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"encoding/base64"
@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // GitHub's published example for X-Hub-Signature-256
 // (docs.github.com, "Validating webhook deliveries").
 func TestSignatureMatchesGitHubVector(t *testing.T) {
-	got := events.Signature([]byte("It's a Secret to Everybody"), []byte("Hello, World!"))
+	got := notifications.Signature([]byte("It's a Secret to Everybody"), []byte("Hello, World!"))
 	want := "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
 	if got != want {
 		t.Fatalf("Signature = %s, want %s", got, want)
@@ -22,11 +22,11 @@ func TestSignatureMatchesGitHubVector(t *testing.T) {
 // The Standard Webhooks specification's example, keyed as its libraries key
 // it: with the base64-decoded part after "whsec_".
 func TestStandardSignatureMatchesStandardWebhooksVector(t *testing.T) {
-	key := events.StandardKey([]byte("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+	key := notifications.StandardKey([]byte("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
 	if want, _ := base64.StdEncoding.DecodeString("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"); string(key) != string(want) {
 		t.Fatalf("StandardKey = %x, want the base64 decoding %x", key, want)
 	}
-	got := events.StandardSignature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, []byte(`{"test": 2432232314}`))
+	got := notifications.StandardSignature(key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, []byte(`{"test": 2432232314}`))
 	want := "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
 	if got != want {
 		t.Fatalf("StandardSignature = %s, want %s", got, want)
@@ -41,7 +41,7 @@ func TestStandardSignatureMatchesStandardWebhooksVector(t *testing.T) {
 func TestDeliveryHeadersAndBody(t *testing.T) {
 	const secret = "whsec_00112233445566778899aabbccddeeff0011223344556677"
 	at := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
-	body, err := events.Body("wallet.funded", "bot_0123456789abcdef", at, []byte(`{"amount":12.5,"currency":"USD"}`))
+	body, err := notifications.Body("wallet.funded", "bot_0123456789abcdef", at, []byte(`{"amount":12.5,"currency":"USD"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestDeliveryHeadersAndBody(t *testing.T) {
 		t.Fatalf("body = %s\nwant   %s", body, wantBody)
 	}
 	h := http.Header{}
-	events.SignedHeaders(h, []byte(secret), "evt_00000000000000aa", "wallet.funded", body, at)
+	notifications.SignedHeaders(h, []byte(secret), "evt_00000000000000aa", "wallet.funded", body, at)
 	want := map[string]string{
 		"X-Service-Signature": ourSignature,
 		"X-Service-Event":     "wallet.funded",

@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/events"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -83,9 +83,9 @@ func (w *world) fund(botID string, n int) {
 	}
 }
 
-func (w *world) dispatcher(cfg events.Config) *events.Dispatcher {
-	cfg.Store, cfg.Sealer, cfg.AllowPrivate = w.st, w.sealer, true
-	return events.New(cfg)
+func (w *world) dispatcher(cfg notifications.Config) *notifications.Dispatcher {
+	cfg.DB, cfg.Outbox, cfg.Sealer, cfg.AllowPrivate = w.st.Kernel(), w.st.Outbox(), w.sealer, true
+	return notifications.New(cfg)
 }
 
 // health reads a bot's webhook status and fail count.
@@ -119,7 +119,7 @@ func (w *world) waitDone(st *store.Store, within time.Duration) {
 
 func (w *world) staged(botID string) map[string]bool {
 	w.t.Helper()
-	msgsPage, err := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 1000})
+	msgsPage, err := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 1000})
 	msgs := msgsPage.Items
 	if err != nil {
 		w.t.Fatal(err)
@@ -157,7 +157,7 @@ func (rc *receiver) url() string { return rc.srv.URL + "/hook" }
 
 func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	id := r.Header.Get(events.HeaderDelivery)
+	id := r.Header.Get(notifications.HeaderDelivery)
 	var p struct {
 		Event     string          `json:"event"`
 		Timestamp string          `json:"timestamp"`
@@ -177,7 +177,7 @@ func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	behave := rc.behave
 	rc.mu.Unlock()
 	if secret != "" {
-		if got, want := r.Header.Get(events.HeaderSignature), events.Signature([]byte(secret), body); got != want {
+		if got, want := r.Header.Get(notifications.HeaderSignature), notifications.Signature([]byte(secret), body); got != want {
 			rc.t.Errorf("signature %q, want %q", got, want)
 		}
 	}
@@ -219,4 +219,9 @@ func resetConnection(w http.ResponseWriter, r *http.Request) bool {
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+}
+
+// messages is the Service that hands the world's bots their messages.
+func (w *world) messages() *notifications.Service {
+	return notifications.NewService(notifications.Deps{DB: w.st.Kernel(), Sealer: w.sealer})
 }

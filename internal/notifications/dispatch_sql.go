@@ -1,4 +1,4 @@
-package store
+package notifications
 
 import (
 	"cmp"
@@ -6,11 +6,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Delivery is an outbox row claimed by one dispatcher until its lease ends.
@@ -27,18 +27,18 @@ type Delivery struct {
 	Target *Target
 }
 
-// ClaimDeliveries leases up to max due outbox rows to owner until now+lease.
+// claimDeliveries leases up to max due outbox rows to owner until now+lease.
 // On PostgreSQL, FOR UPDATE SKIP LOCKED lets replicas claim side by side
 // without waiting on or taking each other's rows; on SQLite the single
 // writer serialises claims. A row whose lease ran out (its dispatcher died)
 // is due again.
-func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Duration, max int) ([]Delivery, error) {
-	now := s.clock.Now()
-	skipLocked := s.driver.SkipLocked()
+func claimDeliveries(ctx context.Context, db *kernel.DB, owner string, lease time.Duration, max int) ([]Delivery, error) {
+	now := db.Clock().Now()
+	skipLocked := db.Driver().SkipLocked()
 	var out []Delivery
-	err := s.inTx(ctx, func(tx *Tx) error {
+	err := db.InTx(ctx, func(tx *kernel.Tx) error {
 		out = out[:0]
-		rows, err := tx.query(ctx, `UPDATE outbox SET next_attempt_at = $1, lease_owner = $2
+		rows, err := tx.Query(ctx, `UPDATE outbox SET next_attempt_at = $1, lease_owner = $2
 			WHERE id IN (SELECT id FROM outbox WHERE done_at IS NULL AND next_attempt_at <= $3 ORDER BY next_attempt_at, id LIMIT $4`+skipLocked+`)
 			RETURNING id, event_id, bot_id, event_type, data, created_at, attempts`,
 			ms(now.Add(lease)), owner, ms(now), max)
@@ -60,14 +60,14 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, lease time.Du
 			return err
 		}
 		rows.Close()
-		return tx.attachTargets(ctx, out)
+		return attachTargets(ctx, tx, out)
 	})
 	return out, wrapErr(err, "claim deliveries")
 }
 
 // attachTargets reads the delivery settings of the claimed rows' bots in
 // one query.
-func (t *Tx) attachTargets(ctx context.Context, ds []Delivery) error {
+func attachTargets(ctx context.Context, t *kernel.Tx, ds []Delivery) error {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -79,7 +79,7 @@ func (t *Tx) attachTargets(ctx context.Context, ds []Delivery) error {
 			ids = append(ids, d.BotID)
 		}
 	}
-	rows, err := t.query(ctx, `SELECT `+targetColumns+` FROM bots WHERE id IN (`+placeholders(1, len(ids))+`)`, ids...)
+	rows, err := t.Query(ctx, `SELECT `+targetColumns+` FROM bots WHERE id IN (`+placeholders(1, len(ids))+`)`, ids...)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,13 @@ func scanTarget(row interface{ Scan(...any) error }) (Target, error) {
 	err := row.Scan(&t.BotID, &callback, &t.WebhookStatus, &t.WebhookFailCount, &t.SecretSealed, &t.HooksSealed, &path, &tunnelHash)
 	t.CallbackURL, t.WebhookPath = callback.String, path.String
 	t.Tunnel = t.CallbackURL == "" && tunnelHash.Valid
+	t.tunnelToken = tunnelHash.Valid
 	return t, err
+}
+
+// deliveryTarget is what the central-dispatch rule reads of t.
+func (t Target) deliveryTarget() botpay.DeliveryTarget {
+	return botpay.DeliveryTarget{WebhookStatus: t.WebhookStatus, CallbackURL: t.CallbackURL != "", TunnelToken: t.tunnelToken}
 }
 
 // Target is where and how a bot's events are delivered.
@@ -120,15 +126,7 @@ type Target struct {
 	SecretSealed     []byte
 	HooksSealed      []byte
 	WebhookPath      string
-}
-
-// DeliveryTarget reads a bot's delivery settings and current health.
-func (s *Store) DeliveryTarget(ctx context.Context, botID string) (Target, error) {
-	t, err := scanTarget(s.queryRow(ctx, `SELECT `+targetColumns+` FROM bots WHERE id = $1`, botID))
-	if isNoRows(err) {
-		return t, botpay.ErrNotFound("bot")
-	}
-	return t, wrapErr(err, "delivery target %s", botID)
+	tunnelToken      bool // a tunnel token is set, whether or not a callback URL replaces it
 }
 
 // Health is what one attempt tells about a webhook's health.
@@ -152,18 +150,18 @@ type Finished struct {
 	Outcome    string    // delivered, staged, failed
 }
 
-// FinishDeliveries records a batch of results in one transaction: the outbox
+// finishDeliveries records a batch of results in one transaction: the outbox
 // row (done, or due again at RetryAt), the health change as an atomic
 // increment or reset, and the staged message. A row whose lease passed to
 // another dispatcher is left to that one; its health and staging still
 // apply, since the attempt really happened.
-func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error {
-	now := ms(s.clock.Now())
+func finishDeliveries(ctx context.Context, db *kernel.DB, results []Finished) error {
+	now := ms(db.Clock().Now())
 	// Results arrive in the order their attempts ended; staging them in
 	// outbox order keeps a bot's pending messages in event order.
 	results = slices.Clone(results)
 	slices.SortFunc(results, func(a, b Finished) int { return cmp.Compare(a.Delivery.OutboxID, b.Delivery.OutboxID) })
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
+	return wrapErr(db.InTx(ctx, func(tx *kernel.Tx) error {
 		var plain, staged []Finished
 		for _, f := range results {
 			switch {
@@ -172,15 +170,15 @@ func (s *Store) FinishDeliveries(ctx context.Context, results []Finished) error 
 			case f.plainStaged():
 				staged = append(staged, f)
 			default:
-				if err := tx.finish(ctx, f, now); err != nil {
+				if err := finish(ctx, tx, f, now); err != nil {
 					return err
 				}
 			}
 		}
-		if err := tx.finishStaged(ctx, staged, now); err != nil {
+		if err := finishStaged(ctx, tx, staged, now); err != nil {
 			return err
 		}
-		return tx.finishDelivered(ctx, plain, now)
+		return finishDelivered(ctx, tx, plain, now)
 	}), "finish deliveries")
 }
 
@@ -192,7 +190,7 @@ func (f Finished) plainStaged() bool {
 
 // finishStaged closes plain staged rows and writes their pending messages
 // with two statements per chunk instead of two per row.
-func (t *Tx) finishStaged(ctx context.Context, staged []Finished, now int64) error {
+func finishStaged(ctx context.Context, t *kernel.Tx, staged []Finished, now int64) error {
 	for len(staged) > 0 {
 		chunk := staged[:min(len(staged), 100)]
 		staged = staged[len(chunk):]
@@ -203,10 +201,10 @@ func (t *Tx) finishStaged(ctx context.Context, staged []Finished, now int64) err
 			values = append(values, "("+placeholders(7*i+1, 7)+")")
 			msgs = append(msgs, m.BotID, m.EventID, m.Event, string(m.Data), ms(m.EventAt), ms(m.StagedAt), ms(m.ExpiresAt))
 		}
-		if err := t.closeRows(ctx, chunk, now); err != nil {
+		if err := closeRows(ctx, t, chunk, now); err != nil {
 			return err
 		}
-		if _, err := t.exec(ctx, `INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
+		if _, err := t.Exec(ctx, `INSERT INTO pending_messages (bot_id, event_id, event_type, data, event_at, staged_at, expires_at)
 			VALUES `+strings.Join(values, ", ")+` ON CONFLICT (bot_id, event_id) DO NOTHING`, msgs...); err != nil {
 			return err
 		}
@@ -221,7 +219,7 @@ func (f Finished) plainSuccess() bool {
 
 // finishDelivered closes plain successes with one statement per chunk
 // instead of one per row, and applies each bot's success once.
-func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) error {
+func finishDelivered(ctx context.Context, t *kernel.Tx, done []Finished, now int64) error {
 	type target struct{ bot, url string }
 	healthy := map[target]bool{}
 	for len(done) > 0 {
@@ -232,12 +230,12 @@ func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) er
 				healthy[target{f.Delivery.BotID, f.URL}] = true
 			}
 		}
-		if err := t.closeRows(ctx, chunk, now); err != nil {
+		if err := closeRows(ctx, t, chunk, now); err != nil {
 			return err
 		}
 	}
 	for h := range healthy {
-		if err := t.applyHealth(ctx, h.bot, h.url, HealthSuccess); err != nil {
+		if err := applyHealth(ctx, t, h.bot, h.url, HealthSuccess); err != nil {
 			return err
 		}
 	}
@@ -247,7 +245,7 @@ func (t *Tx) finishDelivered(ctx context.Context, done []Finished, now int64) er
 // closeRows marks finished outbox rows done with their outcome and attempt,
 // one statement per lease owner and outcome instead of one per row. A row
 // whose lease passed to another dispatcher is left to that one.
-func (t *Tx) closeRows(ctx context.Context, done []Finished, now int64) error {
+func closeRows(ctx context.Context, t *kernel.Tx, done []Finished, now int64) error {
 	type group struct {
 		owner, outcome string
 		attempted      bool
@@ -268,47 +266,34 @@ func (t *Tx) closeRows(ctx context.Context, done []Finished, now int64) error {
 		}
 		q := `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, done_at = $2, outcome = $3
 			WHERE lease_owner = $4 AND id IN (` + placeholders(5, len(ids[g])) + `)`
-		if _, err := t.exec(ctx, q, append([]any{attempts, now, g.outcome, g.owner}, ids[g]...)...); err != nil {
+		if _, err := t.Exec(ctx, q, append([]any{attempts, now, g.outcome, g.owner}, ids[g]...)...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// placeholders renders "$from, $from+1, …" for n values.
-func placeholders(from, n int) string {
-	b := make([]byte, 0, n*5)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, '$')
-		b = strconv.AppendInt(b, int64(from+i), 10)
-	}
-	return string(b)
-}
-
-func (t *Tx) finish(ctx context.Context, f Finished, now int64) error {
+func finish(ctx context.Context, t *kernel.Tx, f Finished, now int64) error {
 	attempts := 0
 	if f.Attempted {
 		attempts = 1
 	}
 	var err error
 	if f.RetryAt.IsZero() {
-		_, err = t.exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, done_at = $2, outcome = $3
+		_, err = t.Exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, done_at = $2, outcome = $3
 			WHERE id = $4 AND lease_owner = $5`, attempts, now, f.Outcome, f.Delivery.OutboxID, f.LeaseOwner)
 	} else {
-		_, err = t.exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, next_attempt_at = $2
+		_, err = t.Exec(ctx, `UPDATE outbox SET attempts = attempts + $1, lease_owner = NULL, next_attempt_at = $2
 			WHERE id = $3 AND lease_owner = $4`, attempts, ms(f.RetryAt), f.Delivery.OutboxID, f.LeaseOwner)
 	}
 	if err != nil {
 		return err
 	}
-	if err := t.applyHealth(ctx, f.Delivery.BotID, f.URL, f.Health); err != nil {
+	if err := applyHealth(ctx, t, f.Delivery.BotID, f.URL, f.Health); err != nil {
 		return err
 	}
 	if f.Stage != nil {
-		return t.stage(ctx, *f.Stage)
+		return stage(ctx, t, *f.Stage)
 	}
 	return nil
 }
@@ -317,18 +302,18 @@ func (t *Tx) finish(ctx context.Context, f Finished, now int64) error {
 // concurrent results count every failure (atomic increment). It applies only
 // while the bot still points where the attempt went: a result from before a
 // callback update does not degrade the new URL.
-func (t *Tx) applyHealth(ctx context.Context, botID, url string, h Health) error {
+func applyHealth(ctx context.Context, t *kernel.Tx, botID, url string, h Health) error {
 	var err error
 	switch h {
 	case HealthSuccess:
 		// Success recovers a degraded webhook; unreachable is left to the
 		// explicit recoveries (callback update), so a receiver marked unreachable
 		// stays so until one of them (webhook health, docs/api.md).
-		_, err = t.exec(ctx, `UPDATE bots SET webhook_status = $1, webhook_fail_count = 0
+		_, err = t.Exec(ctx, `UPDATE bots SET webhook_status = $1, webhook_fail_count = 0
 			WHERE id = $2 AND COALESCE(callback_url, '') = $3 AND webhook_status IN ($1, $4) AND webhook_fail_count > 0`,
 			botpay.WebhookActive, botID, url, botpay.WebhookDegraded)
 	case HealthFailure:
-		_, err = t.exec(ctx, `UPDATE bots SET webhook_fail_count = webhook_fail_count + 1,
+		_, err = t.Exec(ctx, `UPDATE bots SET webhook_fail_count = webhook_fail_count + 1,
 			webhook_status = CASE WHEN webhook_fail_count + 1 >= 2 THEN $1 ELSE $2 END
 			WHERE id = $3 AND COALESCE(callback_url, '') = $4 AND webhook_status IN ($5, $2)`,
 			botpay.WebhookUnreachable, botpay.WebhookDegraded, botID, url, botpay.WebhookActive)
@@ -336,52 +321,10 @@ func (t *Tx) applyHealth(ctx context.Context, botID, url string, h Health) error
 	return err
 }
 
-// OutboxState is one outbox row's delivery bookkeeping, for tests and
-// operators.
-type OutboxState struct {
-	EventID  string
-	Attempts int
-	Done     bool
-	Outcome  string
-}
-
-// OutboxStates lists every outbox row of a bot, oldest first.
-func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
-	rows, err := s.query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
-	if err != nil {
-		return nil, wrapErr(err, "outbox states %s", botID)
-	}
-	defer rows.Close()
-	var out []OutboxState
-	for rows.Next() {
-		var o OutboxState
-		var done sql.NullInt64
-		var outcome sql.NullString
-		if err := rows.Scan(&o.EventID, &o.Attempts, &done, &outcome); err != nil {
-			return nil, wrapErr(err, "outbox states %s", botID)
-		}
-		o.Done, o.Outcome = done.Valid, outcome.String
-		out = append(out, o)
-	}
-	return out, wrapErr(rows.Err(), "outbox states %s", botID)
-}
-
-// UndeliveredCount counts outbox rows not yet done (for tests and metrics).
-func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
-	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
-	return n, wrapErr(err, "undelivered count")
-}
-
-// OnEvent registers f to run after every commit that wrote an event, so an
-// in-process dispatcher delivers without waiting for its next poll. f must
-// not block. Set it before serving.
-func (s *Store) OnEvent(f func()) { s.outbox.OnEvent(f) }
-
-// NextDue is when the earliest unfinished outbox row falls due (a retry, or
+// nextDue is when the earliest unfinished outbox row falls due (a retry, or
 // the end of a lease); ok is false when nothing is left.
-func (s *Store) NextDue(ctx context.Context) (at time.Time, ok bool, err error) {
+func nextDue(ctx context.Context, db *kernel.DB) (at time.Time, ok bool, err error) {
 	var v sql.NullInt64
-	err = s.queryRow(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE done_at IS NULL`).Scan(&v)
+	err = db.QueryRow(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE done_at IS NULL`).Scan(&v)
 	return fromMS(v.Int64), v.Valid, wrapErr(err, "next due")
 }

@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"net/http"
@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 // fastRetries keeps the real-time fault matrix short: 10 ms base backoff
 // (10..465 ms over five retries) and a 300 ms attempt time-out.
-var fastRetries = events.Config{RetryBase: 10 * time.Millisecond, Timeout: 300 * time.Millisecond, Poll: 5 * time.Millisecond, Lease: 5 * time.Second}
+var fastRetries = notifications.Config{RetryBase: 10 * time.Millisecond, Timeout: 300 * time.Millisecond, Poll: 5 * time.Millisecond, Lease: 5 * time.Second}
 
 func answer(status int) func(w http.ResponseWriter, r *http.Request) bool {
 	return func(w http.ResponseWriter, r *http.Request) bool {
@@ -137,7 +137,7 @@ func checkHealthyReceiver(t *testing.T, out faultOutcome) {
 		t.Errorf("health %s/%d, %d staged; want active/0 and nothing staged", out.status, out.fails, len(out.staged))
 	}
 	for i, s := range out.states {
-		if s.Attempts != 1 || s.Outcome != events.OutcomeDelivered {
+		if s.Attempts != 1 || s.Outcome != notifications.OutcomeDelivered {
 			t.Errorf("event %d: %d attempts, %s; want 1, delivered", i+1, s.Attempts, s.Outcome)
 		}
 	}
@@ -151,7 +151,7 @@ func checkFailingReceiver(t *testing.T, out faultOutcome, rc *receiver) {
 	want := []struct {
 		attempts int
 		outcome  string
-	}{{6, events.OutcomeFailed}, {1, events.OutcomeStaged}, {0, events.OutcomeStaged}}
+	}{{6, notifications.OutcomeFailed}, {1, notifications.OutcomeStaged}, {0, notifications.OutcomeStaged}}
 	for i, s := range out.states {
 		if s.Attempts != want[i].attempts || s.Outcome != want[i].outcome || !out.staged[s.EventID] {
 			t.Errorf("event %d: %d attempts, %s, staged %v; want %d, %s, staged", i+1, s.Attempts, s.Outcome,

@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"net/http"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -23,7 +23,7 @@ type failingReceiver struct {
 func (f *failingReceiver) client() *http.Client {
 	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 		f.mu.Lock()
-		f.times[r.Header.Get(events.HeaderDelivery)] = append(f.times[r.Header.Get(events.HeaderDelivery)], time.Now())
+		f.times[r.Header.Get(notifications.HeaderDelivery)] = append(f.times[r.Header.Get(notifications.HeaderDelivery)], time.Now())
 		f.mu.Unlock()
 		return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: http.NoBody, Request: r}, nil
 	})}
@@ -44,7 +44,7 @@ func inBubble(t *testing.T, test func(t *testing.T, w *world, rc *failingReceive
 		rc := &failingReceiver{times: map[string][]time.Time{}}
 		// Long idle polls keep a simulated week cheap; due retries still
 		// wake the dispatcher on time.
-		stop := w.dispatcher(events.Config{HTTP: rc.client(), Poll: time.Hour, PurgeEvery: time.Hour}).Start(t.Context())
+		stop := w.dispatcher(notifications.Config{HTTP: rc.client(), Poll: time.Hour, PurgeEvery: time.Hour}).Start(t.Context())
 		defer stop()
 		test(t, w, rc)
 	})
@@ -84,7 +84,7 @@ func TestRetriesBackOffExponentiallyFiveTimes(t *testing.T) {
 		}
 		for n := 1; n <= 5; n++ {
 			gap := at[n].Sub(at[n-1])
-			nominal := events.DefaultRetryBase << (n - 1)
+			nominal := notifications.DefaultRetryBase << (n - 1)
 			if gap < nominal || gap > nominal+nominal/2+10*time.Millisecond {
 				t.Errorf("retry %d came %s after the previous attempt, want %s to %s", n, gap, nominal, nominal+nominal/2)
 			}
@@ -93,7 +93,7 @@ func TestRetriesBackOffExponentiallyFiveTimes(t *testing.T) {
 			t.Errorf("health %s/%d after retries, want degraded/1 (retries do not change health)", status, fails)
 		}
 		states, _ := w.st.OutboxStates(ctx, botID)
-		if s := states[0]; s.Attempts != 6 || s.Outcome != events.OutcomeFailed {
+		if s := states[0]; s.Attempts != 6 || s.Outcome != notifications.OutcomeFailed {
 			t.Errorf("outbox row %+v, want 6 attempts, failed", s)
 		}
 	})
@@ -132,7 +132,7 @@ func TestPendingMessagesExpireAndArePurged(t *testing.T) {
 	inBubble(t, func(t *testing.T, w *world, rc *failingReceiver) {
 		botID, _ := w.bot("https://bot.example.com/hook")
 		time.Sleep(time.Second)
-		msgsPage, err := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 10})
+		msgsPage, err := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 10})
 		msgs := msgsPage.Items
 		if err != nil || len(msgs) != 1 {
 			t.Fatalf("messages %v, %v; want one", msgs, err)
@@ -142,14 +142,14 @@ func TestPendingMessagesExpireAndArePurged(t *testing.T) {
 			t.Fatalf("%d pending just before expiry, want 1", n)
 		}
 		time.Sleep(time.Millisecond)
-		if left, _ := w.st.PendingMessages(ctx, botID, botpay.PageRequest{Limit: 10}); len(left.Items) != 0 {
+		if left, _ := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 10}); len(left.Items) != 0 {
 			t.Errorf("an expired message was handed out: %+v", left)
 		}
 		if n, _ := w.st.PendingMessageCount(ctx, botID); n != 0 {
 			t.Errorf("status would count %d expired messages", n)
 		}
 		time.Sleep(time.Hour + time.Second)
-		if n, _ := w.st.StoredMessageCount(ctx, botID); n != 0 {
+		if n, _ := notifications.StoredMessageCount(w.st.Kernel(), botID); n != 0 {
 			t.Errorf("%d expired rows left after a purge interval", n)
 		}
 	})
@@ -170,7 +170,7 @@ func TestBackoffStaysWithinItsJitterBand(t *testing.T) {
 	for n := 1; n <= 5; n++ {
 		nominal := 30 * time.Second << (n - 1)
 		for range 200 {
-			if d := events.Backoff(30*time.Second, n); d < nominal || d > nominal+nominal/2 {
+			if d := notifications.Backoff(30*time.Second, n); d < nominal || d > nominal+nominal/2 {
 				t.Fatalf("Backoff(30s, %d) = %s, want %s..%s", n, d, nominal, nominal+nominal/2)
 			}
 		}
@@ -193,15 +193,15 @@ func TestAnAttemptTimesOutAfterTenSeconds(t *testing.T) {
 			mu.Unlock()
 			return nil, r.Context().Err()
 		})}
-		stop := w.dispatcher(events.Config{HTTP: hang, Poll: time.Hour, PurgeEvery: time.Hour}).Start(t.Context())
+		stop := w.dispatcher(notifications.Config{HTTP: hang, Poll: time.Hour, PurgeEvery: time.Hour}).Start(t.Context())
 		defer stop()
 		botID, _ := w.bot("https://bot.example.com/hook")
 		time.Sleep(11 * time.Second)
 		mu.Lock()
 		got := append([]time.Duration(nil), waited...)
 		mu.Unlock()
-		if len(got) != 1 || got[0] != events.DefaultTimeout {
-			t.Fatalf("attempts waited %v, want one of %s", got, events.DefaultTimeout)
+		if len(got) != 1 || got[0] != notifications.DefaultTimeout {
+			t.Fatalf("attempts waited %v, want one of %s", got, notifications.DefaultTimeout)
 		}
 		if status, fails := w.health(botID); status != botpay.WebhookDegraded || fails != 1 {
 			t.Errorf("health %s/%d, want degraded/1", status, fails)

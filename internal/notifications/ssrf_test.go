@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -25,7 +25,7 @@ func TestDeliveriesToInternalAddressesAreRefused(t *testing.T) {
 			id, _ := w.bot(u) // registered straight in the store: the up-front check is the app's
 			bots = append(bots, id)
 		}
-		d := events.New(events.Config{Store: db.Store, Sealer: w.sealer, Poll: 5 * time.Millisecond, RetryBase: time.Millisecond})
+		d := notifications.New(notifications.Config{DB: db.Store.Kernel(), Outbox: db.Store.Outbox(), Sealer: w.sealer, Poll: 5 * time.Millisecond, RetryBase: time.Millisecond})
 		stop := d.Start(t.Context())
 		w.waitDone(db.Store, 10*time.Second)
 		stop()

@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"net/http"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/events"
+	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -34,12 +34,12 @@ func TestTwoDispatchersShareOnePostgreSQLOutbox(t *testing.T) {
 		rc.secret[ids[i]] = secret
 	}
 	var sentA, sentB atomic.Int64
-	cfg := events.Config{Poll: 5 * time.Millisecond, Workers: 16, HTTP: countingClient(&sentA)}
+	cfg := notifications.Config{Poll: 5 * time.Millisecond, Workers: 16, HTTP: countingClient(&sentA)}
 	a := w.dispatcher(cfg)
 	other := db.OpenAnother(t)
 	cfgB := cfg
-	cfgB.Store, cfgB.Sealer, cfgB.HTTP = other, w.sealer, countingClient(&sentB)
-	b := events.New(cfgB)
+	cfgB.DB, cfgB.Outbox, cfgB.Sealer, cfgB.HTTP = other.Kernel(), other.Outbox(), w.sealer, countingClient(&sentB)
+	b := notifications.New(cfgB)
 	stopA, stopB := a.Start(t.Context()), b.Start(t.Context())
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -60,7 +60,7 @@ func TestTwoDispatchersShareOnePostgreSQLOutbox(t *testing.T) {
 		for _, s := range states {
 			total++
 			hits, ok := rc.counts(s.EventID)
-			if ok != 1 || hits != 1 || s.Outcome != events.OutcomeDelivered {
+			if ok != 1 || hits != 1 || s.Outcome != notifications.OutcomeDelivered {
 				t.Errorf("event %s: received %d times (%d answered 2xx), outcome %s; want exactly once", s.EventID, hits, ok, s.Outcome)
 			}
 		}

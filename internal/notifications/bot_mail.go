@@ -1,4 +1,4 @@
-package app
+package notifications
 
 import (
 	"context"
@@ -9,29 +9,35 @@ import (
 	"github.com/botpay/botpay/internal/mail"
 )
 
-// ownerAddress is where mail about a bot goes: its owner's account, or
+// Owners finds a claimed bot's owner, whose account address gets the mail
+// about the bot.
+type Owners interface {
+	OwnerByID(ctx context.Context, id string) (botpay.Owner, error)
+}
+
+// OwnerAddress is where mail about a bot goes: its owner's account, or
 // before the claim the address the bot registered with.
-func (s *Service) ownerAddress(ctx context.Context, b botpay.Bot) (string, error) {
+func (o *OwnerMail) OwnerAddress(ctx context.Context, b botpay.Bot) (string, error) {
 	if !b.Claimed() {
 		return b.OwnerEmail, nil
 	}
-	o, err := s.accounts.OwnerByID(ctx, b.OwnerID)
-	return o.Email, err
+	owner, err := o.d.Owners.OwnerByID(ctx, b.OwnerID)
+	return owner.Email, err
 }
 
-// notifyCallbackChanged tells the owner where the bot's events go now: a
+// NotifyCallbackChanged tells the owner where the bot's events go now: a
 // leaked key that redirects them is seen at once.
-func (s *Service) notifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string) {
-	to, err := s.ownerAddress(ctx, b)
+func (o *OwnerMail) NotifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string) {
+	to, err := o.OwnerAddress(ctx, b)
 	if err != nil {
-		s.log.WarnContext(ctx, "callback mail: no owner address", "bot_id", b.ID, "err", err)
+		o.log.WarnContext(ctx, "callback mail: no owner address", "bot_id", b.ID, "err", err)
 		return
 	}
 	text := fmt.Sprintf("The callback URL of your bot %q (%s) was changed by %s.\n\nBefore: %s\nNow:    %s\n\n"+
 		"Its events (webhooks) now go to the new address. If you did not expect this, freeze the bot, set the "+
 		"callback URL back from your dashboard and rotate the bot's API key.\n\nDashboard: %s/dashboard/bots/%s\n",
-		b.Name, b.ID, by, displayURL(previous), displayURL(b.CallbackURL), s.baseURL, b.ID)
-	s.notifyAboutBot(ctx, b, mail.Message{To: to, Subject: "Callback URL changed for your bot", Text: text})
+		b.Name, b.ID, by, displayURL(previous), displayURL(b.CallbackURL), o.d.BaseURL, b.ID)
+	o.NotifyAboutBot(ctx, b, mail.Message{To: to, Subject: "Callback URL changed for your bot", Text: text})
 }
 
 // displayURL shows a callback URL without its query or user info, which

@@ -1,4 +1,4 @@
-package events
+package notifications
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/jobs"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Purge settings: acknowledged messages are kept a day (a retried ack still
@@ -23,7 +22,7 @@ const (
 // messages, old finished outbox rows, spent tunnel relays and idempotency
 // keys past their window, once (PurgeJob runs it).
 func (d *Dispatcher) Purge(ctx context.Context) error {
-	n, err := d.cfg.Store.Purge(ctx, store.Retention{Acked: KeepAcked, DoneOutbox: KeepDoneOutbox, Idempotency: KeepIdempotency})
+	n, err := purge(ctx, d.db, Retention{Acked: KeepAcked, DoneOutbox: KeepDoneOutbox, Idempotency: KeepIdempotency})
 	if err == nil && n > 0 {
 		d.log.Info("purged pending messages", "count", n)
 	}
@@ -38,15 +37,17 @@ func (d *Dispatcher) PurgeJob() jobs.Kind {
 		Run: func(ctx context.Context, _ jobs.Job) error { return d.Purge(ctx) }}
 }
 
-// Start runs the dispatcher in the background, and the purge job on a
-// runner of its own unless Config.Jobs runs it. stop ends both and waits
-// until attempts in flight are recorded.
+// Start runs the dispatcher in the background, and the purge every
+// PurgeEvery on a timer of its own unless Config.Jobs runs it (a dispatcher
+// alone, as in tests and benchmarks: each one purges, which is harmless
+// since deleting is idempotent). stop ends both and waits until attempts in
+// flight are recorded.
 func (d *Dispatcher) Start(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { d.Run(ctx) })
 	if d.cfg.Jobs == nil {
-		purge := jobs.New(jobs.Config{Queue: jobs.NewQueue(d.cfg.Store.Kernel()), Logger: d.log, Poll: d.cfg.PurgeEvery})
+		purge := jobs.New(jobs.Config{Queue: jobs.NewQueue(d.db), Logger: d.log, Poll: d.cfg.PurgeEvery})
 		purge.Register(d.PurgeJob())
 		wg.Go(func() { purge.Run(ctx) })
 	}

@@ -1,4 +1,4 @@
-package events
+package notifications
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Tunnel timings.
@@ -32,16 +32,16 @@ var ErrTunnelDown = errors.New("the bot's tunnel client is not connected")
 // client's poll claims it; the client posts the gateway's answer back.
 // In-process signals only shorten the waits.
 type Hub struct {
-	store    *store.Store
+	db       *kernel.DB
 	mu       sync.Mutex
 	wake     map[string]*wakeup // bot id → its pollers' wake-up, while any polls
 	closing  chan struct{}
 	shutdown sync.Once
 }
 
-// NewHub builds the relay over st.
-func NewHub(st *store.Store) *Hub {
-	return &Hub{store: st, wake: map[string]*wakeup{}, closing: make(chan struct{})}
+// NewHub builds the relay over db.
+func NewHub(db *kernel.DB) *Hub {
+	return &Hub{db: db, wake: map[string]*wakeup{}, closing: make(chan struct{})}
 }
 
 // Shutdown ends every long poll at once with an empty answer, so a server
@@ -58,7 +58,7 @@ type wakeup struct {
 // listen registers a long poll of botID and returns its wake-up and the
 // call that ends the registration; the last poll to leave frees the entry,
 // so the hub holds one only for bots polling right now. A request queued
-// while no poll listens is not lost: every poll claims from the store
+// while no poll listens is not lost: every poll claims from the database
 // before it waits.
 func (h *Hub) listen(botID string) (<-chan struct{}, func()) {
 	h.mu.Lock()
@@ -94,7 +94,7 @@ func (h *Hub) notify(botID string) {
 // Relay implements the dispatcher's Relay: queue, then wait for the
 // client's answer until ctx ends (the delivery time-out).
 func (h *Hub) Relay(ctx context.Context, botID string, req RelayRequest) (int, error) {
-	live, err := h.store.TunnelLive(ctx, botID, TunnelStale)
+	live, err := h.tunnelLive(ctx, botID, TunnelStale)
 	if err != nil {
 		return 0, err
 	}
@@ -103,15 +103,15 @@ func (h *Hub) Relay(ctx context.Context, botID string, req RelayRequest) (int, e
 	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
-		deadline = h.store.Clock().Now().Add(DefaultTimeout)
+		deadline = h.db.Clock().Now().Add(DefaultTimeout)
 	}
-	id, err := h.store.QueueTunnelRequest(ctx, botID, store.TunnelRequest{Path: req.Path, Headers: req.Headers, Body: req.Body}, deadline)
+	id, err := h.queueTunnelRequest(ctx, botID, TunnelRequest{Path: req.Path, Headers: req.Headers, Body: req.Body}, deadline)
 	if err != nil {
 		return 0, err
 	}
 	h.notify(botID)
 	for {
-		done, status, errText, err := h.store.TunnelAnswer(ctx, id)
+		done, status, errText, err := h.tunnelAnswer(ctx, id)
 		if err == nil && done {
 			if errText != "" {
 				return 0, errors.New("tunnel: " + errText)
@@ -119,7 +119,7 @@ func (h *Hub) Relay(ctx context.Context, botID string, req RelayRequest) (int, e
 			return status, nil
 		}
 		if !sleep(ctx, tunnelCheck) {
-			h.store.AbandonTunnelRequest(context.WithoutCancel(ctx), id)
+			h.abandonTunnelRequest(context.WithoutCancel(ctx), id)
 			return 0, ctx.Err()
 		}
 	}
@@ -129,8 +129,8 @@ func (h *Hub) Relay(ctx context.Context, botID string, req RelayRequest) (int, e
 // next delivery, or nil after TunnelLongPoll. When ctx ends because the
 // client went away, the session is closed so dispatchers fail fast and the
 // webhook degrades.
-func (h *Hub) Next(ctx context.Context, botID, session string) (*store.TunnelRequest, error) {
-	if _, err := h.store.TouchTunnelSession(ctx, botID, session, TunnelStale); err != nil {
+func (h *Hub) Next(ctx context.Context, botID, session string) (*TunnelRequest, error) {
+	if _, err := h.touchTunnelSession(ctx, botID, session, TunnelStale); err != nil {
 		return nil, err
 	}
 	end := time.NewTimer(TunnelLongPoll)
@@ -142,22 +142,22 @@ func (h *Hub) Next(ctx context.Context, botID, session string) (*store.TunnelReq
 	wake, leave := h.listen(botID)
 	defer leave()
 	for {
-		r, err := h.store.ClaimTunnelRequest(ctx, botID)
+		r, err := h.claimTunnelRequest(ctx, botID)
 		if ctx.Err() != nil {
-			return nil, h.store.CloseTunnelSession(context.WithoutCancel(ctx), botID, session)
+			return nil, h.closeTunnelSession(context.WithoutCancel(ctx), botID, session)
 		}
 		if err != nil || r != nil {
 			return r, err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, h.store.CloseTunnelSession(context.WithoutCancel(ctx), botID, session)
+			return nil, h.closeTunnelSession(context.WithoutCancel(ctx), botID, session)
 		case <-end.C:
 			return nil, nil
 		case <-h.closing:
 			return nil, nil
 		case <-touch.C:
-			if _, err := h.store.TouchTunnelSession(ctx, botID, session, TunnelStale); err != nil {
+			if _, err := h.touchTunnelSession(ctx, botID, session, TunnelStale); err != nil {
 				return nil, err
 			}
 		case <-wake:
@@ -168,10 +168,10 @@ func (h *Hub) Next(ctx context.Context, botID, session string) (*store.TunnelReq
 
 // Answer records the gateway's answer to a request the client received.
 func (h *Hub) Answer(ctx context.Context, botID string, id int64, status int, errText string) error {
-	return h.store.AnswerTunnelRequest(ctx, botID, id, status, errText)
+	return h.answerTunnelRequest(ctx, botID, id, status, errText)
 }
 
 // Disconnect closes a session at the client's request (clean shutdown).
 func (h *Hub) Disconnect(ctx context.Context, botID, session string) error {
-	return h.store.CloseTunnelSession(ctx, botID, session)
+	return h.closeTunnelSession(ctx, botID, session)
 }

@@ -1,10 +1,12 @@
-package store
+package notifications
 
 import (
 	"cmp"
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // PurgeBatch bounds the rows one purge transaction deletes, so a purge of
@@ -52,13 +54,13 @@ type Retention struct {
 	Batch       int           // rows per transaction; PurgeBatch when 0
 }
 
-// Purge deletes what retention lets go, in batches of PurgeBatch rows, each
+// purge deletes what retention lets go, in batches of PurgeBatch rows, each
 // its own transaction, until nothing is left or ctx ends. It returns the
 // number of pending messages deleted.
-func (s *Store) Purge(ctx context.Context, r Retention) (messages int64, err error) {
-	now := s.clock.Now()
+func purge(ctx context.Context, db *kernel.DB, r Retention) (messages int64, err error) {
+	now := db.Clock().Now()
 	for _, ret := range retentions {
-		n, err := s.purgeAll(ctx, ret, ret.cutoff(r, now), cmp.Or(r.Batch, PurgeBatch))
+		n, err := purgeAll(ctx, db, ret, ret.cutoff(r, now), cmp.Or(r.Batch, PurgeBatch))
 		if err != nil {
 			return messages, fmt.Errorf("purge %s: %w", ret.what, err)
 		}
@@ -69,12 +71,12 @@ func (s *Store) Purge(ctx context.Context, r Retention) (messages int64, err err
 	return messages, nil
 }
 
-func (s *Store) purgeAll(ctx context.Context, ret retention, cutoff time.Time, batch int) (int64, error) {
+func purgeAll(ctx context.Context, db *kernel.DB, ret retention, cutoff time.Time, batch int) (int64, error) {
 	var total int64
 	for ctx.Err() == nil {
 		var n int64
-		err := s.inTx(ctx, func(tx *Tx) error {
-			res, err := tx.exec(ctx, ret.delete, ms(cutoff), batch)
+		err := db.InTx(ctx, func(tx *kernel.Tx) error {
+			res, err := tx.Exec(ctx, ret.delete, ms(cutoff), batch)
 			if err == nil {
 				n, err = res.RowsAffected()
 			}

@@ -1,4 +1,4 @@
-package events_test
+package notifications_test
 
 import (
 	"log/slog"

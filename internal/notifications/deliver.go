@@ -1,4 +1,4 @@
-package events
+package notifications
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Outcomes recorded on finished outbox rows.
@@ -38,9 +37,9 @@ type RelayRequest struct {
 
 // handle makes one decision for a claimed row by the central-dispatch rule
 // (docs/decisions.md) and, when allowed, one attempt.
-func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finished {
-	now := d.cfg.Store.Clock().Now()
-	f := store.Finished{Delivery: dl, LeaseOwner: d.cfg.ID}
+func (d *Dispatcher) handle(ctx context.Context, dl Delivery) Finished {
+	now := d.db.Clock().Now()
+	f := Finished{Delivery: dl, LeaseOwner: d.cfg.ID}
 	stage := &botpay.PendingMessage{BotID: dl.BotID, EventID: dl.EventID, Event: dl.Type, Data: dl.Data,
 		EventAt: dl.EventAt, StagedAt: now, ExpiresAt: now.Add(botpay.MessageLife(dl.Type))}
 	if dl.Target == nil {
@@ -56,19 +55,19 @@ func (d *Dispatcher) handle(ctx context.Context, dl store.Delivery) store.Finish
 	f.Attempted, f.URL = true, t.CallbackURL
 	err := d.attempt(ctx, t, dl)
 	if d.cfg.Observer != nil {
-		d.cfg.Observer.DeliveryAttempted(err == nil, d.cfg.Store.Clock().Now().Sub(dl.EventAt))
+		d.cfg.Observer.DeliveryAttempted(err == nil, d.db.Clock().Now().Sub(dl.EventAt))
 	}
 	if err == nil {
 		f.Outcome = OutcomeDelivered
 		if !retry {
-			f.Health = store.HealthSuccess
+			f.Health = HealthSuccess
 		}
 		return f
 	}
 	d.log.Info("webhook delivery failed", "bot_id", dl.BotID, "event_id", dl.EventID, "attempt", dl.Attempts+1,
 		"url", botpay.RedactURL(t.CallbackURL), "err", redactedError(err, t.CallbackURL))
 	if !retry {
-		f.Health = store.HealthFailure // retries never change health (docs/api.md)
+		f.Health = HealthFailure // retries never change health (docs/api.md)
 	}
 	f.Stage = stage // at once: nothing waits on retries to become visible
 	if n := dl.Attempts + 1; n <= d.cfg.MaxRetries {
@@ -95,17 +94,16 @@ func redactedError(err error, callbackURL string) string {
 }
 
 // attempts says whether handling dl makes a delivery attempt; when not,
-// handling is immediate (no bot, or the event is only staged). store's emit
-// applies the same rule in SQL when the event is written; this one covers
-// health that changed between the write and the claim.
-func attempts(dl store.Delivery) bool {
+// handling is immediate (no bot, or the event is only staged). The outbox
+// applied the same rule (botpay.AttemptsDelivery) when the event was
+// written; this covers health that changed between the write and the claim.
+func attempts(dl Delivery) bool {
 	t := dl.Target
-	return t != nil && t.WebhookStatus != botpay.WebhookUnreachable && t.WebhookStatus != botpay.WebhookNone &&
-		(t.CallbackURL != "" || t.Tunnel)
+	return t != nil && botpay.AttemptsDelivery(t.deliveryTarget())
 }
 
 // attempt posts one signed delivery; only a 2xx answer is a success.
-func (d *Dispatcher) attempt(ctx context.Context, t store.Target, dl store.Delivery) error {
+func (d *Dispatcher) attempt(ctx context.Context, t Target, dl Delivery) error {
 	secret, err := d.cfg.Sealer.Open(t.SecretSealed, []byte("webhook_secret:"+t.BotID))
 	if err != nil {
 		return fmt.Errorf("open webhook secret: %w", err)
@@ -117,7 +115,7 @@ func (d *Dispatcher) attempt(ctx context.Context, t store.Target, dl store.Deliv
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
 	h := http.Header{}
-	SignedHeaders(h, secret, dl.EventID, dl.Type, body, d.cfg.Store.Clock().Now())
+	SignedHeaders(h, secret, dl.EventID, dl.Type, body, d.db.Clock().Now())
 	var status int
 	if t.Tunnel {
 		if d.cfg.Tunnel == nil {
