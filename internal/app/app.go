@@ -16,6 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -87,13 +88,15 @@ func (l Limits) withDefaults() Limits {
 type Service struct {
 	store   *store.Store
 	earning *earning.Service
-	sales   salePath // earning, as x402 settlement records through it
-	sealer  *seal.Sealer
-	mail    mail.Sender
-	clock   botpay.Clock
-	log     *slog.Logger
-	baseURL string
-	limits  Limits
+	// spending decides checkouts and owners' approvals of them.
+	spending *spending.Service
+	sales    salePath // earning, as x402 settlement records through it
+	sealer   *seal.Sealer
+	mail     mail.Sender
+	clock    botpay.Clock
+	log      *slog.Logger
+	baseURL  string
+	limits   Limits
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
@@ -188,6 +191,7 @@ func New(c Config) *Service {
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
+	svc.spending = newSpending(svc, c)
 	return svc
 }
 

@@ -32,7 +32,7 @@ func (s *Service) expiryJob(every time.Duration) jobs.Kind {
 }
 
 func (s *Service) expirePass(ctx context.Context) {
-	s.expireAll(ctx, "held purchases", s.store.ExpireOverdue)
+	s.expireAll(ctx, "held purchases", s.spending.ExpireOverdue)
 	s.expireAll(ctx, "held signing requests", s.store.ExpireOverdueSigning)
 }
 

@@ -3,11 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/botpay/botpay/internal/kernel"
-	"github.com/botpay/botpay/internal/ledger"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
@@ -148,10 +149,6 @@ func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, err
 	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
 	return n, err
 }
-
-// WithoutFastPath makes s write every checkout statement by statement
-// (tests compare the two paths on PostgreSQL).
-func (s *Store) WithoutFastPath() { s.checkoutInOne = false }
 
 // PGMigrationLock (tests only) is the statement a replica runs to take the
 // migration lock, so a test can hold it as a migrating replica would.

@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/botpay/botpay/internal/ledger"
 	"strings"
 	"time"
+
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )

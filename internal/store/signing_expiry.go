@@ -2,8 +2,9 @@ package store
 
 import (
 	"context"
-	"github.com/botpay/botpay/internal/ledger"
 	"time"
+
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )

@@ -3,8 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"github.com/botpay/botpay/internal/ledger"
 	"time"
+
+	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
