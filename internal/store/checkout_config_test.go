@@ -3,7 +3,6 @@ package store_test
 import (
 	"testing"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -54,7 +53,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			owner := newOwner(t, db.Store)
 			b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			checkout := func() error {
-				_, err := app.DecideCheckout(ctx, db.Store, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				_, err := spendingOf(db.Store).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				return err
 			}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -146,4 +148,27 @@ func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botp
 	if v.Wallet.Balance != balance || sum != balance {
 		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
 	}
+}
+
+// spendings are the spending services of the tests' stores, one per store
+// as app.New builds one per process, so that its configuration cache
+// lives as long as the store.
+var spendings sync.Map
+
+// spendingOf is the checkout and approvals capability over st's database
+// (internal/spending), as app.New builds it without card details, owner
+// notices or signing approvals.
+func spendingOf(st *store.Store) *spending.Service {
+	if s, ok := spendings.Load(st); ok {
+		return s.(*spending.Service)
+	}
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
+	return s.(*spending.Service)
+}
+
+// statementByStatement makes st's spending service write every checkout
+// statement by statement (tests compare the two paths on PostgreSQL).
+func statementByStatement(st *store.Store) {
+	spendings.Store(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
+		Signing: st.ForSpending(), StatementByStatement: true}))
 }

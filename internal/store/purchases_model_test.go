@@ -6,7 +6,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -57,7 +56,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 							rt.Fatal(err)
 						}
 					case 1, 2:
-						res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
+						res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
 							ItemName: "thing", Request: botpay.CheckoutRequest{Amount: botpay.Money(rapid.Int64Range(1, 3500).Draw(rt, "amount")),
 								MerchantName: "Acme", MerchantURL: "acme.com"}})
 						if e := botpay.AsError(err); err != nil && (e == nil || e.Kind == botpay.KindInternal) {
@@ -69,7 +68,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 					case 3:
 						if len(pending) > 0 {
 							i := rapid.IntRange(0, len(pending)-1).Draw(rt, "which")
-							_, err := st.DecidePurchase(ctx, owner.ID, pending[i], rapid.Bool().Draw(rt, "approve"))
+							_, err := spendingOf(st).DecidePurchase(ctx, owner, pending[i], rapid.Bool().Draw(rt, "approve"))
 							if e := botpay.AsError(err); err != nil && (e == nil || (e.Code != botpay.CodeAlreadyDecided && e.Code != botpay.CodeExpired)) {
 								rt.Fatalf("decision failed unexpectedly: %v", err)
 							}
@@ -77,7 +76,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 					case 4:
 						clock.Advance(time.Duration(rapid.IntRange(1, 20).Draw(rt, "minutes")) * time.Minute)
 					case 5:
-						if _, err := st.ExpireOverdue(ctx, 10); err != nil {
+						if _, err := spendingOf(st).ExpireOverdue(ctx, 10); err != nil {
 							rt.Fatal(err)
 						}
 					}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -44,7 +43,7 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 
 func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
 	t.Helper()
-	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil || res.Purchase.Status != botpay.PurchasePending {
 		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
@@ -70,12 +69,14 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 				bots = append(bots, b)
 			}
 			clock.Advance(botpay.HoldWindow - time.Millisecond)
-			if n, err := db.Store.ExpireOverdue(ctx, 100); err != nil || n != 0 {
+			if n, err := spendingOf(db.Store).ExpireOverdue(ctx, 100); err != nil || n != 0 {
 				t.Fatalf("before the window: expired %d, %v", n, err)
 			}
 			clock.Advance(time.Millisecond)
 
-			if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdue); total != 30 {
+			if total := sweepOnReplicas(t, replicas, func(st *store.Store, ctx context.Context, n int) (int, error) {
+				return spendingOf(st).ExpireOverdue(ctx, n)
+			}); total != 30 {
 				t.Errorf("expired %d purchases in all, want 30", total)
 			}
 			for _, b := range bots {
@@ -106,13 +107,13 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 		owner := newOwner(t, st)
 		b, _ := heldShopper(t, st, owner)
 		p := hold(t, st, b, 500)
-		if _, err := st.DecidePurchase(ctx, owner.ID, p.ID, false); err != nil {
+		if _, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, false); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := st.ExpireOverdue(ctx, 10); err != nil || n != 0 {
+		if n, err := spendingOf(st).ExpireOverdue(ctx, 10); err != nil || n != 0 {
 			t.Errorf("expired %d decided purchases, %v", n, err)
 		}
-		_, err := st.DecidePurchase(ctx, owner.ID, p.ID, true)
+		_, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, true)
 		wantCode(t, err, botpay.CodeAlreadyDecided)
 		v, _, _ := st.WalletView(ctx, b.ID)
 		if v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
