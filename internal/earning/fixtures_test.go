@@ -122,4 +122,6 @@ func spendingOf(st *store.Store) *spending.Service {
 // unopened stands in for the sealer: the tests read purchases, not cards.
 type unopened struct{}
 
-func (unopened) OpenDetails(string, int, []byte) (botpay.CardDetails, error) { return botpay.CardDetails{}, nil }
+func (unopened) OpenDetails(string, int, []byte) (botpay.CardDetails, error) {
+	return botpay.CardDetails{}, nil
+}
