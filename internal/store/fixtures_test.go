@@ -165,10 +165,3 @@ func spendingOf(st *store.Store) *spending.Service {
 	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
 	return s.(*spending.Service)
 }
-
-// statementByStatement makes st's spending service write every checkout
-// statement by statement (tests compare the two paths on PostgreSQL).
-func statementByStatement(st *store.Store) {
-	spendings.Store(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
-		Signing: st.ForSpending(), StatementByStatement: true}))
-}

@@ -1,4 +1,4 @@
-package store_test
+package spending_test
 
 import (
 	"testing"
@@ -103,7 +103,7 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 	if v.Wallet.Available() < 0 || v.Wallet.Held < 0 {
 		rt.Fatalf("wallet %+v: negative available or held", v.Wallet)
 	}
-	held, today, err := st.PurchaseTotals(ctx, botID, now)
+	held, today, err := spendingOf(st).PurchaseTotals(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -134,11 +134,11 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 // moved them by exactly its amount (too much would refuse spends the bot
 // may make; too little would let it overspend).
 func checkTotals(rt *rapid.T, st *store.Store, botID string, card botpay.Card, now time.Time) {
-	_, today, err := st.PurchaseTotals(ctx, botID, now)
+	_, today, err := spendingOf(st).PurchaseTotals(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	fromTotals, err := st.BotSpentToday(ctx, botID, now)
+	fromTotals, err := spendingOf(st).BotSpentToday(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func checkTotals(rt *rapid.T, st *store.Store, botID string, card botpay.Card, n
 		rt.Fatalf("running totals say %d spent today, the purchases %d", fromTotals, today)
 	}
 	for _, p := range card.Profiles {
-		totals, purchases, err := st.ProfileSpent(ctx, card.ID, p.Index, botpay.WindowStart(p.AllowanceDuration, now), now)
+		totals, purchases, err := spendingOf(st).ProfileSpent(ctx, card.ID, p.Index, botpay.WindowStart(p.AllowanceDuration, now), now)
 		if err != nil {
 			rt.Fatal(err)
 		}

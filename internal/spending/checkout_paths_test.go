@@ -1,4 +1,4 @@
-package store_test
+package spending_test
 
 import (
 	"database/sql"
