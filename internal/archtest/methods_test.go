@@ -18,7 +18,7 @@ const maxExportedMethods = 40
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
 	"internal/app.Service": 102,
-	"internal/store.Store": 140,
+	"internal/store.Store": 139,
 }
 
 // exportedMethods counts, per "package.Type" of non-test files, the

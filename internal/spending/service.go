@@ -16,6 +16,9 @@ import (
 // payment profiles, any status, oldest first.
 type Rules interface {
 	CheckoutRules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (rules botpay.SpendingRules, cards []botpay.Card, claimed bool, err error)
+	// HoldRules reads, outside any transaction, the bot's guardrails and
+	// cards as they are now, which name the guardrail holding a purchase.
+	HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error)
 }
 
 // CardDetails opens a payment profile's sealed card details, which only an

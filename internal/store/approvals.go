@@ -44,6 +44,17 @@ func (r SpendingReads) CheckoutRules(ctx context.Context, k *kernel.Tx, botID, o
 	return rules, cards, true, err
 }
 
+// HoldRules reads the bot's guardrails and every card of the bot, as they
+// are now.
+func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error) {
+	g, err := r.s.Guardrails(ctx, botID)
+	if err != nil {
+		return g, nil, err
+	}
+	cards, err := r.s.cards(ctx, r.s.read, `c.bot_id = $1`, botID)
+	return g, cards, wrapErr(err, "cards %s", botID)
+}
+
 // PendingSigning pages through the owner's held signing requests, oldest
 // first, with one extra row and each one's position.
 func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.SigningRequest, []int64, error) {

@@ -11,16 +11,6 @@ import (
 // processor wallet's ledger, and one purchase for the decision page. None
 // of them changes anything.
 
-// OwnedPurchase reads one of the owner's purchases; another owner's is not
-// found, exactly like a missing one.
-func (s *Store) OwnedPurchase(ctx context.Context, ownerID, id string) (botpay.Purchase, error) {
-	p, err := scanPurchase(s.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1 AND owner_id = $2`, id, ownerID))
-	if isNoRows(err) {
-		return p, botpay.ErrNotFound("purchase")
-	}
-	return p, err
-}
-
 // CategorySpending is the approved spend of one category.
 type CategorySpending struct {
 	Category string // empty for purchases that named none
