@@ -7,9 +7,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Reads for the owner's pages: the charts of the bot pages, the
-// processor wallet's ledger, and one purchase for the decision page. None
-// of them changes anything.
+// Reads for the owner's pages: the charts of the bot pages and the
+// processor wallet's ledger. None of them changes anything.
 
 // CategorySpending is the approved spend of one category.
 type CategorySpending struct {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-
 	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"

@@ -2,9 +2,8 @@ package store
 
 import (
 	"context"
-	"time"
-
 	"github.com/botpay/botpay/internal/ledger"
+	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 )

@@ -3,9 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
-
 	"github.com/botpay/botpay/internal/ledger"
+	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
