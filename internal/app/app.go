@@ -88,15 +88,13 @@ func (l Limits) withDefaults() Limits {
 type Service struct {
 	store   *store.Store
 	earning *earning.Service
-	// spending decides checkouts and owners' approvals of them.
-	spending *spending.Service
-	sales    salePath // earning, as x402 settlement records through it
-	sealer   *seal.Sealer
-	mail     mail.Sender
-	clock    botpay.Clock
-	log      *slog.Logger
-	baseURL  string
-	limits   Limits
+	sales   salePath // earning, as x402 settlement records through it
+	sealer  *seal.Sealer
+	mail    mail.Sender
+	clock   botpay.Clock
+	log     *slog.Logger
+	baseURL string
+	limits  Limits
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
@@ -130,6 +128,9 @@ type Service struct {
 	// settlement (settlement_chain.go).
 	buyerWait time.Duration
 	accounts  *accounts.Service
+
+	// spending decides checkouts and owners' approvals of them.
+	spending *spending.Service
 }
 
 // Config assembles a Service.
