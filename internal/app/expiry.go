@@ -22,8 +22,10 @@ func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) 
 
 // expiryJob expires, every interval, held purchases and held signing
 // requests whose 15 minutes have passed: holds and reservations are
-// released and purchase.expired is written. The store claims each request
-// so the event is written exactly once, whichever replica runs the pass.
+// released and purchase.expired is written. Each is claimed by a
+// conditional update (internal/spending for purchases, the store for
+// signing requests), so the event is written exactly once, whichever
+// replica runs the pass.
 func (s *Service) expiryJob(every time.Duration) jobs.Kind {
 	return jobs.Kind{Name: "expiry", Every: every, Run: func(ctx context.Context, _ store.Job) error {
 		s.expirePass(ctx)
