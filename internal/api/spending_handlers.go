@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -15,7 +16,7 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	in := app.CheckoutInput{
+	in := spending.CheckoutInput{
 		ProfileIndex: body.integer("profile_index"),
 		MerchantName: body.required("merchant_name"),
 		MerchantURL:  body.required("merchant_url"),
@@ -29,7 +30,7 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	out, err := s.svc.Checkout(r.Context(), bot, in)
+	out, err := s.svc.Spending().Checkout(r.Context(), bot, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -39,7 +40,7 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 }
 
 func (s *Server) checkoutStatus(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	out, err := s.svc.CheckoutStatus(r.Context(), bot, r.URL.Query().Get("confirmation_id"))
+	out, err := s.svc.Spending().CheckoutStatus(r.Context(), bot, r.URL.Query().Get("confirmation_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -173,7 +174,7 @@ func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owne
 
 func (s *Server) decidePurchase(v verdict) ownerHandler {
 	return func(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-		p, err := s.svc.DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), bool(v))
+		p, err := s.svc.Spending().DecidePurchase(r.Context(), o, pathID(r, "confirmation_id"), bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 // purchaseView is a checkout answer and a checkout status answer
@@ -24,7 +25,7 @@ type purchaseView struct {
 	Message        string            `json:"message"`
 }
 
-func viewPurchase(o app.CheckoutOutcome) purchaseView {
+func viewPurchase(o spending.CheckoutOutcome) purchaseView {
 	p := o.Purchase
 	v := purchaseView{ConfirmationID: p.ID, Status: p.Status, ProfileIndex: p.ProfileIndex, MerchantName: p.MerchantName,
 		ItemName: p.ItemName, AmountUSD: p.Amount}
@@ -47,7 +48,7 @@ func viewPurchase(o app.CheckoutOutcome) purchaseView {
 }
 
 // viewCheckout is the answer of a new checkout: 200 approved or 202 held.
-func viewCheckout(o app.CheckoutOutcome) (int, purchaseView) {
+func viewCheckout(o spending.CheckoutOutcome) (int, purchaseView) {
 	v := viewPurchase(o)
 	approved := o.Purchase.Status == botpay.PurchaseApproved
 	v.Approved = &approved

@@ -18,6 +18,7 @@ import (
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -138,6 +139,8 @@ type Service struct {
 	// ownerMail sends owner notifications within their daily limits and
 	// retries them (owner_mail.go).
 	ownerMail *notifications.OwnerMail
+	// spending decides checkouts and owners' approvals of them.
+	spending *spending.Service
 }
 
 // Config assembles a Service.
@@ -208,6 +211,7 @@ func New(c Config) *Service {
 	svc.accounts = svc.newAccounts(c)
 	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
 		BotAuthFailed: errBotAuth})
+	svc.spending = newSpending(svc, c)
 	return svc
 }
 

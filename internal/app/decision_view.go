@@ -55,11 +55,12 @@ func (s *Service) OpenDecision(ctx context.Context, token string) (DecisionView,
 
 func (s *Service) purchaseDecision(ctx context.Context, l DecisionLink) (DecisionView, error) {
 	v := DecisionView{Link: l}
-	p, err := s.store.OwnedPurchase(ctx, l.OwnerID, l.ID)
-	if err != nil {
+	d, reasonErr := s.spending.PurchaseToDecide(ctx, botpay.Owner{ID: l.OwnerID}, l.ID)
+	if d.Purchase.ID == "" {
 		return v, errBadDecisionLink
 	}
-	switch p.StatusAt(s.clock.Now()) {
+	p := d.Purchase
+	switch p.Status {
 	case botpay.PurchasePending:
 	case botpay.PurchaseExpired:
 		return v, errExpiredDecisionLink
@@ -71,36 +72,8 @@ func (s *Service) purchaseDecision(ctx context.Context, l DecisionLink) (Decisio
 		return v, err
 	}
 	v.BotName, v.Item, v.Merchant, v.MerchantURL, v.Category = bot.Name, p.ItemName, p.MerchantName, p.MerchantURL, p.Category
-	v.USD, v.ExpiresAt = p.Amount, p.ExpiresAt
-	v.HeldBy, err = s.purchaseHoldReason(ctx, p)
-	return v, err
-}
-
-// purchaseHoldReason names the guardrail that holds p, from the bot's
-// guardrails and the card profile as they are now (the purchase does not
-// record it).
-func (s *Service) purchaseHoldReason(ctx context.Context, p botpay.Purchase) (string, error) {
-	g, err := s.store.Guardrails(ctx, p.BotID)
-	if err != nil {
-		return "", err
-	}
-	var profile botpay.PaymentProfile
-	cards, err := allPages(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
-		return s.store.Cards(ctx, p.OwnerID, p.BotID, pr)
-	})
-	if err != nil {
-		return "", err
-	}
-	for _, c := range cards {
-		if c.ID == p.CardID {
-			profile, _ = c.Profile(p.ProfileIndex)
-		}
-	}
-	req := botpay.CheckoutRequest{Amount: p.Amount, MerchantName: p.MerchantName, MerchantURL: p.MerchantURL, Category: p.Category}
-	if reason := botpay.HoldReason(req, g, profile); reason != "" {
-		return reason, nil
-	}
-	return "your guardrails as they were when the bot asked (they have changed since)", nil
+	v.USD, v.ExpiresAt, v.HeldBy = p.Amount, p.ExpiresAt, d.HeldBy
+	return v, reasonErr
 }
 
 func (s *Service) signingDecision(ctx context.Context, l DecisionLink) (DecisionView, error) {

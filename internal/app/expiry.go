@@ -21,8 +21,10 @@ func (s *Service) ExpireHeldPurchases(ctx context.Context, every time.Duration) 
 
 // expiryJob expires, every interval, held purchases and held signing
 // requests whose 15 minutes have passed: holds and reservations are
-// released and purchase.expired is written. The store claims each request
-// so the event is written exactly once, whichever replica runs the pass.
+// released and purchase.expired is written. Each is claimed by a
+// conditional update (internal/spending for purchases, the store for
+// signing requests), so the event is written exactly once, whichever
+// replica runs the pass.
 func (s *Service) expiryJob(every time.Duration) jobs.Kind {
 	return jobs.Kind{Name: "expiry", Every: every, Run: func(ctx context.Context, _ jobs.Job) error {
 		s.expirePass(ctx)
@@ -31,7 +33,7 @@ func (s *Service) expiryJob(every time.Duration) jobs.Kind {
 }
 
 func (s *Service) expirePass(ctx context.Context) {
-	s.expireAll(ctx, "held purchases", s.store.ExpireOverdue)
+	s.expireAll(ctx, "held purchases", s.spending.ExpireOverdue)
 	s.expireAll(ctx, "held signing requests", s.store.ExpireOverdueSigning)
 }
 

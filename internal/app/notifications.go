@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 // Owner notifications by e-mail. Each is sent after the change it
@@ -89,7 +90,7 @@ func (s *Service) DecideByLink(ctx context.Context, token string) (DecisionLink,
 	}
 	switch l.Kind {
 	case "purchase":
-		p, err := s.DecidePurchase(ctx, owner, l.ID, l.Approve)
+		p, err := s.spending.DecidePurchase(ctx, owner, l.ID, l.Approve)
 		if e := botpay.AsError(err); e != nil && e.Kind == botpay.KindConflict {
 			return l, Approval{}, errDecisionLinkUsed
 		}
@@ -145,7 +146,7 @@ func (s *Service) notifyHeldPurchase(ctx context.Context, bot botpay.Bot, p botp
 // available balance below the bot's threshold (once per crossing).
 // The store says whether it did, from the numbers of the checkout's own
 // transaction.
-func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *store.LowBalance) {
+func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *ledger.LowBalance) {
 	after, threshold := low.Available, low.Threshold
 	owner, err := s.accounts.OwnerByID(ctx, bot.OwnerID)
 	if err != nil {
@@ -158,7 +159,7 @@ func (s *Service) notifyLowBalance(ctx context.Context, bot botpay.Bot, low *sto
 
 // notifyCheckout mails the owner about a committed checkout: a held one
 // needs a decision; an approved one may have crossed the low-balance line.
-func (s *Service) notifyCheckout(ctx context.Context, bot botpay.Bot, res store.CheckoutResult) {
+func (s *Service) notifyCheckout(ctx context.Context, bot botpay.Bot, res spending.CheckoutResult) {
 	p := res.Purchase
 	switch {
 	case p.Status == botpay.PurchasePending:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/cardfile"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/validate"
 )
@@ -96,7 +97,7 @@ type Rail5CheckoutInput struct {
 // Rail5Checkout asks to spend with a confirmed rail5 card.
 func (s *Service) Rail5Checkout(ctx context.Context, bot botpay.Bot, in Rail5CheckoutInput) (botpay.Rail5Checkout, error) {
 	one := 1
-	req, item, cardID, err := s.validCheckout(CheckoutInput{ProfileIndex: &one, MerchantName: in.MerchantName, MerchantURL: in.MerchantURL,
+	req, item, cardID, err := spending.ValidCheckout(spending.CheckoutInput{ProfileIndex: &one, MerchantName: in.MerchantName, MerchantURL: in.MerchantURL,
 		ItemName: in.ItemName, AmountCents: in.AmountCents, Category: in.Category, CardID: in.CardID})
 	if err != nil {
 		return botpay.Rail5Checkout{}, err

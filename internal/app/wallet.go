@@ -8,12 +8,13 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/validate"
 )
 
 // MaxFunding bounds one funding or top-up request (one million dollars).
-const MaxFunding botpay.Money = 100_000_000
+const MaxFunding = spending.MaxAmount
 
 // BotOverview is everything the status and wallet endpoints report.
 type BotOverview struct {
@@ -78,8 +79,9 @@ func (s *Service) Transactions(ctx context.Context, bot botpay.Bot, page botpay.
 	return s.store.Transactions(ctx, bot.ID, page)
 }
 
-// Spending returns a claimed bot's guardrails (docs/api.md).
-func (s *Service) Spending(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
+// BotGuardrails returns a claimed bot's guardrails (GET
+// /api/v1/bot/wallet/spending, docs/api.md).
+func (s *Service) BotGuardrails(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
 	if !bot.Claimed() {
 		return botpay.Guardrails{}, botpay.ErrWalletNotActive
 	}

@@ -2,9 +2,10 @@ package botpay
 
 import "time"
 
-// The decisions of a checkout, in the order app's checkout phases take them
-// (app/checkout.go): pick the card, check the task, the rate limit, then
-// judge the request (CheckWallet and EvaluateCheckout are in checkout.go).
+// The rules of a checkout, in the order DecideCheckout applies them
+// (checkout_decision.go): pick the card, check the task, the rate limit,
+// then judge the request (CheckWallet and EvaluateCheckout are in
+// checkout.go).
 
 // ErrCardNotFound: the checkout names a card that is not the bot's.
 var ErrCardNotFound = Errorf(KindNotFound, CodeCardNotFound, "no card with this card_id is linked to this bot")

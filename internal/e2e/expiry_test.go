@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -70,7 +71,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHoldOnce(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx := context.Background()
 			idx := 1
-			held, err := h.srv.App.Checkout(ctx, bot, app.CheckoutInput{ProfileIndex: &idx, MerchantName: "Acme",
+			held, err := h.srv.App.Spending().Checkout(ctx, bot, spending.CheckoutInput{ProfileIndex: &idx, MerchantName: "Acme",
 				MerchantURL: "https://acme.com", ItemName: "Desk", AmountCents: ptr(5000)})
 			if err != nil || held.Purchase.Status != botpay.PurchasePending {
 				t.Fatalf("checkout = %+v, %v; want held", held.Purchase, err)
@@ -118,7 +119,7 @@ func warm(stores ...*store.Store) {
 	for _, st := range stores {
 		for range 8 {
 			wg.Go(func() {
-				st.ExpireOverdue(context.Background(), 1)
+				st.Kernel().QueryRow(context.Background(), `SELECT 1`).Scan(new(int))
 				st.Events(context.Background(), "bot_none")
 			})
 		}

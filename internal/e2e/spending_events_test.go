@@ -53,7 +53,7 @@ func TestSpendingEventsCarryExactlyTheInterfaceFields(t *testing.T) {
 			t.Fatal(err)
 		}
 		clock.Advance(16 * time.Minute)
-		if n, err := h.srv.Store.ExpireOverdue(h.ctx, 10); err != nil || n != 1 {
+		if n, err := h.srv.App.Spending().ExpireOverdue(h.ctx, 10); err != nil || n != 1 {
 			t.Fatalf("expired %d, %v", n, err)
 		}
 		for range 2 { // $50 → $26 → $2: below the $5 threshold

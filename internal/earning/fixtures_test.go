@@ -6,8 +6,8 @@ import (
 
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/spending"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
@@ -104,10 +104,24 @@ func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot,
 
 func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
 	t.Helper()
-	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil || res.Purchase.Status != botpay.PurchasePending {
 		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
 	}
 	return res.Purchase
+}
+
+// spendingOf is the checkout capability over st's database, as app.New
+// builds it without card details, owner notices or signing approvals.
+func spendingOf(st *store.Store) *spending.Service {
+	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending(),
+		Details: unopened{}})
+}
+
+// unopened stands in for the sealer: the tests read purchases, not cards.
+type unopened struct{}
+
+func (unopened) OpenDetails(string, int, []byte) (botpay.CardDetails, error) {
+	return botpay.CardDetails{}, nil
 }

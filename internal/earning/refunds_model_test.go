@@ -7,7 +7,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
@@ -58,7 +57,7 @@ func TestRandomRefundsKeepTheBooksStraight(t *testing.T) {
 
 func (m *refundModel) buy(rt *rapid.T, st *store.Store, bot botpay.Bot) {
 	amount := botpay.Money(rapid.Int64Range(1, 3000).Draw(rt, "buy"))
-	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: bot.ID, ProfileIndex: 1, ItemName: "thing",
+	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: bot.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil {
 		if e := botpay.AsError(err); e == nil || e.Kind == botpay.KindInternal {
@@ -167,7 +166,8 @@ func (m *refundModel) check(rt *rapid.T, st *store.Store, botID string) {
 		rt.Fatalf("balance %d, ledger sum %d, model %d", v.Wallet.Balance, sum, m.balance)
 	}
 	for id, o := range m.purchases {
-		p, _, err := st.BotPurchase(ctx, botID, id)
+		out, err := spendingOf(st).CheckoutStatus(ctx, botpay.Bot{ID: botID}, id)
+		p := out.Purchase
 		if err != nil || p.Refunded != o.refunded || p.Refunded > p.Amount {
 			rt.Fatalf("purchase %s refunded %d of %d (%v), model %d", id, p.Refunded, p.Amount, err, o.refunded)
 		}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -107,4 +108,18 @@ func CommittedDays(who string) string {
 // CommittedArgs are CommittedDays' arguments for scope and id at now.
 func CommittedArgs(scope, id string, now time.Time) []any {
 	return []any{scope, kernel.MS(botpay.DayStart(now)), kernel.MS(botpay.MonthStart(now)), kernel.MS(now), id}
+}
+
+// OwnerUsage adds the owner's usage across bots to u (when master budgets
+// apply: botpay.MasterBudgetsApply), locking the owner row first, so
+// checkouts of several bots of one owner cannot together pass a master
+// budget.
+func OwnerUsage(ctx context.Context, tx *kernel.Tx, ownerID string, u botpay.Usage, now time.Time) (botpay.Usage, error) {
+	var locked string
+	if err := tx.QueryRow(ctx, `SELECT id FROM owners WHERE id = $1`+tx.ForUpdate(), ownerID).Scan(&locked); err != nil {
+		return u, err
+	}
+	err := tx.QueryRow(ctx, `SELECT day, month FROM `+CommittedDays("owner_id"), CommittedArgs("owner:"+ownerID, ownerID, now)...).
+		Scan(&u.OwnerDay, &u.OwnerMonth)
+	return u, err
 }

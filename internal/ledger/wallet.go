@@ -65,3 +65,22 @@ func (o *Outbox) CrossLowBalance(tx *kernel.Tx, w Wallet, before, after botpay.M
 	}, now))
 	return &LowBalance{Available: after, Threshold: w.Threshold}, err
 }
+
+// NumberCheckout records, with COMMIT, seq as the number of the bot's
+// latest checkout, card or rail5 (the caller holds the wallet lock and
+// inserted that checkout).
+func NumberCheckout(tx *kernel.Tx, botID string, seq int64) {
+	tx.AtCommit(kernel.Step{Query: `UPDATE wallets SET checkout_seq = $1 WHERE bot_id = $2`, Args: []any{seq, botID}})
+}
+
+// MaxthLatestCheckout is the time of the bot's checkout (card or rail5)
+// number seq, or NULL: with seq the latest number + 1 - the limit, it is
+// the limit-th most recent one, and a single probe of each table's
+// (bot_id, bot_seq) index answers the rate limit whatever the limit is.
+// The arguments are SQL expressions.
+func MaxthLatestCheckout(bot, seq string) string {
+	return `MAX(created_at) FROM (
+		SELECT created_at FROM purchases WHERE bot_id = ` + bot + ` AND bot_seq = ` + seq + `
+		UNION ALL
+		SELECT created_at FROM rail5_checkouts WHERE bot_id = ` + bot + ` AND bot_seq = ` + seq + `) maxth`
+}

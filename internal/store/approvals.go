@@ -1,42 +1,70 @@
 package store
 
 import (
-	"cmp"
 	"context"
-	"slices"
+	"errors"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
-// Approval is one entry of an owner's approvals list: a held purchase or a
-// held x402 signing request.
-type Approval struct {
-	Purchase *botpay.Purchase       // set for a held purchase
-	Signing  *botpay.SigningRequest // set for a held signing request
+// SpendingReads gives internal/spending what it reads of rows the store
+// still keeps: the owner-set rules of a checkout, inside its transaction,
+// and the held signing requests that share the owner's approvals list.
+type SpendingReads struct{ s *Store }
+
+// ForSpending is the store's side of internal/spending (spending.Rules and
+// spending.HeldSigning).
+func (s *Store) ForSpending() SpendingReads { return SpendingReads{s: s} }
+
+// CheckoutRules reads the bot's guardrails (claimed false when it has
+// none: never claimed), its owner's master guardrails and procurement
+// controls, and every card of the bot. The caller holds the bot's wallet
+// lock, under which no configuration change can commit (its trigger waits
+// for the lock), so the statements agree with each other.
+func (r SpendingReads) CheckoutRules(ctx context.Context, k *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, []botpay.Card, bool, error) {
+	t := &Tx{k: k, s: r.s}
+	var rules botpay.SpendingRules
+	g, err := scanGuardrails(t.queryRow(ctx, guardrailsQuery, botID))
+	if errors.Is(err, botpay.ErrWalletNotActive) {
+		return rules, nil, false, nil
+	}
+	if err != nil {
+		return rules, nil, false, err
+	}
+	rules.Bot = g
+	if rules.Master, err = scanMasterGuardrails(t.queryRow(ctx, masterGuardrailsQuery, ownerID)); err != nil {
+		return rules, nil, false, err
+	}
+	if rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, botID)); err != nil {
+		return rules, nil, false, err
+	}
+	var cards []botpay.Card
+	err = t.eachRow(ctx, step{Query: cardsQuery(`c.bot_id = $1`), Args: []any{botID}, Each: cardCollector(&cards)})
+	return rules, cards, true, err
 }
 
-// PendingApprovals pages through what awaits an owner's decision, held
-// purchases and held signing requests on one axis, oldest first: both
-// tables number their rows from the one insertion sequence (seq), so the
-// merge follows insertion across kinds. Each kind reads at most one page
-// plus one row from its own index; the merged page is the first Limit of
-// those, so it never needs more.
-func (s *Store) PendingApprovals(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[Approval], error) {
-	purchases, err := s.pendingPurchases(ctx, ownerID, page)
+// HoldRules reads the bot's guardrails and every card of the bot, as they
+// are now.
+func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error) {
+	g, err := r.s.Guardrails(ctx, botID)
 	if err != nil {
-		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", ownerID)
+		return g, nil, err
 	}
-	signing, err := s.pendingSigning(ctx, ownerID, page)
+	cards, err := r.s.cards(ctx, r.s.read, `c.bot_id = $1`, botID)
+	return g, cards, wrapErr(err, "cards %s", botID)
+}
+
+// PendingSigning pages through the owner's held signing requests, oldest
+// first, with one extra row and each one's position.
+func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.SigningRequest, []int64, error) {
+	held, err := r.s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", ownerID)
+		return nil, nil, err
 	}
-	merged := make([]placed[Approval], 0, len(purchases)+len(signing))
-	for _, p := range purchases {
-		merged = append(merged, placed[Approval]{item: Approval{Purchase: &p.item}, position: p.position})
+	items, positions := make([]botpay.SigningRequest, len(held)), make([]int64, len(held))
+	for i, h := range held {
+		items[i], positions[i] = h.item, h.position
 	}
-	for _, r := range signing {
-		merged = append(merged, placed[Approval]{item: Approval{Signing: &r.item}, position: r.position})
-	}
-	slices.SortFunc(merged, func(a, b placed[Approval]) int { return cmp.Compare(a.position, b.position) })
-	return cutPage(merged, page.Limit), nil
+	return items, positions, nil
 }

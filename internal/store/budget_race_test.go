@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -70,12 +71,12 @@ func setDaily(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, d
 // checks out $6 by card during the judgement. It reports which passed.
 func raceSigningAgainstCheckout(t *testing.T, st *store.Store, owner botpay.Owner, signer, buyer botpay.Bot) (signed, bought bool) {
 	t.Helper()
-	judging, checkedOut := make(chan struct{}), make(chan store.CheckoutResult, 1)
+	judging, checkedOut := make(chan struct{}), make(chan spending.CheckoutResult, 1)
 	go func() {
 		<-judging
 		res, err := buy(st, buyer, 600)
 		if err != nil {
-			res = store.CheckoutResult{}
+			res = spending.CheckoutResult{}
 		}
 		checkedOut <- res
 	}()

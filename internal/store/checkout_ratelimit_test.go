@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -31,7 +30,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 		})
 		confirmedRail5Card(t, st, owner, b)
 		card := func(amount botpay.Money) error {
-			_, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", Limit: limit,
+			_, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", PerWindow: limit.Max, Window: limit.Window,
 				Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 			return err
 		}
@@ -98,7 +97,7 @@ func TestMigration0008NumbersExistingCheckoutsInTimeOrder(t *testing.T) {
 			if i%3 == 2 {
 				_, err = st.Rail5Checkout(ctx, store.Rail5CheckoutInput{BotID: b.ID, Item: "thing", Request: req})
 			} else {
-				_, err = app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", Request: req})
+				_, err = spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing", Request: req})
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/botpay/botpay/internal/ledger"
@@ -27,18 +28,11 @@ type Store struct {
 	clock  botpay.Clock
 	// read is the kernel's read pool, for the few reads that pass a pool.
 	read *sql.DB
-	// checkoutInOne: an approved real checkout writes everything in one
-	// statement (recordApprovedInOne, which needs the engine to run
-	// INSERT inside WITH), not statement by statement; measured faster on
-	// PostgreSQL.
-	checkoutInOne bool
 	// outbox writes events and, after a commit, wakes the local
 	// dispatcher (other replicas poll).
 	outbox *ledger.Outbox
-	// configs and signers keep the bots' spending configurations for
-	// checkout (checkout_config.go) and x402 signing (signerConfig in
-	// processor_wallets.go).
-	configs configCache[checkoutConfig]
+	// signers keep the bots' spending configurations for x402 signing
+	// (signerConfig in processor_wallets.go).
 	signers configCache[signerConfig]
 }
 
@@ -59,7 +53,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	_, read := db.Pools()
-	return &Store{db: db, driver: db.Driver(), read: read, clock: db.Clock(), outbox: &ledger.Outbox{}, checkoutInOne: db.Driver().InsertInsideWith()}, nil
+	return &Store{db: db, driver: db.Driver(), read: read, clock: db.Clock(), outbox: &ledger.Outbox{}}, nil
 }
 
 // Kernel is the database kernel the store runs on.
@@ -142,3 +136,14 @@ func nullString(s string) sql.NullString {
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// wrapErr adds context to an error of the store's boundary; errors.Is and
+// errors.As still see the cause. nil stays nil, and so does a domain
+// error (*botpay.Error): it is the answer to the caller, whose message
+// says already what was refused.
+func wrapErr(err error, format string, args ...any) error {
+	if _, domain := err.(*botpay.Error); err == nil || domain {
+		return err
+	}
+	return fmt.Errorf("store: "+format+": %w", append(args, err)...)
+}

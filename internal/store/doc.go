@@ -5,8 +5,8 @@
 //
 // It knows nothing about HTTP, mail or tokens in the clear: callers pass
 // digests and sealed bytes. Business decisions (validation, who may do what)
-// are made by the caller or by pure functions of package botpay (a
-// checkout's, by app inside its transaction: CheckoutTx); the store
+// are made by the caller or by pure functions of package botpay; the store
 // enforces only what must hold under concurrency (balances, uniqueness,
-// rate-limit windows).
+// rate-limit windows). The capability packages cut out of it (bots,
+// accounts, earning, spending) hold their own SQL.
 package store

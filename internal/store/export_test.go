@@ -3,48 +3,13 @@ package store
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
-	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
-
-// PurchaseTotals (tests only) adds up a bot's pending purchases (what its
-// hold must equal) and today's approved and unexpired held real purchases.
-func (s *Store) PurchaseTotals(ctx context.Context, botID string, now time.Time) (held, today botpay.Money, err error) {
-	err = s.queryRow(ctx, `SELECT
-			COALESCE(SUM(CASE WHEN status = 'pending' AND decoy = $3 THEN amount_cents ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN decoy = $3 AND created_at >= $2
-				AND (status = 'approved' OR (status = 'pending' AND expires_at > $4)) THEN amount_cents ELSE 0 END), 0)
-		FROM purchases WHERE bot_id = $1`, botID, ms(botpay.DayStart(now)), false, ms(now)).Scan(&held, &today)
-	return held, today, err
-}
-
-// BotSpentToday (tests only) reads a bot's committed spend of today from the
-// running totals, as budgets read it.
-func (s *Store) BotSpentToday(ctx context.Context, botID string, now time.Time) (botpay.Money, error) {
-	var spent botpay.Money
-	err := s.queryRow(ctx, `SELECT day FROM `+ledger.CommittedDays("bot_id"), ledger.CommittedArgs("bot:"+botID, botID, now)...).Scan(&spent)
-	return spent, err
-}
-
-// ProfileSpent (tests only) reads what counts against a payment profile's
-// allowance since from, from the running totals and from the purchases
-// themselves (approved, or held inside their window; decoys included).
-func (s *Store) ProfileSpent(ctx context.Context, cardID string, index int, from, now time.Time) (totals, purchases botpay.Money, err error) {
-	err = s.queryRow(ctx, `SELECT
-			(SELECT COALESCE(SUM(cents), 0) FROM spend_days WHERE scope = $1 AND day >= $2)
-			- (SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE status = 'pending' AND expires_at <= $3
-				AND card_id = $4 AND profile_index = $5 AND created_at >= $2),
-			(SELECT COALESCE(SUM(amount_cents), 0) FROM purchases WHERE card_id = $4 AND profile_index = $5 AND created_at >= $2
-				AND (status = 'approved' OR (status = 'pending' AND expires_at > $3)))`,
-		"profile:"+cardID+":"+strconv.Itoa(index), ms(from), ms(now), cardID, index).Scan(&totals, &purchases)
-	return totals, purchases, err
-}
 
 // RenumberCheckoutsAsMigration0008 (tests only) forgets every checkout
 // number, then runs migration 0008's backfill statements again, as they ran
@@ -142,9 +107,13 @@ func (s *Store) RerunReservedBackfill(ctx context.Context) error {
 // many running transactions would, until release.
 func (s *Store) HoldWriteGate() (release func()) { return s.db.HoldWriteGate() }
 
-// WithoutFastPath makes s write every checkout statement by statement
-// (tests compare the two paths on PostgreSQL).
-func (s *Store) WithoutFastPath() { s.checkoutInOne = false }
+// IdempotencyKeyCount (tests only) counts the stored idempotency keys of a
+// scope.
+func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
+	return n, err
+}
 
 // PGMigrationLock (tests only) is the statement a replica runs to take the
 // migration lock, so a test can hold it as a migrating replica would.

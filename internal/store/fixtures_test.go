@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/notifications"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -152,4 +154,20 @@ func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botp
 // pendingMessages reads a bot's pending messages as the bot does.
 func pendingMessages(st *store.Store, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
 	return notifications.NewService(notifications.Deps{DB: st.Kernel()}).PendingMessages(ctx, botpay.Bot{ID: botID}, page)
+}
+
+// spendings are the spending services of the tests' stores, one per store
+// as app.New builds one per process, so that its configuration cache
+// lives as long as the store.
+var spendings sync.Map
+
+// spendingOf is the checkout and approvals capability over st's database
+// (internal/spending), as app.New builds it without card details, owner
+// notices or signing approvals.
+func spendingOf(st *store.Store) *spending.Service {
+	if s, ok := spendings.Load(st); ok {
+		return s.(*spending.Service)
+	}
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
+	return s.(*spending.Service)
 }

@@ -4,10 +4,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -120,7 +118,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 					t.Fatal(err)
 				}
 				before := wakes.Load()
-				res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 					t.Fatalf("checkout = %+v, %v", res.Purchase, err)

@@ -7,19 +7,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Reads for the owner's pages: the charts of the bot pages, the
-// processor wallet's ledger, and one purchase for the decision page. None
-// of them changes anything.
-
-// OwnedPurchase reads one of the owner's purchases; another owner's is not
-// found, exactly like a missing one.
-func (s *Store) OwnedPurchase(ctx context.Context, ownerID, id string) (botpay.Purchase, error) {
-	p, err := scanPurchase(s.queryRow(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE id = $1 AND owner_id = $2`, id, ownerID))
-	if isNoRows(err) {
-		return p, botpay.ErrNotFound("purchase")
-	}
-	return p, err
-}
+// Reads for the owner's pages: the charts of the bot pages and the
+// processor wallet's ledger. None of them changes anything.
 
 // CategorySpending is the approved spend of one category.
 type CategorySpending struct {

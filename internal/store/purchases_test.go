@@ -5,19 +5,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/store/storetest"
 )
-
-// heldShopper is a funded bot whose every checkout waits for its owner.
-func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
-}
 
 // shopper is a claimed bot of owner funded with $1,000, with guardrails
 // adjusted from the defaults and one active card (profile 1, $1,000 a
@@ -40,85 +31,6 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 		t.Fatal(err)
 	}
 	return b, c
-}
-
-func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
-	t.Helper()
-	res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
-		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
-	if err != nil || res.Purchase.Status != botpay.PurchasePending {
-		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
-	}
-	return res.Purchase
-}
-
-// Two replicas sweeping at once expire every overdue hold exactly once:
-// each purchase.expired is written once and every hold is released once.
-func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
-	for _, d := range storetest.Dialects {
-		t.Run(string(d), func(t *testing.T) {
-			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-			db := storetest.Open(t, d, clock)
-			replicas := []*store.Store{db.Store, db.OpenAnother(t)}
-			owner := newOwner(t, db.Store)
-			var bots []botpay.Bot
-			for range 3 {
-				b, _ := heldShopper(t, db.Store, owner)
-				for range 10 {
-					hold(t, db.Store, b, 100)
-				}
-				bots = append(bots, b)
-			}
-			clock.Advance(botpay.HoldWindow - time.Millisecond)
-			if n, err := db.Store.ExpireOverdue(ctx, 100); err != nil || n != 0 {
-				t.Fatalf("before the window: expired %d, %v", n, err)
-			}
-			clock.Advance(time.Millisecond)
-
-			if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdue); total != 30 {
-				t.Errorf("expired %d purchases in all, want 30", total)
-			}
-			for _, b := range bots {
-				types := eventTypes(t, db.Store, b.ID)
-				n := 0
-				for _, ty := range types {
-					if ty == botpay.EventPurchaseExpired {
-						n++
-					}
-				}
-				if n != 10 {
-					t.Errorf("bot %s: %d purchase.expired events, want 10", b.ID, n)
-				}
-				v, _, err := db.Store.WalletView(ctx, b.ID)
-				if err != nil || v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
-					t.Errorf("wallet = %+v, %v; want every hold released", v.Wallet, err)
-				}
-			}
-		})
-	}
-}
-
-// A purchase both decided by its owner and swept by the expiry worker at
-// the deadline ends in exactly one state.
-func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
-	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
-		st := db.Store
-		owner := newOwner(t, st)
-		b, _ := heldShopper(t, st, owner)
-		p := hold(t, st, b, 500)
-		if _, err := st.DecidePurchase(ctx, owner.ID, p.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := st.ExpireOverdue(ctx, 10); err != nil || n != 0 {
-			t.Errorf("expired %d decided purchases, %v", n, err)
-		}
-		_, err := st.DecidePurchase(ctx, owner.ID, p.ID, true)
-		wantCode(t, err, botpay.CodeAlreadyDecided)
-		v, _, _ := st.WalletView(ctx, b.ID)
-		if v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
-			t.Errorf("wallet = %+v, want untouched after a denial", v.Wallet)
-		}
-	})
 }
 
 // sweepOnReplicas runs sweep on every replica, two workers each, one item

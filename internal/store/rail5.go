@@ -181,7 +181,7 @@ func (s *Store) Rail5Checkout(ctx context.Context, in Rail5CheckoutInput) (botpa
 				item_name, status, created_at, bot_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 			out.ID, out.BotID, out.OwnerID, out.CardID, int64(out.Amount), out.MerchantName, out.MerchantURL, out.ItemName, out.Status, ms(now),
 			w.Seq+1)
-		tx.numberCheckout(in.BotID, w.Seq+1)
+		ledger.NumberCheckout(tx.k, in.BotID, w.Seq+1)
 		if refused == nil {
 			ledger.CountSpend(tx.k, ledger.Rail5Scopes(out.BotID, out.OwnerID), ms(now), out.Amount)
 		}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -62,8 +62,8 @@ func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro bot
 		ApprovalMode: botpay.ApprovalUnderThreshold}
 }
 
-func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (store.CheckoutResult, error) {
-	return app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+func buy(st *store.Store, b botpay.Bot, cents botpay.Money) (spending.CheckoutResult, error) {
+	return spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: cents, MerchantName: "Acme", MerchantURL: "acme.com"}})
 }
 

@@ -56,12 +56,6 @@ func (s *Store) NextTask(ctx context.Context, botID string) (t botpay.Task, ok b
 	return t, ok, wrapErr(err, "next task %s", botID)
 }
 
-func (t *Tx) completeTask(ctx context.Context, taskID, purchaseID string, now int64) error {
-	_, err := t.exec(ctx, `UPDATE tasks SET status = $1, purchase_id = $2, completed_at = $3 WHERE id = $4`,
-		botpay.TaskCompleted, purchaseID, now, taskID)
-	return err
-}
-
 // skipLocked locks the row read for update and, on PostgreSQL, skips rows
 // another transaction holds, so concurrent callers each get the next free
 // row instead of all waiting for the same one.

@@ -277,7 +277,7 @@ func (p *Pages) decide(w http.ResponseWriter, r *http.Request, owner botpay.Owne
 	var err error
 	switch r.PathValue("kind") {
 	case "purchase":
-		_, err = p.svc.DecidePurchase(r.Context(), owner, r.PathValue("id"), approve)
+		_, err = p.svc.Spending().DecidePurchase(r.Context(), owner, r.PathValue("id"), approve)
 	case "signing":
 		err = p.decideSigning(r, owner, approve)
 	default:

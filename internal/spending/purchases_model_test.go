@@ -1,4 +1,4 @@
-package store_test
+package spending_test
 
 import (
 	"testing"
@@ -6,7 +6,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -57,7 +56,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 							rt.Fatal(err)
 						}
 					case 1, 2:
-						res, err := app.DecideCheckout(ctx, st, store.CheckoutInput{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
+						res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: bot.ID, ProfileIndex: rapid.IntRange(1, 2).Draw(rt, "profile"),
 							ItemName: "thing", Request: botpay.CheckoutRequest{Amount: botpay.Money(rapid.Int64Range(1, 3500).Draw(rt, "amount")),
 								MerchantName: "Acme", MerchantURL: "acme.com"}})
 						if e := botpay.AsError(err); err != nil && (e == nil || e.Kind == botpay.KindInternal) {
@@ -69,7 +68,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 					case 3:
 						if len(pending) > 0 {
 							i := rapid.IntRange(0, len(pending)-1).Draw(rt, "which")
-							_, err := st.DecidePurchase(ctx, owner.ID, pending[i], rapid.Bool().Draw(rt, "approve"))
+							_, err := spendingOf(st).DecidePurchase(ctx, owner, pending[i], rapid.Bool().Draw(rt, "approve"))
 							if e := botpay.AsError(err); err != nil && (e == nil || (e.Code != botpay.CodeAlreadyDecided && e.Code != botpay.CodeExpired)) {
 								rt.Fatalf("decision failed unexpectedly: %v", err)
 							}
@@ -77,7 +76,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 					case 4:
 						clock.Advance(time.Duration(rapid.IntRange(1, 20).Draw(rt, "minutes")) * time.Minute)
 					case 5:
-						if _, err := st.ExpireOverdue(ctx, 10); err != nil {
+						if _, err := spendingOf(st).ExpireOverdue(ctx, 10); err != nil {
 							rt.Fatal(err)
 						}
 					}
@@ -104,7 +103,7 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 	if v.Wallet.Available() < 0 || v.Wallet.Held < 0 {
 		rt.Fatalf("wallet %+v: negative available or held", v.Wallet)
 	}
-	held, today, err := st.PurchaseTotals(ctx, botID, now)
+	held, today, err := spendingOf(st).PurchaseTotals(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -135,11 +134,11 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 // moved them by exactly its amount (too much would refuse spends the bot
 // may make; too little would let it overspend).
 func checkTotals(rt *rapid.T, st *store.Store, botID string, card botpay.Card, now time.Time) {
-	_, today, err := st.PurchaseTotals(ctx, botID, now)
+	_, today, err := spendingOf(st).PurchaseTotals(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	fromTotals, err := st.BotSpentToday(ctx, botID, now)
+	fromTotals, err := spendingOf(st).BotSpentToday(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -147,7 +146,7 @@ func checkTotals(rt *rapid.T, st *store.Store, botID string, card botpay.Card, n
 		rt.Fatalf("running totals say %d spent today, the purchases %d", fromTotals, today)
 	}
 	for _, p := range card.Profiles {
-		totals, purchases, err := st.ProfileSpent(ctx, card.ID, p.Index, botpay.WindowStart(p.AllowanceDuration, now), now)
+		totals, purchases, err := spendingOf(st).ProfileSpent(ctx, card.ID, p.Index, botpay.WindowStart(p.AllowanceDuration, now), now)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package store
+package spending
 
 import (
 	"context"
@@ -8,24 +8,21 @@ import (
 	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // The writes of an admitted checkout. Each write is one SQL fragment
-// (debitSQL, ledgerSQL, purchaseSQL, countDeltaSQL, writeEvent) that
-// numbers its arguments where the statement it joins left off: the general
-// path runs each as a statement of its own (recordAdmitted), the fast path
-// joins them into one (recordApprovedInOne), so the two write the same rows
-// by construction (TestCheckoutFastPathWritesWhatTheGeneralPathWrites
-// compares them).
-
-// sqlArgs are the arguments of one statement; Add appends one and returns
-// its placeholder.
-type sqlArgs = ledger.Args
+// (debitSQL, ledger.EntrySQL, purchaseSQL, ledger.CountDeltaSQL,
+// ledger.WriteEvent) that numbers its arguments where the statement it
+// joins left off: the general path runs each as a statement of its own
+// (recordAdmitted), the fast path joins them into one
+// (recordApprovedInOne), so the two write the same rows by construction
+// (TestCheckoutFastPathWritesWhatTheGeneralPathWrites compares them).
 
 // debitSQL debits p's amount (from its hold when fromHold), numbering the
 // bot's checkouts up to seq when seq is not 0, and returns the wallet's
 // balance and hold after it.
-func debitSQL(a *sqlArgs, p botpay.Purchase, fromHold bool, seq int64, now time.Time) string {
+func debitSQL(a *ledger.Args, p botpay.Purchase, fromHold bool, seq int64, now time.Time) string {
 	held := botpay.Money(0)
 	if fromHold {
 		held = p.Amount
@@ -38,10 +35,10 @@ func debitSQL(a *sqlArgs, p botpay.Purchase, fromHold bool, seq int64, now time.
 	return q + ` WHERE bot_id = ` + a.Add(p.BotID) + ` RETURNING balance_cents, held_cents`
 }
 
-// purchaseSQL inserts p, number seq of its bot's checkouts (numberCheckout),
-// with the SQL expression ledgerID; the caller adds FROM when the
-// expression needs it.
-func purchaseSQL(a *sqlArgs, p botpay.Purchase, seq int64, ledgerID string) string {
+// purchaseSQL inserts p, number seq of its bot's checkouts
+// (ledger.NumberCheckout), with the SQL expression ledgerID; the caller
+// adds FROM when the expression needs it.
+func purchaseSQL(a *ledger.Args, p botpay.Purchase, seq int64, ledgerID string) string {
 	return `INSERT INTO purchases (id, bot_id, owner_id, card_id, profile_index, decoy, amount_cents, merchant_name,
 			merchant_url, item_name, category, task_id, status, created_at, expires_at, decided_at, ledger_id, bot_seq) SELECT ` +
 		a.Add(p.ID) + `, ` + a.Add(p.BotID) + `, ` + a.Add(p.OwnerID) + `, ` + a.Add(p.CardID) + `, ` + a.Add(p.ProfileIndex) + `, ` +
@@ -55,28 +52,24 @@ func purchaseSQL(a *sqlArgs, p botpay.Purchase, seq int64, ledgerID string) stri
 // balance after it.
 func spendAuthorized(p botpay.Purchase, remaining botpay.Money, now time.Time) botpay.Event {
 	return botpay.NewEvent(p.BotID, botpay.SpendAuthorizedData{
-		Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName, Description: purchaseDescription(p),
+		Amount: p.Amount, Currency: "USD", Vendor: p.MerchantName, Description: botpay.PurchaseDescription(p),
 		RemainingBalance: remaining,
 	}, now)
-}
-
-func purchaseDescription(p botpay.Purchase) string {
-	return p.ItemName + " at " + p.MerchantName + " (" + p.ID + ")"
 }
 
 // recordAdmitted writes an admitted checkout statement by statement: the
 // money moves first (so the purchase row carries its ledger id), then the
 // purchase, its number and its count in the running totals.
-func (t *Tx) recordAdmitted(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) (*LowBalance, error) {
-	low, err := t.applyNewPurchase(ctx, w, p, now)
+func (s *Service) recordAdmitted(ctx context.Context, tx *kernel.Tx, w ledger.Wallet, p *botpay.Purchase, now time.Time) (*ledger.LowBalance, error) {
+	low, err := s.applyNewPurchase(ctx, tx, w, p, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.insertPurchase(ctx, *p, w.Seq+1); err != nil {
+	if err := insertPurchase(ctx, tx, *p, w.Seq+1); err != nil {
 		return nil, err
 	}
-	t.numberCheckout(p.BotID, w.Seq+1)
-	ledger.CountSpend(t.k, ledger.PurchaseScopes(*p), ms(now), p.Amount)
+	ledger.NumberCheckout(tx, p.BotID, w.Seq+1)
+	ledger.CountSpend(tx, ledger.PurchaseScopes(*p), ms(now), p.Amount)
 	return low, nil
 }
 
@@ -84,11 +77,11 @@ func (t *Tx) recordAdmitted(ctx context.Context, w lockedWallet, p *botpay.Purch
 // statement, sent with COMMIT: each statement costs the server more than
 // most of the rows it writes. The caller holds the wallet lock, so the
 // balance after the debit is known beforehand.
-func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Time) (*LowBalance, error) {
-	var a sqlArgs
+func (s *Service) recordApprovedInOne(tx *kernel.Tx, w ledger.Wallet, p botpay.Purchase, now time.Time) (*ledger.LowBalance, error) {
+	var a ledger.Args
 	seq := w.Seq + 1
 	debit := debitSQL(&a, p, false, seq, now)
-	spend := ledger.EntrySQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", purchaseDescription(p), now)
+	spend := ledger.EntrySQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", botpay.PurchaseDescription(p), now)
 	purchase := purchaseSQL(&a, p, seq, "spend.id")
 	days, daysArgs := ledger.CountDeltaSQL("cents", ledger.PurchaseScopes(p), len(a)+1, ms(now), int64(p.Amount))
 	a = append(a, daysArgs...)
@@ -98,13 +91,13 @@ func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Tim
 	}
 	a = append(a, ev.Args...)
 	var staged int
-	t.atCommit(step{Query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
+	tx.AtCommit(kernel.Step{Query: `WITH debit AS (` + debit + `), spend AS (` + spend + ` FROM debit RETURNING id), days AS (` + days + `), ` +
 		ev.Staged + `, o AS (` + ev.Outbox + `), pm AS (` + ev.Pending + `) ` +
 		purchase + ` FROM spend RETURNING (SELECT COUNT(*) FROM pm)`,
 		Args: a, Dest: []any{&staged}})
-	t.s.outbox.NoteEvent(t.k, func() bool { return staged > 0 })
+	s.outbox.NoteEvent(tx, func() bool { return staged > 0 })
 	before := w.Available()
-	return t.lowBalance(w, before, before-p.Amount, now)
+	return s.outbox.CrossLowBalance(tx, w, before, before-p.Amount, now)
 }
 
 // applyNewPurchase moves the money of a new purchase: a real approved one is
@@ -112,47 +105,47 @@ func (t *Tx) recordApprovedInOne(w lockedWallet, p botpay.Purchase, now time.Tim
 // nothing and writes nothing.
 // It runs before the purchase row is written, so the row is inserted with
 // its ledger id.
-func (t *Tx) applyNewPurchase(ctx context.Context, w lockedWallet, p *botpay.Purchase, now time.Time) (*LowBalance, error) {
+func (s *Service) applyNewPurchase(ctx context.Context, tx *kernel.Tx, w ledger.Wallet, p *botpay.Purchase, now time.Time) (*ledger.LowBalance, error) {
 	if p.Decoy {
 		return nil, nil
 	}
 	before := w.Available()
 	if p.Status == botpay.PurchasePending {
-		if _, err := t.exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
+		if _, err := tx.Exec(ctx, `UPDATE wallets SET held_cents = held_cents + $1, updated_at = $2 WHERE bot_id = $3`,
 			int64(p.Amount), ms(now), p.BotID); err != nil {
 			return nil, err
 		}
-		return t.lowBalance(w, before, before-p.Amount, now)
+		return s.outbox.CrossLowBalance(tx, w, before, before-p.Amount, now)
 	}
-	ledgerID, err := t.capture(ctx, *p, false, now)
+	ledgerID, err := s.capture(ctx, tx, *p, false, now)
 	if err != nil {
 		return nil, err
 	}
 	p.LedgerID = ledgerID
-	return t.lowBalance(w, before, before-p.Amount, now)
+	return s.outbox.CrossLowBalance(tx, w, before, before-p.Amount, now)
 }
 
 // capture debits an approved purchase (from the hold when it was held) and
 // writes its spend ledger row and wallet.spend.authorized. It returns the
 // ledger row's id.
-func (t *Tx) capture(ctx context.Context, p botpay.Purchase, fromHold bool, now time.Time) (int64, error) {
-	var a sqlArgs
+func (s *Service) capture(ctx context.Context, tx *kernel.Tx, p botpay.Purchase, fromHold bool, now time.Time) (int64, error) {
+	var a ledger.Args
 	var balance, held botpay.Money
-	if err := t.queryRow(ctx, debitSQL(&a, p, fromHold, 0, now), a...).Scan(&balance, &held); err != nil {
+	if err := tx.QueryRow(ctx, debitSQL(&a, p, fromHold, 0, now), a...).Scan(&balance, &held); err != nil {
 		return 0, err
 	}
-	tr, err := t.appendLedger(ctx, p.BotID, botpay.TxSpend, -p.Amount, &balance, purchaseDescription(p), now)
+	tr, err := ledger.Append(ctx, tx, p.BotID, botpay.TxSpend, -p.Amount, &balance, botpay.PurchaseDescription(p), now)
 	if err != nil {
 		return 0, err
 	}
-	return tr.ID, t.emit(spendAuthorized(p, balance-held, now))
+	return tr.ID, s.outbox.Emit(tx, spendAuthorized(p, balance-held, now))
 }
 
 // insertPurchase writes a new checkout, number seq of its bot (see
-// numberCheckout).
-func (t *Tx) insertPurchase(ctx context.Context, p botpay.Purchase, seq int64) error {
-	var a sqlArgs
-	ledger := sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}
-	_, err := t.exec(ctx, purchaseSQL(&a, p, seq, a.Add(ledger)), a...)
+// ledger.NumberCheckout).
+func insertPurchase(ctx context.Context, tx *kernel.Tx, p botpay.Purchase, seq int64) error {
+	var a ledger.Args
+	ledgerID := sql.NullInt64{Int64: p.LedgerID, Valid: p.LedgerID != 0}
+	_, err := tx.Exec(ctx, purchaseSQL(&a, p, seq, a.Add(ledgerID)), a...)
 	return err
 }

@@ -1,4 +1,4 @@
-package store_test
+package spending_test
 
 import (
 	"database/sql"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -141,7 +141,7 @@ func openPathStore(t *testing.T, general bool) pathStore {
 	clock := botpay.NewManualClock(time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC))
 	db := storetest.Open(t, store.Postgres, clock)
 	if general {
-		db.Store.WithoutFastPath()
+		statementByStatement(db.Store)
 	}
 	raw, err := sql.Open("pgx", db.Options.DatabaseURL)
 	if err != nil {
@@ -179,22 +179,22 @@ func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
 	var outcomes []string
 	for _, co := range sc.checkouts {
 		clock.Advance(co.wait)
-		outcomes = append(outcomes, pathOutcome(app.DecideCheckout(ctx, st, pathInput(b, co))))
+		outcomes = append(outcomes, pathOutcome(spendingOf(st).DecideCheckout(ctx, pathInput(b, co))))
 	}
 	return normaliseIDs(changedRows(before, dumpTables(t, p.raw))), outcomes
 }
 
-func pathInput(b botpay.Bot, co pathCheckout) store.CheckoutInput {
+func pathInput(b botpay.Bot, co pathCheckout) botpay.CheckoutAsk {
 	merchant := co.merchant
 	if merchant == "" {
 		merchant = "Acme"
 	}
-	return store.CheckoutInput{BotID: b.ID, ProfileIndex: max(co.profile, 1), ItemName: "thing", TaskID: co.taskID,
-		Limit:   store.Limit{Max: co.limit, Window: time.Hour},
+	return botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: max(co.profile, 1), ItemName: "thing", TaskID: co.taskID,
+		PerWindow: co.limit, Window: time.Hour,
 		Request: botpay.CheckoutRequest{Amount: co.amount, MerchantName: merchant, MerchantURL: "acme.com", Category: co.category}}
 }
 
-func pathOutcome(res store.CheckoutResult, err error) string {
+func pathOutcome(res spending.CheckoutResult, err error) string {
 	if err != nil {
 		if e := botpay.AsError(err); e != nil {
 			return "refused " + e.Code

@@ -1,0 +1,26 @@
+// Package spending is how a bot spends from its card wallet and what its
+// owner decides about it: the card checkout, a purchase's status, the
+// owner's approvals list, the owner's approval or denial of a held
+// purchase, and the expiry of holds nobody decided.
+//
+// Every decision is one unit of work inside one kernel transaction:
+// lock the bot's wallet and read the facts, decide with a pure function
+// of the domain (botpay.DecideCheckout, botpay.DecidePurchase), write the
+// outcome with its ledger row and running totals, and emit its typed event
+// through the ledger's outbox. The decision never runs SQL and the SQL
+// never decides, so each is tested alone: the domain's functions by
+// table, the writes by comparing the rows both engines' paths write.
+//
+// The shape keeps the checkout's PostgreSQL round trips: the wallet lock
+// and the usage travel in one pipeline (the card is picked beforehand from
+// the configuration kept in memory under the wallet's version), and an
+// approved checkout is written in one statement sent with COMMIT
+// (recordApprovedInOne). The facts a decision needs only sometimes (the
+// task, the owner's usage under master budgets) are read only when
+// botpay.CheckoutNeeds asks for them.
+//
+// What the store still keeps comes through the interfaces of service.go:
+// the owner-set rules (Rules) and the held signing requests that share the
+// approvals list (HeldSigning); app supplies the card details' sealer
+// (CardDetails) and the owner's mail (Notices).
+package spending

@@ -1,0 +1,196 @@
+package spending_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+var ctx = context.Background()
+
+// spendings are the services of the tests' stores, one per store as
+// app.New builds one per process, so that a service's configuration cache
+// lives as long as its store (a second store on the same database is a
+// second replica).
+var spendings sync.Map
+
+// spendingOf is the Service over st's database, as app.New builds it
+// without card details, owner notices or signing approvals.
+func spendingOf(st *store.Store) *spending.Service {
+	if s, ok := spendings.Load(st); ok {
+		return s.(*spending.Service)
+	}
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
+		Signing: st.ForSpending()}))
+	return s.(*spending.Service)
+}
+
+// statementByStatement makes st's service write every checkout statement
+// by statement (tests compare the two paths on PostgreSQL).
+func statementByStatement(st *store.Store) {
+	spendings.Store(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
+		Signing: st.ForSpending(), StatementByStatement: true}))
+}
+
+// newOwner creates an owner with a random e-mail.
+func newOwner(t testing.TB, st *store.Store) botpay.Owner {
+	t.Helper()
+	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
+		return err
+	}); err != nil {
+		t.Fatalf("create owner: %v", err)
+	}
+	return o
+}
+
+// claimedBot registers a bot and has owner claim it, as internal/bots
+// does, with no registration limit.
+func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
+	t.Helper()
+	token := botpay.NewClaimToken()
+	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
+		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
+	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	claimed, err := registry.ClaimBot(ctx, owner.ID, botpay.Digest(token))
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return claimed
+}
+
+func eventTypes(t *testing.T, st *store.Store, botID string) []string {
+	t.Helper()
+	events, err := st.Events(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	return types
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	e := botpay.AsError(err)
+	if e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %q", err, code)
+	}
+}
+
+// heldShopper is a funded bot whose every checkout waits for its owner.
+func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
+}
+
+// shopper is a claimed bot of owner funded with $1,000, with guardrails
+// adjusted from the defaults and one active card (profile 1, $1,000 a
+// month).
+func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	b := claimedBot(t, st, owner)
+	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := botpay.DefaultGuardrails(st.Clock().Now())
+	adjust(&g)
+	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
+		CreatedAt: st.Clock().Now()}
+	if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		t.Fatal(err)
+	}
+	return b, c
+}
+
+func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
+	t.Helper()
+	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
+	if err != nil || res.Purchase.Status != botpay.PurchasePending {
+		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
+	}
+	return res.Purchase
+}
+
+// sweepOnReplicas runs sweep on every replica, two workers each, one item
+// at a time until nothing is left, and returns how many items they swept
+// in all.
+func sweepOnReplicas(t *testing.T, replicas []*store.Store, sweep func(*store.Store, context.Context, int) (int, error)) int64 {
+	t.Helper()
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for _, st := range replicas {
+		for range 2 {
+			wg.Go(func() {
+				for {
+					n, err := sweep(st, ctx, 1)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					total.Add(int64(n))
+					if n == 0 {
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return total.Load()
+}
+
+// onEachReplica runs test, as a parallel subtest on each engine, with a
+// fresh database and the store that makes the change: the one under test
+// ("same replica"), or a second store on the same database ("other
+// replica"), whose changes the first can learn of only from the database.
+func onEachReplica(t *testing.T, name string, test func(t *testing.T, db *storetest.DB, changer *store.Store)) {
+	for _, d := range storetest.Dialects {
+		for _, replica := range []string{"same replica", "other replica"} {
+			t.Run(string(d)+"/"+replica+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.Open(t, d, nil)
+				changer := db.Store
+				if replica == "other replica" {
+					changer = db.OpenAnother(t)
+				}
+				test(t, db, changer)
+			})
+		}
+	}
+}
+
+// lowerPerTransaction sets the bot's per-transaction limit to cents.
+func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
+	t.Helper()
+	g, err := st.Guardrails(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.PerTransaction = cents
+	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+}

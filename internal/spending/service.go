@@ -1,0 +1,88 @@
+package spending
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
+)
+
+// Rules reads, inside a checkout's transaction and under the bot's wallet
+// lock, the owner-set rules the store still keeps: the bot's guardrails
+// (claimed false when it has none: never claimed), its owner's master
+// guardrails and procurement controls, and every card of the bot with its
+// payment profiles, any status, oldest first.
+type Rules interface {
+	CheckoutRules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (rules botpay.SpendingRules, cards []botpay.Card, claimed bool, err error)
+	// HoldRules reads, outside any transaction, the bot's guardrails and
+	// cards as they are now, which name the guardrail holding a purchase.
+	HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error)
+}
+
+// CardDetails opens a payment profile's sealed card details, which only an
+// approved purchase hands to its bot.
+type CardDetails interface {
+	OpenDetails(cardID string, index int, sealed []byte) (botpay.CardDetails, error)
+}
+
+// Notices tells the owner about a committed checkout (a held one needs a
+// decision; an approved one may have crossed the low-balance line).
+type Notices interface {
+	CheckoutCommitted(ctx context.Context, bot botpay.Bot, res CheckoutResult)
+}
+
+// HeldSigning pages through an owner's x402 signing requests that await a
+// decision, oldest first, with each one's position on the insertion
+// sequence it shares with purchases and one row more than the page holds.
+type HeldSigning interface {
+	PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.SigningRequest, []int64, error)
+}
+
+// Deps is what the Service is built from.
+type Deps struct {
+	DB      *kernel.DB
+	Outbox  *ledger.Outbox
+	Rules   Rules
+	Details CardDetails
+	Notices Notices
+	Signing HeldSigning
+	// CheckoutsPerHour is each bot's checkout rate limit (card and rail5).
+	CheckoutsPerHour int
+	// StatementByStatement writes every approved checkout statement by
+	// statement even where the engine could write it in one (tests compare
+	// the two paths).
+	StatementByStatement bool
+}
+
+// Service is how a bot spends from its card wallet and what its owner
+// decides about it.
+type Service struct {
+	db      *kernel.DB
+	outbox  *ledger.Outbox
+	clock   botpay.Clock
+	rules   Rules
+	details CardDetails
+	notices Notices
+	signing HeldSigning
+	perHour int
+	inOne   bool
+	configs configCache[checkoutConfig]
+}
+
+// New builds the Service.
+func New(d Deps) *Service {
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, details: d.Details, notices: d.Notices,
+		signing: d.Signing, perHour: d.CheckoutsPerHour,
+		inOne: d.DB.Driver().InsertInsideWith() && !d.StatementByStatement}
+}
+
+// wrapErr adds context to an error of the package's boundary; a domain
+// error (*botpay.Error) stays as it is: its message is the answer.
+func wrapErr(err error, format string, args ...any) error {
+	if _, domain := err.(*botpay.Error); err == nil || domain {
+		return err
+	}
+	return fmt.Errorf("spending: "+format+": %w", append(args, err)...)
+}
