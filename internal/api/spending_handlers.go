@@ -65,7 +65,7 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	in := app.NewCardInput{
+	in := spending.NewCardInput{
 		BotID:         pathID(r, "bot_id"),
 		CardName:      body.required("card_name"),
 		MissingDigits: body.required("missing_digits"),
@@ -87,7 +87,7 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.CreateCard(r.Context(), o, in)
+	c, err := s.svc.Spending().CreateCard(r.Context(), o, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -103,7 +103,7 @@ func (s *Server) listCards(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	cards, err := s.svc.Cards(r.Context(), o, botID, page)
+	cards, err := s.svc.Spending().Cards(r.Context(), o, botID, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -122,7 +122,7 @@ func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.SetCardStatus(r.Context(), o, pathID(r, "bot_id"), pathID(r, "card_id"), status)
+	c, err := s.svc.Spending().SetCardStatus(r.Context(), o, pathID(r, "bot_id"), pathID(r, "card_id"), status)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -8,18 +8,11 @@ import (
 )
 
 // newSpending builds the spending capability over the store's kernel, with
-// the card details, owner notices and signing approvals that app keeps.
+// the sealer, owner notices and signing approvals that app keeps.
 func newSpending(svc *Service, c Config) *spending.Service {
 	reads := c.Store.ForSpending()
 	return spending.New(spending.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Rules: reads, Signing: reads,
-		Details: cardDetails{svc}, Notices: checkoutNotices{svc}, CheckoutsPerHour: svc.limits.CheckoutPerHour})
-}
-
-// cardDetails opens sealed card details for internal/spending.
-type cardDetails struct{ s *Service }
-
-func (d cardDetails) OpenDetails(cardID string, index int, sealed []byte) (botpay.CardDetails, error) {
-	return d.s.openDetails(cardID, index, sealed)
+		Sealer: svc.sealer, Notices: checkoutNotices{svc}, CheckoutsPerHour: svc.limits.CheckoutPerHour})
 }
 
 // checkoutNotices mails the owner about the checkouts internal/spending

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/validate"
 )
 
@@ -33,8 +34,8 @@ func (s *Service) CreateTask(ctx context.Context, owner botpay.Owner, in NewTask
 	} else if t.Amount = botpay.Money(*in.AmountCents); t.Amount <= 0 || t.Amount > MaxFunding {
 		p.Add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
 	}
-	if in.ProfileIndex != nil && (*in.ProfileIndex < 1 || *in.ProfileIndex > MaxProfiles) {
-		p.Add("profile_index", "must be from 1 to "+itoa(MaxProfiles))
+	if in.ProfileIndex != nil && (*in.ProfileIndex < 1 || *in.ProfileIndex > spending.MaxProfiles) {
+		p.Add("profile_index", "must be from 1 to "+itoa(spending.MaxProfiles))
 	}
 	if err := p.Err(); err != nil {
 		return t, err

@@ -7,6 +7,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/internal/store/storetest"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
@@ -82,7 +83,7 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
 		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
 		CreatedAt: st.Clock().Now()}
-	if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+	if err := storetest.Spending(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
 		t.Fatal(err)
 	}
 	return b, c
@@ -113,15 +114,15 @@ func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botp
 }
 
 // spendingOf is the checkout capability over st's database, as app.New
-// builds it without card details, owner notices or signing approvals.
+// builds it without a sealer, owner notices or signing approvals.
 func spendingOf(st *store.Store) *spending.Service {
 	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending(),
-		Details: unopened{}})
+		Sealer: unopened{}})
 }
 
 // unopened stands in for the sealer: the tests read purchases, not cards.
 type unopened struct{}
 
-func (unopened) OpenDetails(string, int, []byte) (botpay.CardDetails, error) {
-	return botpay.CardDetails{}, nil
-}
+func (unopened) Seal(plaintext, _ []byte) []byte { return plaintext }
+
+func (unopened) Open(_, _ []byte) ([]byte, error) { return []byte("{}"), nil }

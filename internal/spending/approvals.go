@@ -26,7 +26,7 @@ func (s *Service) CheckoutStatus(ctx context.Context, bot botpay.Bot, confirmati
 	p.Status = p.StatusAt(s.clock.Now())
 	out := CheckoutOutcome{Purchase: p}
 	if sealed != nil {
-		d, err := s.details.OpenDetails(p.CardID, p.ProfileIndex, sealed)
+		d, err := s.openDetails(p.CardID, p.ProfileIndex, sealed)
 		if err != nil {
 			return out, err
 		}

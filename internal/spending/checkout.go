@@ -63,7 +63,7 @@ func (s *Service) Checkout(ctx context.Context, bot botpay.Bot, in CheckoutInput
 		s.notices.CheckoutCommitted(ctx, bot, res)
 	}
 	if res.SealedDetails != nil {
-		d, err := s.details.OpenDetails(res.Purchase.CardID, res.Purchase.ProfileIndex, res.SealedDetails)
+		d, err := s.openDetails(res.Purchase.CardID, res.Purchase.ProfileIndex, res.SealedDetails)
 		if err != nil {
 			return out, err
 		}

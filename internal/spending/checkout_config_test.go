@@ -35,7 +35,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			}
 		}, botpay.CodeCardGuardrailViolation},
 		{"card deactivated", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, c botpay.Card) {
-			if _, err := st.SetCardStatus(ctx, owner.ID, b.ID, c.ID, botpay.CardInactive); err != nil {
+			if _, err := spendingOf(st).SetCardStatus(ctx, owner, b.ID, c.ID, botpay.CardInactive); err != nil {
 				t.Fatal(err)
 			}
 		}, botpay.CodeCardNotActive},
@@ -43,7 +43,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "second", Status: botpay.CardActive, RealProfileIndex: 1,
 				Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
 				CreatedAt: st.Clock().Now()}
-			if err := st.CreateCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+			if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
 				t.Fatal(err)
 			}
 		}, botpay.CodeCardIDRequired},

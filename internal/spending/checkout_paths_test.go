@@ -172,7 +172,7 @@ func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
 	for _, pr := range c.Profiles {
 		details[pr.Index] = []byte(fmt.Sprintf("sealed %d", pr.Index))
 	}
-	if err := st.CreateCard(ctx, owner.ID, c, details); err != nil {
+	if err := spendingOf(st).AddCard(ctx, owner.ID, c, details); err != nil {
 		t.Fatal(err)
 	}
 	before := dumpTables(t, p.raw)

@@ -44,7 +44,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 						{Index: 1, AllowanceDuration: botpay.AllowanceWeek, Allowance: 20000},
 						{Index: 2, AllowanceDuration: botpay.AllowanceDay, Allowance: 2000}},
 					CreatedAt: clock.Now()}
-				if err := st.CreateCard(ctx, owner.ID, card, map[int][]byte{1: []byte("r"), 2: []byte("d")}); err != nil {
+				if err := spendingOf(st).AddCard(ctx, owner.ID, card, map[int][]byte{1: []byte("r"), 2: []byte("d")}); err != nil {
 					rt.Fatal(err)
 				}
 				var pending []string

@@ -21,10 +21,11 @@ type Rules interface {
 	HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error)
 }
 
-// CardDetails opens a payment profile's sealed card details, which only an
-// approved purchase hands to its bot.
-type CardDetails interface {
-	OpenDetails(cardID string, index int, sealed []byte) (botpay.CardDetails, error)
+// Sealer seals a payment profile's card details at rest, bound to their
+// card and profile, and opens them for an approved purchase only.
+type Sealer interface {
+	Seal(plaintext, aad []byte) []byte
+	Open(sealed, aad []byte) ([]byte, error)
 }
 
 // Notices tells the owner about a committed checkout (a held one needs a
@@ -45,7 +46,7 @@ type Deps struct {
 	DB      *kernel.DB
 	Outbox  *ledger.Outbox
 	Rules   Rules
-	Details CardDetails
+	Sealer  Sealer
 	Notices Notices
 	Signing HeldSigning
 	// CheckoutsPerHour is each bot's checkout rate limit (card and rail5).
@@ -63,7 +64,7 @@ type Service struct {
 	outbox  *ledger.Outbox
 	clock   botpay.Clock
 	rules   Rules
-	details CardDetails
+	sealer  Sealer
 	notices Notices
 	signing HeldSigning
 	perHour int
@@ -73,7 +74,7 @@ type Service struct {
 
 // New builds the Service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, details: d.Details, notices: d.Notices,
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, sealer: d.Sealer, notices: d.Notices,
 		signing: d.Signing, perHour: d.CheckoutsPerHour,
 		inOne: d.DB.Driver().InsertInsideWith() && !d.StatementByStatement}
 }

@@ -3,37 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
-
-// CreateCard registers a card with its payment profiles on an owned,
-// claimed bot and emits rails.updated (card_created). sealedDetails holds,
-// per profile index, the sealed {missing_digits, expiry} the profile hands
-// out: the real card's for the real profile, decoy values for the others.
-func (s *Store) CreateCard(ctx context.Context, ownerID string, c botpay.Card, sealedDetails map[int][]byte) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		if err := tx.ownedClaimedBot(ctx, ownerID, c.BotID); err != nil {
-			return err
-		}
-		l := c.Limits
-		if _, err := tx.exec(ctx, `INSERT INTO cards (id, bot_id, name, status, real_profile_index, per_transaction_cents,
-				daily_cents, monthly_cents, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-			c.ID, c.BotID, c.Name, c.Status, c.RealProfileIndex, centsPtr(l.PerTransaction), centsPtr(l.Daily),
-			centsPtr(l.Monthly), ms(c.CreatedAt)); err != nil {
-			return err
-		}
-		for _, p := range c.Profiles {
-			if _, err := tx.exec(ctx, `INSERT INTO card_profiles (card_id, profile_index, allowance_duration, allowance_cents,
-					human_permission_required, details_sealed) VALUES ($1, $2, $3, $4, $5, $6)`,
-				c.ID, p.Index, p.AllowanceDuration, int64(p.Allowance), p.HumanPermissionRequired, sealedDetails[p.Index]); err != nil {
-				return err
-			}
-		}
-		return tx.emit(railsUpdated(c.BotID, botpay.ActionCardCreated, "Your owner added the card "+c.Name+".", c.CreatedAt))
-	}), "create card %s", ownerID)
-}
 
 // ownedClaimedBot fails with 404 unless ownerID owns the bot (which is then
 // claimed: only claims set owner_id).
@@ -46,63 +18,6 @@ func (t *Tx) ownedClaimedBot(ctx context.Context, ownerID, botID string) error {
 		return botpay.ErrNotFound("bot")
 	}
 	return nil
-}
-
-// SetCardStatus activates or deactivates an owned bot's card and emits
-// rails.updated (card_unfrozen / card_frozen) when the status changes.
-func (s *Store) SetCardStatus(ctx context.Context, ownerID, botID, cardID, status string) (botpay.Card, error) {
-	now := s.clock.Now()
-	err := s.inTx(ctx, func(tx *Tx) error {
-		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
-			return err
-		}
-		var current string
-		err := tx.queryRow(ctx, `SELECT status FROM cards WHERE id = $1 AND bot_id = $2`+tx.forUpdate(), cardID, botID).Scan(&current)
-		if isNoRows(err) {
-			return botpay.ErrCardNotFound
-		}
-		if err != nil || current == status {
-			return err
-		}
-		if _, err := tx.exec(ctx, `UPDATE cards SET status = $1, updated_at = $2 WHERE id = $3`, status, ms(now), cardID); err != nil {
-			return err
-		}
-		action, msg := botpay.ActionCardUnfrozen, "Your owner reactivated a card."
-		if status == botpay.CardInactive {
-			action, msg = botpay.ActionCardFrozen, "Your owner deactivated a card."
-		}
-		return tx.emit(railsUpdated(botID, action, msg, now))
-	})
-	if err != nil {
-		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
-	}
-	cards, err := s.cards(ctx, s.read, `c.id = $1`, cardID)
-	if err != nil || len(cards) == 0 {
-		return botpay.Card{}, wrapErr(err, "set card status %s", cardID)
-	}
-	return cards[0], nil
-}
-
-// Cards pages through an owned bot's cards, oldest first. The page is
-// chosen on the cards alone (a card has several profile rows), then its
-// cards are read with their profiles between its first and last position.
-func (s *Store) Cards(ctx context.Context, ownerID, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
-	empty := botpay.Page[botpay.Card]{Items: []botpay.Card{}}
-	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return empty, wrapErr(err, "cards %s", botID)
-	}
-	q, args := keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", oldestFirst, page)
-	placedCards, err := readPlaced(ctx, s, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
-	if err != nil || len(placedCards) == 0 {
-		return empty, wrapErr(err, "cards %s", botID)
-	}
-	positions := cutPage(placedCards, page.Limit)
-	last := placedCards[len(positions.Items)-1].position
-	cards, err := s.cards(ctx, s.read, `c.bot_id = $1 AND c.seq BETWEEN $2 AND $3`, botID, placedCards[0].position, last)
-	if err != nil {
-		return empty, fmt.Errorf("cards of bot %s: %w", botID, err)
-	}
-	return botpay.Page[botpay.Card]{Items: cards, Next: positions.Next}, nil
 }
 
 type querier interface {

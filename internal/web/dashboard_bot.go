@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 func (p *Pages) fund(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
@@ -86,7 +87,7 @@ func (p *Pages) createTask(w http.ResponseWriter, r *http.Request, owner botpay.
 }
 
 func (p *Pages) setCardStatus(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	_, err := p.svc.SetCardStatus(r.Context(), owner, r.PathValue("bot_id"), r.PathValue("card_id"), r.PostFormValue("status"))
+	_, err := p.svc.Spending().SetCardStatus(r.Context(), owner, r.PathValue("bot_id"), r.PathValue("card_id"), r.PostFormValue("status"))
 	p.act(w, r, "card", err)
 }
 
@@ -105,8 +106,8 @@ func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.
 	if n := f.optionalInt("decoy_profiles"); n != nil {
 		decoys = *n
 	}
-	if decoys < 0 || decoys >= app.MaxProfiles {
-		f.p["decoy_profiles"] = "must be from 0 to " + itoa(app.MaxProfiles-1)
+	if decoys < 0 || decoys >= spending.MaxProfiles {
+		f.p["decoy_profiles"] = "must be from 0 to " + itoa(spending.MaxProfiles-1)
 	}
 	if err := f.err(); err != nil {
 		p.fail(w, r, err)
@@ -116,7 +117,7 @@ func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.
 	for i := 1; i <= decoys+1; i++ {
 		profiles = append(profiles, botpay.PaymentProfile{Index: i, AllowanceDuration: duration, Allowance: allowance})
 	}
-	_, err := p.svc.CreateCard(r.Context(), owner, app.NewCardInput{BotID: r.PathValue("bot_id"), CardName: f.str("card_name"),
+	_, err := p.svc.Spending().CreateCard(r.Context(), owner, spending.NewCardInput{BotID: r.PathValue("bot_id"), CardName: f.str("card_name"),
 		MissingDigits: f.str("missing_digits"), ExpiryMonth: f.str("expiry_month"), ExpiryYear: f.str("expiry_year"),
 		RealProfileIndex: 1, Profiles: profiles})
 	p.act(w, r, "card", err)

@@ -153,7 +153,7 @@ func (p *Pages) botSettingsPage(w http.ResponseWriter, r *http.Request, owner bo
 	pg := botSettingsPage{BotHead: h}
 	if pg.BotSettingsView, err = p.svc.BotSettings(ctx, owner, h.Bot); err == nil {
 		pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
-			return p.svc.Cards(ctx, owner, h.Bot.ID, pr)
+			return p.svc.Spending().Cards(ctx, owner, h.Bot.ID, pr)
 		})
 	}
 	if err != nil {

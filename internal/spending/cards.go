@@ -1,4 +1,4 @@
-package app
+package spending
 
 import (
 	"context"
@@ -36,34 +36,12 @@ func (s *Service) CreateCard(ctx context.Context, owner botpay.Owner, in NewCard
 	p := validate.Problems{}
 	name := p.Text("card_name", in.CardName, 1, 100, false)
 	digits := strings.TrimSpace(in.MissingDigits)
-	if !allDigits(digits) || len(digits) < 1 || len(digits) > 8 {
+	if !AllDigits(digits) || len(digits) < 1 || len(digits) > 8 {
 		// Never more than 8: the service must not hold a full card number.
 		p.Add("missing_digits", "must be 1 to 8 digits")
 	}
-	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
-	seen := map[int]bool{}
-	if len(in.Profiles) == 0 || len(in.Profiles) > MaxProfiles {
-		p.Add("profiles", "must list 1 to "+itoa(MaxProfiles)+" payment profiles")
-	}
-	for i, pr := range in.Profiles {
-		field := "profiles[" + itoa(i) + "]"
-		switch {
-		case pr.Index < 1 || pr.Index > MaxProfiles:
-			p.Add(field+".profile_index", "must be from 1 to "+itoa(MaxProfiles))
-		case seen[pr.Index]:
-			p.Add(field+".profile_index", "is listed twice")
-		}
-		seen[pr.Index] = true
-		if !botpay.ValidAllowanceDuration(pr.AllowanceDuration) {
-			p.Add(field+".allowance_duration", "must be day, week or month")
-		}
-		if pr.Allowance < 0 || pr.Allowance > botpay.MaxMoney {
-			p.Add(field+".allowance_usd", "must be between 0 and "+botpay.MaxMoney.USD())
-		}
-	}
-	if !seen[in.RealProfileIndex] {
-		p.Add("real_profile_index", "must be the profile_index of one of the profiles")
-	}
+	month, year := CardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
+	validProfiles(p, in.Profiles, in.RealProfileIndex)
 	for field, v := range map[string]*botpay.Money{"limits.per_transaction_usd": in.Limits.PerTransaction,
 		"limits.daily_usd": in.Limits.Daily, "limits.monthly_usd": in.Limits.Monthly} {
 		if v != nil && (*v < 0 || *v > botpay.MaxMoney) {
@@ -84,10 +62,38 @@ func (s *Service) CreateCard(ctx context.Context, owner botpay.Owner, in NewCard
 		plain, _ := json.Marshal(d)
 		sealed[pr.Index] = s.sealer.Seal(plain, profileAAD(c.ID, pr.Index))
 	}
-	if err := s.store.CreateCard(ctx, owner.ID, c, sealed); err != nil {
+	if err := s.AddCard(ctx, owner.ID, c, sealed); err != nil {
 		return botpay.Card{}, err
 	}
 	return c, nil
+}
+
+// validProfiles checks a card's payment profiles and that the real one is
+// among them.
+func validProfiles(p validate.Problems, profiles []botpay.PaymentProfile, real int) {
+	seen := map[int]bool{}
+	if len(profiles) == 0 || len(profiles) > MaxProfiles {
+		p.Add("profiles", "must list 1 to "+strconv.Itoa(MaxProfiles)+" payment profiles")
+	}
+	for i, pr := range profiles {
+		field := "profiles[" + strconv.Itoa(i) + "]"
+		switch {
+		case pr.Index < 1 || pr.Index > MaxProfiles:
+			p.Add(field+".profile_index", "must be from 1 to "+strconv.Itoa(MaxProfiles))
+		case seen[pr.Index]:
+			p.Add(field+".profile_index", "is listed twice")
+		}
+		seen[pr.Index] = true
+		if !botpay.ValidAllowanceDuration(pr.AllowanceDuration) {
+			p.Add(field+".allowance_duration", "must be day, week or month")
+		}
+		if pr.Allowance < 0 || pr.Allowance > botpay.MaxMoney {
+			p.Add(field+".allowance_usd", "must be between 0 and "+botpay.MaxMoney.USD())
+		}
+	}
+	if !seen[real] {
+		p.Add("real_profile_index", "must be the profile_index of one of the profiles")
+	}
 }
 
 // profileAAD binds sealed details to their card and profile, so rows cannot
@@ -107,7 +113,8 @@ func (s *Service) openDetails(cardID string, index int, sealed []byte) (botpay.C
 	return d, err
 }
 
-func allDigits(s string) bool {
+// AllDigits reports whether s holds decimal digits only.
+func AllDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false
@@ -116,9 +123,9 @@ func allDigits(s string) bool {
 	return true
 }
 
-// cardExpiry normalises an expiry to "MM" and "YYYY" (two-digit years are
+// CardExpiry normalises an expiry to "MM" and "YYYY" (two-digit years are
 // taken as 20YY).
-func cardExpiry(p validate.Problems, month, year string, thisYear int) (string, string) {
+func CardExpiry(p validate.Problems, month, year string, thisYear int) (string, string) {
 	m, err := strconv.Atoi(strings.TrimSpace(month))
 	if err != nil || m < 1 || m > 12 {
 		p.Add("expiry_month", "must be a month from 01 to 12")
@@ -158,15 +165,15 @@ func randInt(n int) int {
 	return int(v.Int64())
 }
 
-// Cards pages through an owned bot's cards, oldest first.
-func (s *Service) Cards(ctx context.Context, owner botpay.Owner, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
-	return s.store.Cards(ctx, owner.ID, botID, page)
-}
-
 // SetCardStatus activates or deactivates an owned bot's card.
 func (s *Service) SetCardStatus(ctx context.Context, owner botpay.Owner, botID, cardID, status string) (botpay.Card, error) {
 	if status != botpay.CardActive && status != botpay.CardInactive {
 		return botpay.Card{}, botpay.ValidationError(map[string]string{"status": "must be active or inactive"})
 	}
-	return s.store.SetCardStatus(ctx, owner.ID, botID, cardID, status)
+	return s.setCardStatus(ctx, owner.ID, botID, cardID, status)
+}
+
+// Cards pages through an owned bot's cards, oldest first.
+func (s *Service) Cards(ctx context.Context, owner botpay.Owner, botID string, page botpay.PageRequest) (botpay.Page[botpay.Card], error) {
+	return s.cardsPage(ctx, owner.ID, botID, page)
 }
