@@ -49,7 +49,7 @@ func (s *Server) checkoutStatus(w http.ResponseWriter, r *http.Request, bot botp
 }
 
 func (s *Server) nextTask(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	t, ok, err := s.svc.NextTask(r.Context(), bot)
+	t, ok, err := s.svc.Spending().NextTask(r.Context(), bot)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -136,7 +136,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	in := app.NewTaskInput{
+	in := spending.NewTaskInput{
 		BotID:        pathID(r, "bot_id"),
 		MerchantName: body.required("merchant_name"),
 		MerchantURL:  body.required("merchant_url"),
@@ -149,7 +149,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	t, err := s.svc.CreateTask(r.Context(), o, in)
+	t, err := s.svc.Spending().CreateTask(r.Context(), o, in)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -96,7 +96,7 @@ func pathScenarios() []pathScenario {
 
 func pathTask(id string) func(*testing.T, *store.Store, botpay.Owner, botpay.Bot, *botpay.Guardrails, *botpay.Card) {
 	return func(t *testing.T, st *store.Store, o botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
-		err := st.CreateTask(ctx, o.ID, botpay.Task{ID: id, BotID: b.ID, MerchantName: "Acme", MerchantURL: "acme.com",
+		err := spendingOf(st).QueueTask(ctx, o.ID, botpay.Task{ID: id, BotID: b.ID, MerchantName: "Acme", MerchantURL: "acme.com",
 			ItemName: "thing", Amount: 1000, CreatedAt: st.Clock().Now()})
 		if err != nil {
 			t.Fatal(err)

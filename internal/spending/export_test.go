@@ -44,3 +44,9 @@ func (s *Service) ProfileSpent(ctx context.Context, cardID string, index int, fr
 		"profile:"+cardID+":"+strconv.Itoa(index), ms(from), ms(now), cardID, index).Scan(&totals, &purchases)
 	return totals, purchases, err
 }
+
+// QueueTask (tests only) queues a task built by the test, id included, so
+// that both checkout paths' tables can be compared row by row.
+func (s *Service) QueueTask(ctx context.Context, ownerID string, t botpay.Task) error {
+	return s.queueTask(ctx, ownerID, t)
+}

@@ -72,7 +72,7 @@ func (p *Pages) saveCallback(w http.ResponseWriter, r *http.Request, owner botpa
 
 func (p *Pages) createTask(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	f := newForm(r)
-	in := app.NewTaskInput{BotID: r.PathValue("bot_id"), MerchantName: f.str("merchant_name"), MerchantURL: f.str("merchant_url"),
+	in := spending.NewTaskInput{BotID: r.PathValue("bot_id"), MerchantName: f.str("merchant_name"), MerchantURL: f.str("merchant_url"),
 		ItemName: f.str("item_name"), Category: f.str("category"), ProfileIndex: f.optionalInt("profile_index")}
 	if f.str("amount_usd") != "" {
 		cents := int(f.usd("amount_usd"))
@@ -82,7 +82,7 @@ func (p *Pages) createTask(w http.ResponseWriter, r *http.Request, owner botpay.
 		p.fail(w, r, err)
 		return
 	}
-	_, err := p.svc.CreateTask(r.Context(), owner, in)
+	_, err := p.svc.Spending().CreateTask(r.Context(), owner, in)
 	p.act(w, r, "task", err)
 }
 

@@ -1,11 +1,11 @@
-package app
+package spending
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/validate"
 )
 
@@ -31,16 +31,16 @@ func (s *Service) CreateTask(ctx context.Context, owner botpay.Owner, in NewTask
 		ProfileIndex: in.ProfileIndex}
 	if in.AmountCents == nil {
 		p.Add("amount_cents", "is required")
-	} else if t.Amount = botpay.Money(*in.AmountCents); t.Amount <= 0 || t.Amount > MaxFunding {
-		p.Add("amount_cents", "must be from 1 to "+itoa(int(MaxFunding)))
+	} else if t.Amount = botpay.Money(*in.AmountCents); t.Amount <= 0 || t.Amount > MaxAmount {
+		p.Add("amount_cents", "must be from 1 to "+strconv.Itoa(int(MaxAmount)))
 	}
-	if in.ProfileIndex != nil && (*in.ProfileIndex < 1 || *in.ProfileIndex > spending.MaxProfiles) {
-		p.Add("profile_index", "must be from 1 to "+itoa(spending.MaxProfiles))
+	if in.ProfileIndex != nil && (*in.ProfileIndex < 1 || *in.ProfileIndex > MaxProfiles) {
+		p.Add("profile_index", "must be from 1 to "+strconv.Itoa(MaxProfiles))
 	}
 	if err := p.Err(); err != nil {
 		return t, err
 	}
-	return t, s.store.CreateTask(ctx, owner.ID, t)
+	return t, s.queueTask(ctx, owner.ID, t)
 }
 
 // NextTask hands the bot its oldest queued task; ok is false when there is
@@ -49,5 +49,5 @@ func (s *Service) NextTask(ctx context.Context, bot botpay.Bot) (botpay.Task, bo
 	if !bot.Claimed() {
 		return botpay.Task{}, false, botpay.ErrWalletNotActive
 	}
-	return s.store.NextTask(ctx, bot.ID)
+	return s.nextTask(ctx, bot.ID)
 }
