@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
 )
@@ -184,7 +183,7 @@ func (s *Server) decidePurchase(v verdict) ownerHandler {
 }
 
 func (s *Server) getProcurement(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	p, err := s.svc.Procurement(r.Context(), o, pathID(r, "bot_id"))
+	p, err := s.svc.Spending().Procurement(r.Context(), o, pathID(r, "bot_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -198,7 +197,7 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	c := app.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
+	c := spending.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
 		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants"),
 		AllowedRecipients: body.strings("allowed_recipients"),
 		BlockedRecipients: body.strings("blocked_recipients")}
@@ -206,7 +205,7 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	p, err := s.svc.SetProcurement(r.Context(), o, pathID(r, "bot_id"), c)
+	p, err := s.svc.Spending().SetProcurement(r.Context(), o, pathID(r, "bot_id"), c)
 	if err != nil {
 		writeError(w, r, err)
 		return

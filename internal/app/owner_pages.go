@@ -105,7 +105,7 @@ func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpa
 	if v.Guardrails, err = s.OwnedGuardrails(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
-	if v.Procurement, err = s.Procurement(ctx, owner, bot.ID); err != nil {
+	if v.Procurement, err = s.spending.Procurement(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
 	if v.Rail5Cards, err = s.store.Rail5Cards(ctx, owner.ID, bot.ID); err != nil {

@@ -30,7 +30,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		{"merchant blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, _ botpay.Card) {
 			p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedMerchants: []string{},
 				BlockedMerchants: []string{"Acme"}}
-			if err := st.SetProcurement(ctx, owner.ID, b.ID, p); err != nil {
+			if err := spendingOf(st).WriteProcurement(ctx, owner.ID, b.ID, p); err != nil {
 				t.Fatal(err)
 			}
 		}, botpay.CodeCardGuardrailViolation},

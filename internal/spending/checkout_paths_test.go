@@ -71,7 +71,7 @@ func pathScenarios() []pathScenario {
 			g.BlockedCategories = []string{"gambling"}
 		}, []pathCheckout{{amount: 1000, category: "gambling"}, pathBuy(1000)}},
 		{"declined at a blocked merchant", 100000, func(t *testing.T, st *store.Store, o botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
-			if err := st.SetProcurement(ctx, o.ID, b.ID, botpay.Procurement{BlockedMerchants: []string{"Evil Corp"}}); err != nil {
+			if err := spendingOf(st).WriteProcurement(ctx, o.ID, b.ID, botpay.Procurement{BlockedMerchants: []string{"Evil Corp"}}); err != nil {
 				t.Fatal(err)
 			}
 		}, []pathCheckout{{amount: 1000, merchant: "Evil Corp"}, pathBuy(1000)}},

@@ -50,3 +50,9 @@ func (s *Service) ProfileSpent(ctx context.Context, cardID string, index int, fr
 func (s *Service) QueueTask(ctx context.Context, ownerID string, t botpay.Task) error {
 	return s.queueTask(ctx, ownerID, t)
 }
+
+// WriteProcurement (tests only) replaces the bot's procurement controls
+// with p as given, unmerged and unchecked.
+func (s *Service) WriteProcurement(ctx context.Context, ownerID, botID string, p botpay.Procurement) error {
+	return s.writeProcurement(ctx, ownerID, botID, p)
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -28,9 +29,8 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			}
 		}, func(sg store.Signer) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
 		{"recipient blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{"v.example"}, AllowedMerchants: []string{},
-				BlockedMerchants: []string{}}
-			if err := st.SetProcurement(ctx, owner.ID, b.ID, p); err != nil {
+			change := spending.ProcurementChange{BlockedDomains: &[]string{"v.example"}}
+			if _, err := storetest.Spending(st).SetProcurement(ctx, owner, b.ID, change); err != nil {
 				t.Fatal(err)
 			}
 		}, func(sg store.Signer) bool { return len(sg.Procurement.BlockedDomains) == 1 }},

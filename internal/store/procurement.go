@@ -1,21 +1,11 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
-
-// Procurement reads a claimed bot's procurement controls (empty lists when
-// the owner never set them).
-func (s *Store) Procurement(ctx context.Context, ownerID, botID string) (botpay.Procurement, error) {
-	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
-		return botpay.Procurement{}, wrapErr(err, "procurement %s", botID)
-	}
-	return scanProcurement(s.queryRow(ctx, procurementQuery, botID))
-}
 
 // procurementLists are the lists of a LEFT JOIN procurement p, scanned into
 // [procurementListCount]sql.NullString and parsed by parseProcurement: the
@@ -61,27 +51,4 @@ func scanProcurement(row interface{ Scan(...any) error }) (botpay.Procurement, e
 	}
 	p.UpdatedAt = fromMS(updated)
 	return p, err
-}
-
-// SetProcurement replaces an owned bot's procurement controls and emits
-// rails.updated (limits_updated).
-func (s *Store) SetProcurement(ctx context.Context, ownerID, botID string, p botpay.Procurement) error {
-	enc := func(l []string) string { b, _ := json.Marshal(nonNil(l)); return string(b) }
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		if err := tx.ownedClaimedBot(ctx, ownerID, botID); err != nil {
-			return err
-		}
-		if _, err := tx.exec(ctx, `INSERT INTO procurement (bot_id, allowed_domains, blocked_domains, allowed_merchants, blocked_merchants,
-				allowed_recipients, blocked_recipients, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (bot_id) DO UPDATE SET allowed_domains = excluded.allowed_domains, blocked_domains = excluded.blocked_domains,
-				allowed_merchants = excluded.allowed_merchants, blocked_merchants = excluded.blocked_merchants,
-				allowed_recipients = excluded.allowed_recipients,
-				blocked_recipients = excluded.blocked_recipients, updated_at = excluded.updated_at`,
-			botID, enc(p.AllowedDomains), enc(p.BlockedDomains), enc(p.AllowedMerchants), enc(p.BlockedMerchants),
-			enc(p.AllowedRecipients), enc(p.BlockedRecipients), ms(p.UpdatedAt)); err != nil {
-			return err
-		}
-		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed where you may buy.", p.UpdatedAt))
-	}), "set procurement %s", botID)
 }

@@ -59,7 +59,7 @@ func (p *Pages) saveProcurement(w http.ResponseWriter, r *http.Request, owner bo
 	f := newForm(r)
 	ad, bd, am, bm := f.list("allowed_domains"), f.list("blocked_domains"), f.list("allowed_merchants"), f.list("blocked_merchants")
 	ar, br := f.list("allowed_recipients"), f.list("blocked_recipients")
-	_, err := p.svc.SetProcurement(r.Context(), owner, r.PathValue("bot_id"), app.ProcurementChange{
+	_, err := p.svc.Spending().SetProcurement(r.Context(), owner, r.PathValue("bot_id"), spending.ProcurementChange{
 		AllowedDomains: &ad, BlockedDomains: &bd, AllowedMerchants: &am, BlockedMerchants: &bm,
 		AllowedRecipients: &ar, BlockedRecipients: &br})
 	p.act(w, r, "procurement", err)

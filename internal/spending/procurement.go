@@ -1,8 +1,9 @@
-package app
+package spending
 
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -12,7 +13,7 @@ import (
 
 // Procurement reads an owned bot's procurement controls.
 func (s *Service) Procurement(ctx context.Context, owner botpay.Owner, botID string) (botpay.Procurement, error) {
-	return s.store.Procurement(ctx, owner.ID, botID)
+	return s.readProcurement(ctx, owner.ID, botID)
 }
 
 // ProcurementChange is a PUT of procurement controls; nil lists keep their
@@ -23,7 +24,7 @@ type ProcurementChange struct {
 
 // SetProcurement merges a change into an owned bot's procurement controls.
 func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID string, c ProcurementChange) (botpay.Procurement, error) {
-	cur, err := s.store.Procurement(ctx, owner.ID, botID)
+	cur, err := s.readProcurement(ctx, owner.ID, botID)
 	if err != nil {
 		return cur, err
 	}
@@ -50,7 +51,7 @@ func (s *Service) SetProcurement(ctx context.Context, owner botpay.Owner, botID 
 		return cur, err
 	}
 	cur.UpdatedAt = s.clock.Now()
-	return cur, s.store.SetProcurement(ctx, owner.ID, botID, cur)
+	return cur, s.writeProcurement(ctx, owner.ID, botID, cur)
 }
 
 // domainList normalises domains to lower-case hosts; a URL is reduced to
@@ -77,7 +78,7 @@ func merchantList(p validate.Problems, field string, in []string) []string {
 	}
 	out := []string{}
 	for i, m := range in {
-		if v := p.Text(field+"["+itoa(i)+"]", m, 1, 200, false); v != "" {
+		if v := p.Text(field+"["+strconv.Itoa(i)+"]", m, 1, 200, false); v != "" {
 			out = append(out, v)
 		}
 	}
