@@ -7,7 +7,6 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/spending"
-	"github.com/botpay/botpay/internal/store/storetest"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
@@ -83,7 +82,7 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
 		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
 		CreatedAt: st.Clock().Now()}
-	if err := storetest.Spending(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+	if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
 		t.Fatal(err)
 	}
 	return b, c

@@ -159,7 +159,7 @@ func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 		c := botpay.Card{ID: botpay.NewID("card_"), BotID: bot.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
 			Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
 			CreatedAt: st.Clock().Now()}
-		if err := storetest.Spending(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
 			t.Fatal(err)
 		}
 		approvedPurchase(t, st, bot, 4000)

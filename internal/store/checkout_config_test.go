@@ -30,7 +30,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		}, func(sg store.Signer) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
 		{"recipient blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
 			change := spending.ProcurementChange{BlockedDomains: &[]string{"v.example"}}
-			if _, err := storetest.Spending(st).SetProcurement(ctx, owner, b.ID, change); err != nil {
+			if _, err := spendingOf(st).SetProcurement(ctx, owner, b.ID, change); err != nil {
 				t.Fatal(err)
 			}
 		}, func(sg store.Signer) bool { return len(sg.Procurement.BlockedDomains) == 1 }},

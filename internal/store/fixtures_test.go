@@ -162,7 +162,7 @@ func pendingMessages(st *store.Store, botID string, page botpay.PageRequest) (bo
 var spendings sync.Map
 
 // spendingOf is the checkout and approvals capability over st's database
-// (internal/spending), as app.New builds it without card details, owner
+// (internal/spending), as app.New builds it without a sealer, owner
 // notices or signing approvals.
 func spendingOf(st *store.Store) *spending.Service {
 	if s, ok := spendings.Load(st); ok {

@@ -135,11 +135,11 @@ func TestFailedTransactionsLeaveNoConnectionInsideOne(t *testing.T) {
 		c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
 			Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100}},
 			CreatedAt: st.Clock().Now()}
-		if err := storetest.Spending(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 20 { // more than the pool's connections
-			if err := storetest.Spending(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); !errors.Is(err, store.ErrUnique) {
+			if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); !errors.Is(err, store.ErrUnique) {
 				t.Fatalf("duplicate card %d: err = %v, want ErrUnique", i, err)
 			}
 			if _, err := st.Fund(ctx, owner.ID, b.ID, 1, "test"); err != nil {

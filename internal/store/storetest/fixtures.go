@@ -7,7 +7,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
-	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 )
 
@@ -60,11 +59,4 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 		t.Fatalf("claim: %v", err)
 	}
 	return claimed
-}
-
-// Spending is the spending capability over st, as app.New builds it without
-// a sealer, owner notices or signing approvals: the fixtures' cards, tasks
-// and procurement controls are written through it.
-func Spending(st *store.Store) *spending.Service {
-	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
 }
