@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"net/http"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -14,7 +14,7 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	in := app.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.required("card_name"),
+	in := spending.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.required("card_name"),
 		Number: body.digitsOrString("number"), CVV: body.digitsOrString("cvv"),
 		ExpiryMonth: body.digitsOrString("expiry_month"), ExpiryYear: body.digitsOrString("expiry_year"),
 		HolderName: body.required("holder_name")}
@@ -22,7 +22,7 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.CreateRail5Card(r.Context(), o, in)
+	c, err := s.svc.Spending().CreateRail5Card(r.Context(), o, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -52,13 +52,13 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 			return
 		}
 	}
-	c, err := s.svc.ConfirmRail5Delivery(r.Context(), bot, cardID)
+	c, err := s.svc.Spending().ConfirmRail5Delivery(r.Context(), bot, cardID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": c.Status, "card_id": c.ID, "card_name": c.Name,
-		"card_last4": c.Last4, "test_checkout_url": s.svc.Rail5TestCheckoutURL(),
+		"card_last4": c.Last4, "test_checkout_url": s.svc.Spending().Rail5TestCheckoutURL(),
 		"message": "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
 }
 
@@ -85,14 +85,14 @@ func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := app.Rail5CheckoutInput{CardID: body.optional("card_id"), MerchantName: body.required("merchant_name"),
+	in := spending.Rail5CheckoutInput{CardID: body.optional("card_id"), MerchantName: body.required("merchant_name"),
 		MerchantURL: body.required("merchant_url"), ItemName: body.required("item_name"),
 		AmountCents: body.integer("amount_cents"), Category: body.optional("category")}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.Rail5Checkout(r.Context(), bot, in)
+	c, err := s.svc.Spending().Rail5Checkout(r.Context(), bot, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -111,7 +111,7 @@ func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	c, key, err := s.svc.ReleaseRail5Key(r.Context(), bot, id)
+	c, key, err := s.svc.Spending().ReleaseRail5Key(r.Context(), bot, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -132,7 +132,7 @@ func (s *Server) rail5Complete(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.CompleteRail5Checkout(r.Context(), bot, id, success, reason)
+	c, err := s.svc.Spending().CompleteRail5Checkout(r.Context(), bot, id, success, reason)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -25,24 +25,9 @@ func (s *Service) BotWallet(ctx context.Context, bot botpay.Bot) (botpay.WalletV
 	return s.store.WalletView(ctx, bot.ID)
 }
 
-// Rail5Cards lists the rail5 cards of an owner's bot.
-func (s *Service) Rail5Cards(ctx context.Context, owner botpay.Owner, botID string) ([]botpay.Rail5Card, error) {
-	return s.store.Rail5Cards(ctx, owner.ID, botID)
-}
-
-// RecentPurchases lists a bot's latest checkouts, newest first.
-func (s *Service) RecentPurchases(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Purchase, error) {
-	return s.store.RecentPurchases(ctx, bot.ID, limit)
-}
-
 // RecentTopupRequests lists a bot's latest top-up requests, newest first.
 func (s *Service) RecentTopupRequests(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.TopupRequest, error) {
 	return s.store.TopupRequests(ctx, bot.ID, limit)
-}
-
-// RecentTasks lists a bot's latest tasks, newest first.
-func (s *Service) RecentTasks(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Task, error) {
-	return s.store.RecentTasks(ctx, bot.ID, limit)
 }
 
 // RecentDeliveries lists a bot's latest webhook events and how their

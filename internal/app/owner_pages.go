@@ -48,9 +48,9 @@ func (s *Service) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit i
 	steps := []func() error{
 		func() error { v.Days, err = s.store.SpendingByDay(ctx, bot.ID, ChartDays); return err },
 		func() error { v.Categories, err = s.store.SpendingByCategory(ctx, bot.ID, ChartDays); return err },
-		func() error { v.Purchases, err = s.store.RecentPurchases(ctx, bot.ID, 20); return err },
+		func() error { v.Purchases, err = s.spending.RecentPurchases(ctx, bot, 20); return err },
 		func() error { v.Ledger, v.MoreLedger, err = s.bothLedgers(ctx, bot, ledgerLimit); return err },
-		func() error { v.Tasks, err = s.store.RecentTasks(ctx, bot.ID, 10); return err },
+		func() error { v.Tasks, err = s.spending.RecentTasks(ctx, bot, 10); return err },
 		func() error { v.Topups, err = s.store.TopupRequests(ctx, bot.ID, 10); return err },
 	}
 	for _, step := range steps {
@@ -108,7 +108,7 @@ func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpa
 	if v.Procurement, err = s.spending.Procurement(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
-	if v.Rail5Cards, err = s.store.Rail5Cards(ctx, owner.ID, bot.ID); err != nil {
+	if v.Rail5Cards, err = s.spending.Rail5Cards(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
 	v.Deliveries, err = s.store.RecentDeliveries(ctx, bot.ID, 20)
@@ -118,11 +118,6 @@ func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpa
 // EarningByDay sums a bot's confirmed sales per day over ChartDays days.
 func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]store.DayAmount, error) {
 	return s.store.SalesByDay(ctx, bot.ID, ChartDays)
-}
-
-// RecentPurchasesOf lists a bot's latest checkouts, newest first.
-func (s *Service) RecentPurchasesOf(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.Purchase, error) {
-	return s.store.RecentPurchases(ctx, bot.ID, limit)
 }
 
 // The store's read models the owner's pages show, named here so that the

@@ -12,7 +12,8 @@ import (
 func newSpending(svc *Service, c Config) *spending.Service {
 	reads := c.Store.ForSpending()
 	return spending.New(spending.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Rules: reads, Signing: reads,
-		Sealer: svc.sealer, Notices: checkoutNotices{svc}, CheckoutsPerHour: svc.limits.CheckoutPerHour})
+		Sealer: svc.sealer, Notices: checkoutNotices{svc}, CheckoutsPerHour: svc.limits.CheckoutPerHour,
+		BaseURL: svc.baseURL})
 }
 
 // checkoutNotices mails the owner about the checkouts internal/spending

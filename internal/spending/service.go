@@ -19,6 +19,11 @@ type Rules interface {
 	// HoldRules reads, outside any transaction, the bot's guardrails and
 	// cards as they are now, which name the guardrail holding a purchase.
 	HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error)
+	// Rail5Rules reads, inside a rail5 checkout's transaction and under the
+	// bot's wallet lock, the bot's guardrails, its owner's master
+	// guardrails and the procurement controls (a rail5 card has no
+	// payment profiles).
+	Rail5Rules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, error)
 }
 
 // Sealer seals a payment profile's card details at rest, bound to their
@@ -51,6 +56,9 @@ type Deps struct {
 	Signing HeldSigning
 	// CheckoutsPerHour is each bot's checkout rate limit (card and rail5).
 	CheckoutsPerHour int
+	// BaseURL is the public URL, no trailing slash, where a bot is sent
+	// to try its rail5 card.
+	BaseURL string
 	// StatementByStatement writes every approved checkout statement by
 	// statement even where the engine could write it in one (tests compare
 	// the two paths).
@@ -68,6 +76,7 @@ type Service struct {
 	notices Notices
 	signing HeldSigning
 	perHour int
+	baseURL string
 	inOne   bool
 	configs configCache[checkoutConfig]
 }
@@ -75,7 +84,7 @@ type Service struct {
 // New builds the Service.
 func New(d Deps) *Service {
 	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, sealer: d.Sealer, notices: d.Notices,
-		signing: d.Signing, perHour: d.CheckoutsPerHour,
+		signing: d.Signing, perHour: d.CheckoutsPerHour, baseURL: d.BaseURL,
 		inOne: d.DB.Driver().InsertInsideWith() && !d.StatementByStatement}
 }
 

@@ -44,6 +44,22 @@ func (r SpendingReads) CheckoutRules(ctx context.Context, k *kernel.Tx, botID, o
 	return rules, cards, true, err
 }
 
+// Rail5Rules reads the bot's guardrails, its owner's master guardrails and
+// the bot's procurement controls, under the wallet lock the caller holds.
+func (r SpendingReads) Rail5Rules(ctx context.Context, k *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, error) {
+	t := &Tx{k: k, s: r.s}
+	var rules botpay.SpendingRules
+	var err error
+	if rules.Bot, err = scanGuardrails(t.queryRow(ctx, guardrailsQuery, botID)); err != nil {
+		return rules, err
+	}
+	if rules.Master, err = scanMasterGuardrails(t.queryRow(ctx, masterGuardrailsQuery, ownerID)); err != nil {
+		return rules, err
+	}
+	rules.Procurement, err = scanProcurement(t.queryRow(ctx, procurementQuery, botID))
+	return rules, err
+}
+
 // HoldRules reads the bot's guardrails and every card of the bot, as they
 // are now.
 func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error) {

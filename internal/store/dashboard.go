@@ -31,25 +31,6 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 	return out, wrapErr(rows.Err(), "topup requests %s", botID)
 }
 
-// RecentPurchases lists a bot's most recent checkouts (declined ones
-// included), newest first.
-func (s *Store) RecentPurchases(ctx context.Context, botID string, limit int) ([]botpay.Purchase, error) {
-	rows, err := s.query(ctx, `SELECT `+purchaseColumns+` FROM purchases WHERE bot_id = $1 ORDER BY bot_seq DESC LIMIT $2`, botID, limit)
-	if err != nil {
-		return nil, wrapErr(err, "recent purchases %s", botID)
-	}
-	defer rows.Close()
-	var out []botpay.Purchase
-	for rows.Next() {
-		p, err := scanPurchase(rows)
-		if err != nil {
-			return nil, wrapErr(err, "recent purchases %s", botID)
-		}
-		out = append(out, p)
-	}
-	return out, wrapErr(rows.Err(), "recent purchases %s", botID)
-}
-
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days
 // (today included), oldest first, one entry per day.
 func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]botpay.DaySpending, error) {
@@ -111,51 +92,4 @@ func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) (
 		out = append(out, d)
 	}
 	return out, wrapErr(rows.Err(), "recent deliveries %s", botID)
-}
-
-// Rail5Cards lists a bot's rail5 cards, newest first.
-func (s *Store) Rail5Cards(ctx context.Context, ownerID, botID string) ([]botpay.Rail5Card, error) {
-	rows, err := s.query(ctx, `SELECT id, name, last4, status, created_at FROM rail5_cards
-		WHERE owner_id = $1 AND bot_id = $2 ORDER BY seq DESC`, ownerID, botID)
-	if err != nil {
-		return nil, wrapErr(err, "rail5 cards %s", botID)
-	}
-	defer rows.Close()
-	var out []botpay.Rail5Card
-	for rows.Next() {
-		c := botpay.Rail5Card{BotID: botID, OwnerID: ownerID}
-		var created int64
-		if err := rows.Scan(&c.ID, &c.Name, &c.Last4, &c.Status, &created); err != nil {
-			return nil, wrapErr(err, "rail5 cards %s", botID)
-		}
-		c.CreatedAt = fromMS(created)
-		out = append(out, c)
-	}
-	return out, wrapErr(rows.Err(), "rail5 cards %s", botID)
-}
-
-// RecentTasks lists a bot's most recent tasks, newest first.
-func (s *Store) RecentTasks(ctx context.Context, botID string, limit int) ([]botpay.Task, error) {
-	rows, err := s.query(ctx, `SELECT id, merchant_name, merchant_url, item_name, amount_cents, category, profile_index, status, created_at
-		FROM tasks WHERE bot_id = $1 ORDER BY seq DESC LIMIT $2`, botID, limit)
-	if err != nil {
-		return nil, wrapErr(err, "recent tasks %s", botID)
-	}
-	defer rows.Close()
-	var out []botpay.Task
-	for rows.Next() {
-		t := botpay.Task{BotID: botID}
-		var profile sql.NullInt64
-		var created int64
-		if err := rows.Scan(&t.ID, &t.MerchantName, &t.MerchantURL, &t.ItemName, &t.Amount, &t.Category, &profile, &t.Status, &created); err != nil {
-			return nil, wrapErr(err, "recent tasks %s", botID)
-		}
-		if profile.Valid {
-			n := int(profile.Int64)
-			t.ProfileIndex = &n
-		}
-		t.CreatedAt = fromMS(created)
-		out = append(out, t)
-	}
-	return out, wrapErr(rows.Err(), "recent tasks %s", botID)
 }

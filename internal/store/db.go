@@ -124,6 +124,10 @@ func ms(t time.Time) int64 { return kernel.MS(t) }
 
 func fromMS(v int64) time.Time { return kernel.FromMS(v) }
 
+func nullTime(t time.Time) sql.NullInt64 {
+	return sql.NullInt64{Int64: ms(t), Valid: !t.IsZero()}
+}
+
 func fromNullMS(v sql.NullInt64) time.Time {
 	if !v.Valid {
 		return time.Time{}

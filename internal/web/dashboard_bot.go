@@ -127,7 +127,7 @@ func (p *Pages) createCard(w http.ResponseWriter, r *http.Request, owner botpay.
 // the same use case as POST /api/v1/owner/bots/{bot_id}/rail5-cards.
 func (p *Pages) createRail5Card(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	f := newForm(r)
-	_, err := p.svc.CreateRail5Card(r.Context(), owner, app.Rail5CardInput{BotID: r.PathValue("bot_id"),
+	_, err := p.svc.Spending().CreateRail5Card(r.Context(), owner, spending.Rail5CardInput{BotID: r.PathValue("bot_id"),
 		CardName: f.str("r5_card_name"), Number: f.str("r5_number"), CVV: f.str("r5_cvv"),
 		ExpiryMonth: f.str("r5_expiry_month"), ExpiryYear: f.str("r5_expiry_year"), HolderName: f.str("r5_holder_name")})
 	p.act(w, r, "card", err)

@@ -95,7 +95,7 @@ func (p *Pages) botOverviewPage(w http.ResponseWriter, r *http.Request, owner bo
 	if h.Overview.Wallet != nil {
 		pg.Available = h.Overview.Wallet.Wallet.Available()
 	}
-	if pg.Purchases, err = p.svc.RecentPurchasesOf(ctx, h.Bot, 5); err != nil {
+	if pg.Purchases, err = p.svc.Spending().RecentPurchases(ctx, h.Bot, 5); err != nil {
 		p.fail(w, r, err)
 		return
 	}

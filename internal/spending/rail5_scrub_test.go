@@ -1,4 +1,4 @@
-package store_test
+package spending_test
 
 import (
 	"strings"
@@ -24,7 +24,7 @@ func TestConfirmedRail5DeliveryLeavesNoTunnelRelayOfTheFile(t *testing.T) {
 		card := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
 			Status: botpay.Rail5PendingDelivery, CreatedAt: now}
 		delivered := botpay.NewEvent(b.ID, botpay.Rail5CardDeliveredData{CardID: card.ID, FileContent: "CARD-FILE"}, now)
-		if err := st.CreateRail5Card(ctx, card, []byte("sealed key"), delivered); err != nil {
+		if err := spendingOf(st).AddRail5Card(ctx, card, []byte("sealed key"), delivered); err != nil {
 			t.Fatal(err)
 		}
 		other := botpay.NewID("evt_")
@@ -32,7 +32,7 @@ func TestConfirmedRail5DeliveryLeavesNoTunnelRelayOfTheFile(t *testing.T) {
 			queueTunnelRelay(t, st, b.ID, `{"X-Service-Delivery":["`+id+`"]}`, `{"data":{"file_content":"CARD-FILE"},"id":"`+id+`"}`,
 				now.Add(time.Minute))
 		}
-		if _, err := st.ConfirmRail5Delivery(ctx, b.ID, card.ID); err != nil {
+		if _, err := spendingOf(st).ConfirmRail5Delivery(ctx, b, card.ID); err != nil {
 			t.Fatal(err)
 		}
 		if queued := queuedTunnelRelays(t, st, b.ID); len(queued) != 1 || !strings.Contains(queued[0], other) {

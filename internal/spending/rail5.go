@@ -1,4 +1,4 @@
-package app
+package spending
 
 import (
 	"context"
@@ -8,8 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/cardfile"
-	"github.com/botpay/botpay/internal/spending"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/validate"
 )
 
@@ -47,10 +46,10 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 		p.Add("number", "must be a valid card number of 12 to 19 digits")
 	}
 	cvv := strings.TrimSpace(in.CVV)
-	if len(cvv) < 3 || len(cvv) > 4 || !spending.AllDigits(cvv) {
+	if len(cvv) < 3 || len(cvv) > 4 || !AllDigits(cvv) {
 		p.Add("cvv", "must be 3 or 4 digits")
 	}
-	month, year := spending.CardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
+	month, year := CardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
 	holder := p.Text("holder_name", in.HolderName, 1, 100, false)
 	if err := p.Err(); err != nil {
 		return botpay.Rail5Card{}, err
@@ -67,7 +66,7 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 		CardID: c.ID, CardName: c.Name, CardLast4: c.Last4, FileContent: file,
 		SuggestedPath: ".botpay/cards/" + c.ID + ".card.json", Instructions: Rail5Instructions,
 	}, now)
-	return c, s.store.CreateRail5Card(ctx, c, s.sealer.Seal(key, rail5KeyAAD(c.ID)), delivered)
+	return c, s.AddRail5Card(ctx, c, s.sealer.Seal(key, rail5KeyAAD(c.ID)), delivered)
 }
 
 func rail5KeyAAD(cardID string) []byte { return []byte("rail5-key:" + cardID) }
@@ -78,7 +77,7 @@ func (s *Service) ConfirmRail5Delivery(ctx context.Context, bot botpay.Bot, card
 	if !bot.Claimed() {
 		return botpay.Rail5Card{}, botpay.ErrWalletNotActive
 	}
-	return s.store.ConfirmRail5Delivery(ctx, bot.ID, strings.TrimSpace(cardID))
+	return s.confirmRail5Delivery(ctx, bot.ID, strings.TrimSpace(cardID))
 }
 
 // Rail5TestCheckoutURL is where a bot tries its confirmed card.
@@ -97,13 +96,54 @@ type Rail5CheckoutInput struct {
 // Rail5Checkout asks to spend with a confirmed rail5 card.
 func (s *Service) Rail5Checkout(ctx context.Context, bot botpay.Bot, in Rail5CheckoutInput) (botpay.Rail5Checkout, error) {
 	one := 1
-	req, item, cardID, err := spending.ValidCheckout(spending.CheckoutInput{ProfileIndex: &one, MerchantName: in.MerchantName, MerchantURL: in.MerchantURL,
+	req, item, cardID, err := ValidCheckout(CheckoutInput{ProfileIndex: &one, MerchantName: in.MerchantName, MerchantURL: in.MerchantURL,
 		ItemName: in.ItemName, AmountCents: in.AmountCents, Category: in.Category, CardID: in.CardID})
 	if err != nil {
 		return botpay.Rail5Checkout{}, err
 	}
-	return s.store.Rail5Checkout(ctx, store.Rail5CheckoutInput{BotID: bot.ID, CardID: cardID, Request: req, Item: item,
-		Limit: store.Limit{Bucket: "checkout:" + bot.ID, Max: s.limits.CheckoutPerHour, Window: time.Hour}})
+	return s.rail5Checkout(ctx, rail5Ask{BotID: bot.ID, CardID: cardID, Request: req, Item: item,
+		PerWindow: s.perHour, Window: time.Hour})
+}
+
+// rail5Ask is a validated rail5 checkout of a bot.
+type rail5Ask struct {
+	BotID   string
+	CardID  string // optional with one confirmed card
+	Request botpay.CheckoutRequest
+	Item    string
+	// PerWindow checkouts of the bot (card wallet and rail5) are allowed
+	// per Window; none is refused when PerWindow is 0.
+	PerWindow int
+	Window    time.Duration
+}
+
+// rail5Facts are what a rail5 checkout is decided on, read under the bot's
+// wallet lock.
+type rail5Facts struct {
+	wallet ledger.Wallet
+	cardID string
+	rules  botpay.SpendingRules
+	usage  botpay.Usage
+}
+
+// decideRail5 evaluates a rail5 spend with the same guardrail chain as a
+// card-wallet checkout (no wallet balance: the owner's card is charged)
+// and approves it, or declines it with the refusal. A spend the approval
+// mode would hold for the owner is refused with 403 approval_required:
+// rail5 has no hold.
+func decideRail5(f rail5Facts, ask rail5Ask, now time.Time) (botpay.Rail5Checkout, *botpay.Error) {
+	verdict, refused := botpay.EvaluateCheckout(ask.Request, f.rules, f.usage)
+	if refused == nil && verdict == botpay.Hold {
+		refused = botpay.Errorf(botpay.KindForbidden, botpay.CodeApprovalRequired,
+			"your guardrails require your owner's approval for this amount; rail5 spends cannot wait for approval, use the card wallet checkout")
+	}
+	out := botpay.Rail5Checkout{ID: botpay.NewID("r5chk_"), BotID: ask.BotID, OwnerID: f.wallet.OwnerID, CardID: f.cardID,
+		Amount: ask.Request.Amount, MerchantName: ask.Request.MerchantName, MerchantURL: ask.Request.MerchantURL,
+		ItemName: ask.Item, Status: botpay.Rail5CheckoutApproved, CreatedAt: now}
+	if refused != nil {
+		out.Status = botpay.Rail5CheckoutDeclined
+	}
+	return out, refused
 }
 
 // ReleaseRail5Key returns the card key for an approved rail5 checkout,
@@ -112,7 +152,7 @@ func (s *Service) ReleaseRail5Key(ctx context.Context, bot botpay.Bot, checkoutI
 	if strings.TrimSpace(checkoutID) == "" {
 		return botpay.Rail5Checkout{}, "", botpay.ValidationError(map[string]string{"checkout_id": "is required"})
 	}
-	c, sealed, err := s.store.ReleaseRail5Key(ctx, bot.ID, checkoutID)
+	c, sealed, err := s.releaseRail5Key(ctx, bot.ID, checkoutID)
 	if err != nil {
 		return c, "", err
 	}
@@ -139,5 +179,5 @@ func (s *Service) CompleteRail5Checkout(ctx context.Context, bot botpay.Bot, che
 	if err := p.Err(); err != nil {
 		return botpay.Rail5Checkout{}, err
 	}
-	return s.store.CompleteRail5Checkout(ctx, bot.ID, checkoutID, *success, reason)
+	return s.completeRail5Checkout(ctx, bot.ID, checkoutID, *success, reason)
 }
