@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // CheckoutStatus reads one of the bot's purchases (docs/api.md); the
@@ -49,35 +50,23 @@ type Approval struct {
 // from its own index; the merged page is the first Limit of those, so it
 // never needs more.
 func (s *Service) Approvals(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[Approval], error) {
-	purchases, purchaseAt, err := s.pendingPurchases(ctx, owner.ID, page)
+	purchases, err := s.pendingPurchases(ctx, owner.ID, page)
 	if err != nil {
 		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", owner.ID)
 	}
-	signing, signingAt, err := s.signing.PendingSigning(ctx, owner.ID, page)
+	signing, err := s.signing.PendingSigning(ctx, owner.ID, page)
 	if err != nil {
 		return botpay.Page[Approval]{Items: []Approval{}}, wrapErr(err, "pending approvals %s", owner.ID)
 	}
-	type placed struct {
-		item     Approval
-		position int64
+	merged := make([]kernel.Placed[Approval], 0, len(purchases)+len(signing))
+	for _, p := range purchases {
+		merged = append(merged, kernel.Placed[Approval]{Item: Approval{Purchase: &p.Item}, Position: p.Position})
 	}
-	merged := make([]placed, 0, len(purchases)+len(signing))
-	for i := range purchases {
-		merged = append(merged, placed{Approval{Purchase: &purchases[i]}, purchaseAt[i]})
+	for _, r := range signing {
+		merged = append(merged, kernel.Placed[Approval]{Item: Approval{Signing: &r.Item}, Position: r.Position})
 	}
-	for i := range signing {
-		merged = append(merged, placed{Approval{Signing: &signing[i]}, signingAt[i]})
-	}
-	slices.SortFunc(merged, func(a, b placed) int { return cmp.Compare(a.position, b.position) })
-	out := botpay.Page[Approval]{Items: []Approval{}}
-	for i, p := range merged {
-		if i == page.Limit {
-			out.Next = merged[page.Limit-1].position
-			break
-		}
-		out.Items = append(out.Items, p.item)
-	}
-	return out, nil
+	slices.SortFunc(merged, func(a, b kernel.Placed[Approval]) int { return cmp.Compare(a.Position, b.Position) })
+	return kernel.CutPage(merged, page.Limit), nil
 }
 
 // DecidePurchase approves or denies a held purchase of one of the owner's

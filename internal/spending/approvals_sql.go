@@ -44,10 +44,10 @@ func (s *Service) botPurchase(ctx context.Context, botID, id string) (botpay.Pur
 // that still await a decision (overdue ones are left out even before the
 // expiry worker reaches them), oldest first, with one extra row, and their
 // positions.
-func (s *Service) pendingPurchases(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.Purchase, []int64, error) {
-	q, args := keysetOldestFirst(`SELECT `+purchaseColumns+`, seq FROM purchases
-		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", page)
-	return readPlaced(ctx, s.db, q, args, scanPurchase)
+func (s *Service) pendingPurchases(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.Purchase], error) {
+	q, args := kernel.Keyset(`SELECT `+purchaseColumns+`, seq FROM purchases
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", kernel.OldestFirst, page)
+	return kernel.ReadPlaced(ctx, s.db, q, args, scanPurchase)
 }
 
 // decidePurchase locks the purchase's wallet and reads the purchase,

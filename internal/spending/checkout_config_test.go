@@ -50,7 +50,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 	}
 	for _, ch := range changes {
 		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
-			owner := newOwner(t, db.Store)
+			owner := storetest.NewOwner(t, db.Store)
 			b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			checkout := func() error {
 				_, err := spendingOf(db.Store).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",

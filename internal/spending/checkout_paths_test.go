@@ -155,8 +155,8 @@ func openPathStore(t *testing.T, general bool) pathStore {
 // wrote or changed, normalised, and each checkout's outcome.
 func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
 	st, clock := p.st, p.clock
-	owner := newOwner(t, st)
-	b := claimedBot(t, st, owner)
+	owner := storetest.NewOwner(t, st)
+	b := storetest.ClaimedBot(t, st, owner)
 	if _, err := st.Fund(ctx, owner.ID, b.ID, sc.fund, "test"); err != nil {
 		t.Fatal(err)
 	}

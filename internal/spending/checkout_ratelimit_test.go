@@ -25,7 +25,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 		clock := botpay.NewManualClock(start)
 		db := storetest.Open(t, d, clock)
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) {
 			g.ApprovalMode = botpay.ApprovalUnderThreshold
 			above := botpay.Money(5000)

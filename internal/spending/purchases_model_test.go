@@ -30,8 +30,8 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 				maxSteps = 12
 			}
 			rapid.Check(t, func(rt *rapid.T) {
-				owner := newOwner(t, st)
-				bot := claimedBot(t, st, owner)
+				owner := storetest.NewOwner(t, st)
+				bot := storetest.ClaimedBot(t, st, owner)
 				g := botpay.DefaultGuardrails(clock.Now())
 				g.PerTransaction, g.Daily, g.Monthly = 3000, 6000, 50000
 				above := botpay.Money(1500)

@@ -18,7 +18,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 			db := storetest.Open(t, d, clock)
 			replicas := []*store.Store{db.Store, db.OpenAnother(t)}
-			owner := newOwner(t, db.Store)
+			owner := storetest.NewOwner(t, db.Store)
 			var bots []botpay.Bot
 			for range 3 {
 				b, _ := heldShopper(t, db.Store, owner)
@@ -63,7 +63,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		b, _ := heldShopper(t, st, owner)
 		p := hold(t, st, b, 500)
 		if _, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, false); err != nil {

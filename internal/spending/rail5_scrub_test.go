@@ -18,8 +18,8 @@ import (
 func TestConfirmedRail5DeliveryLeavesNoTunnelRelayOfTheFile(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		now := st.Clock().Now()
 		card := botpay.Rail5Card{ID: botpay.NewID("r5card_"), BotID: b.ID, OwnerID: owner.ID, Name: "r5", Last4: "4242",
 			Status: botpay.Rail5PendingDelivery, CreatedAt: now}

@@ -40,10 +40,10 @@ type Notices interface {
 }
 
 // HeldSigning pages through an owner's x402 signing requests that await a
-// decision, oldest first, with each one's position on the insertion
-// sequence it shares with purchases and one row more than the page holds.
+// decision, oldest first, each with its position on the insertion
+// sequence it shares with purchases, and one row more than the page holds.
 type HeldSigning interface {
-	PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.SigningRequest, []int64, error)
+	PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error)
 }
 
 // Deps is what the Service is built from.

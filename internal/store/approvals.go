@@ -73,14 +73,14 @@ func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guar
 
 // PendingSigning pages through the owner's held signing requests, oldest
 // first, with one extra row and each one's position.
-func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]botpay.SigningRequest, []int64, error) {
+func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error) {
 	held, err := r.s.pendingSigning(ctx, ownerID, page)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	items, positions := make([]botpay.SigningRequest, len(held)), make([]int64, len(held))
+	out := make([]kernel.Placed[botpay.SigningRequest], len(held))
 	for i, h := range held {
-		items[i], positions[i] = h.item, h.position
+		out[i] = kernel.Placed[botpay.SigningRequest]{Item: h.item, Position: h.position}
 	}
-	return items, positions, nil
+	return out, nil
 }
