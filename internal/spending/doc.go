@@ -1,7 +1,10 @@
-// Package spending is how a bot spends from its card wallet and what its
-// owner decides about it: the card checkout, a purchase's status, the
-// owner's approvals list, the owner's approval or denial of a held
-// purchase, and the expiry of holds nobody decided.
+// Package spending is how a bot spends from its card wallet and its
+// owner's card, and what its owner decides about it: the card checkout, a
+// purchase's status, the owner's approvals list, the owner's approval or
+// denial of a held purchase, and the expiry of holds nobody decided; the
+// cards and their decoy profiles, the purchase tasks an owner queues, the
+// procurement controls, rail5 cards and their checkouts, and the recent
+// purchases, tasks and rail5 cards the owner's dashboard lists.
 //
 // Every decision is one unit of work inside one kernel transaction:
 // lock the bot's wallet and read the facts, decide with a pure function
@@ -19,8 +22,13 @@
 // task, the owner's usage under master budgets) are read only when
 // botpay.CheckoutNeeds asks for them.
 //
+// A rail5 checkout takes the same shape: lock the wallet, read the facts,
+// decide (decideRail5, over botpay.EvaluateCheckout), record with its
+// count and event.
+//
 // What the store still keeps comes through the interfaces of service.go:
-// the owner-set rules (Rules) and the held signing requests that share the
-// approvals list (HeldSigning); app supplies the card details' sealer
-// (CardDetails) and the owner's mail (Notices).
+// the guardrails and master guardrails (Rules) and the held signing
+// requests that share the approvals list (HeldSigning); app supplies the
+// sealer of card details and rail5 keys (Sealer) and the owner's mail
+// (Notices).
 package spending

@@ -9,8 +9,9 @@ import (
 )
 
 // SpendingReads gives internal/spending what it reads of rows the store
-// still keeps: the owner-set rules of a checkout, inside its transaction,
-// and the held signing requests that share the owner's approvals list.
+// still keeps: the owner-set rules of a card or rail5 checkout, inside its
+// transaction, and the held signing requests that share the owner's
+// approvals list.
 type SpendingReads struct{ s *Store }
 
 // ForSpending is the store's side of internal/spending (spending.Rules and
