@@ -194,7 +194,7 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 }
 
 func (s *Server) spending(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	g, err := s.svc.BotGuardrails(r.Context(), bot)
+	g, err := s.svc.Spending().BotGuardrails(r.Context(), bot)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
@@ -178,7 +178,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 }
 
 func (s *Server) getGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	g, err := s.svc.OwnedGuardrails(r.Context(), o, pathID(r, "bot_id"))
+	g, err := s.svc.Spending().OwnedGuardrails(r.Context(), o, pathID(r, "bot_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -192,7 +192,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	var c app.GuardrailsChange
+	var c spending.GuardrailsChange
 	if body.present("approval_mode") {
 		mode := body.required("approval_mode")
 		c.ApprovalMode = &mode
@@ -217,7 +217,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	g, err := s.svc.SetGuardrails(r.Context(), o, pathID(r, "bot_id"), c)
+	g, err := s.svc.Spending().SetGuardrails(r.Context(), o, pathID(r, "bot_id"), c)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -235,7 +235,7 @@ func optionalUSD(o *object, name string) *botpay.Money {
 }
 
 func (s *Server) getMasterGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	m, err := s.svc.MasterGuardrails(r.Context(), o)
+	m, err := s.svc.Spending().MasterGuardrails(r.Context(), o)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -253,7 +253,7 @@ func (s *Server) putMasterGuardrails(w http.ResponseWriter, r *http.Request, o b
 		writeError(w, r, err)
 		return
 	}
-	current, err := s.svc.MasterGuardrails(r.Context(), o)
+	current, err := s.svc.Spending().MasterGuardrails(r.Context(), o)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -273,7 +273,7 @@ func (s *Server) putMasterGuardrails(w http.ResponseWriter, r *http.Request, o b
 		writeError(w, r, err)
 		return
 	}
-	m, err = s.svc.SetMasterGuardrails(r.Context(), o, m)
+	m, err = s.svc.Spending().SetMasterGuardrails(r.Context(), o, m)
 	if err != nil {
 		writeError(w, r, err)
 		return

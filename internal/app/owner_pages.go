@@ -102,7 +102,7 @@ type BotSettingsView struct {
 func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpay.Bot) (BotSettingsView, error) {
 	var v BotSettingsView
 	var err error
-	if v.Guardrails, err = s.OwnedGuardrails(ctx, owner, bot.ID); err != nil {
+	if v.Guardrails, err = s.spending.OwnedGuardrails(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
 	if v.Procurement, err = s.spending.Procurement(ctx, owner, bot.ID); err != nil {

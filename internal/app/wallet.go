@@ -79,15 +79,6 @@ func (s *Service) Transactions(ctx context.Context, bot botpay.Bot, page botpay.
 	return s.store.Transactions(ctx, bot.ID, page)
 }
 
-// BotGuardrails returns a claimed bot's guardrails (GET
-// /api/v1/bot/wallet/spending, docs/api.md).
-func (s *Service) BotGuardrails(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
-	if !bot.Claimed() {
-		return botpay.Guardrails{}, botpay.ErrWalletNotActive
-	}
-	return s.store.Guardrails(ctx, bot.ID)
-}
-
 func validAmount(p validate.Problems, field string, amount botpay.Money, max botpay.Money) {
 	switch {
 	case amount <= 0:

@@ -153,7 +153,7 @@ func TestDashboardFormsAndCookieAPIRefuseCrossSiteRequests(t *testing.T) {
 		if resp, _ := b.do("POST", "/dashboard/master-guardrails", form, "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusSeeOther {
 			t.Errorf("same-origin form post: %d, want 303", resp.StatusCode)
 		}
-		m, err := h.srv.App.MasterGuardrails(h.ctx, mustOwner(t, h, b))
+		m, err := h.srv.App.Spending().MasterGuardrails(h.ctx, mustOwner(t, h, b))
 		if err != nil || m == nil || m.PerTransaction == nil || *m.PerTransaction != 100 {
 			t.Errorf("master guardrails after the same-origin post: %+v %v", m, err)
 		}

@@ -76,7 +76,7 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 	}
 	g := botpay.DefaultGuardrails(st.Clock().Now())
 	adjust(&g)
-	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
 	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,

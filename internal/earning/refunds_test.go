@@ -153,7 +153,7 @@ func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 		// The bot spends $40 of the $50 it earned.
 		g := botpay.DefaultGuardrails(st.Clock().Now())
 		g.AskApprovalAbove = nil
-		if err := st.SetGuardrails(ctx, owner.ID, bot.ID, g); err != nil {
+		if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, bot.ID, g); err != nil {
 			t.Fatal(err)
 		}
 		c := botpay.Card{ID: botpay.NewID("card_"), BotID: bot.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,

@@ -23,7 +23,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		}, botpay.CodeCardGuardrailViolation},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot, _ botpay.Card) {
 			per := botpay.Money(50)
-			if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
+			if err := spendingOf(st).ReplaceMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
 				t.Fatal(err)
 			}
 		}, botpay.CodeMasterBudgetExceeded},

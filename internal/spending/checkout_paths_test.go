@@ -43,7 +43,7 @@ func pathScenarios() []pathScenario {
 	money := func(m botpay.Money) *botpay.Money { return &m }
 	master := func(m botpay.MasterGuardrails) func(*testing.T, *store.Store, botpay.Owner, botpay.Bot, *botpay.Guardrails, *botpay.Card) {
 		return func(t *testing.T, st *store.Store, o botpay.Owner, _ botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
-			if err := st.SetMasterGuardrails(ctx, o.ID, m); err != nil {
+			if err := spendingOf(st).ReplaceMasterGuardrails(ctx, o.ID, m); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -165,7 +165,7 @@ func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
 		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
 		CreatedAt: clock.Now()}
 	sc.setup(t, st, owner, b, &g, &c)
-	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
 	details := map[int][]byte{}

@@ -3,7 +3,8 @@
 // purchase's status, the owner's approvals list, the owner's approval or
 // denial of a held purchase, and the expiry of holds nobody decided; the
 // cards and their decoy profiles, the purchase tasks an owner queues, the
-// procurement controls, rail5 cards and their checkouts, and the recent
+// procurement controls, the owner's changes of a bot's guardrails and of
+// the master guardrails, rail5 cards and their checkouts, and the recent
 // purchases, tasks and rail5 cards the owner's dashboard lists.
 //
 // Every decision is one unit of work inside one kernel transaction:
@@ -27,8 +28,9 @@
 // count and event.
 //
 // What the store still keeps comes through the interfaces of service.go:
-// the guardrails and master guardrails (Rules) and the held signing
-// requests that share the approvals list (HeldSigning); app supplies the
+// the reads of the guardrails and master guardrails, which x402 signing
+// reads too (Rules), and the held signing requests that share the
+// approvals list (HeldSigning); app supplies the
 // sealer of card details and rail5 keys (Sealer) and the owner's mail
 // (Notices).
 package spending

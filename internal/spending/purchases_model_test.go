@@ -36,7 +36,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 				g.PerTransaction, g.Daily, g.Monthly = 3000, 6000, 50000
 				above := botpay.Money(1500)
 				g.AskApprovalAbove = &above
-				if err := st.SetGuardrails(ctx, owner.ID, bot.ID, g); err != nil {
+				if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, bot.ID, g); err != nil {
 					rt.Fatal(err)
 				}
 				card := botpay.Card{ID: botpay.NewID("card_"), BotID: bot.ID, Name: "c", Status: botpay.CardActive, RealProfileIndex: 1,

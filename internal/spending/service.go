@@ -24,6 +24,12 @@ type Rules interface {
 	// guardrails and the procurement controls (a rail5 card has no
 	// payment profiles).
 	Rail5Rules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, error)
+	// Guardrails reads a claimed bot's guardrails as they are now
+	// (wallet_not_active before the claim).
+	Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error)
+	// MasterGuardrails reads the owner's master guardrails (nil when
+	// unset) as they are now.
+	MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error)
 }
 
 // Sealer seals a payment profile's card details at rest, bound to their

@@ -61,6 +61,16 @@ func (r SpendingReads) Rail5Rules(ctx context.Context, k *kernel.Tx, botID, owne
 	return rules, err
 }
 
+// Guardrails reads the bot's guardrails.
+func (r SpendingReads) Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error) {
+	return r.s.Guardrails(ctx, botID)
+}
+
+// MasterGuardrails reads the owner's master guardrails (nil when unset).
+func (r SpendingReads) MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error) {
+	return r.s.MasterGuardrails(ctx, ownerID)
+}
+
 // HoldRules reads the bot's guardrails and every card of the bot, as they
 // are now.
 func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error) {

@@ -33,7 +33,7 @@ func TestSigningAndCheckoutNeverShareTheLastOfABudget(t *testing.T) {
 				setDaily(t, st, owner, b, noBotLimit)
 			}
 			daily := botpay.Money(1000)
-			if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{DailyBudget: &daily}); err != nil {
+			if err := spendingOf(st).ReplaceMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{DailyBudget: &daily}); err != nil {
 				t.Fatal(err)
 			}
 			return owner, signer, buyer
@@ -61,7 +61,7 @@ func setDaily(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, d
 	t.Helper()
 	g := botpay.DefaultGuardrails(st.Clock().Now())
 	g.Daily, g.AskApprovalAbove = daily, nil
-	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
 }

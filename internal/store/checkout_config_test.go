@@ -24,7 +24,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		}, func(sg store.Signer) bool { return sg.Guardrails.PerTransaction == 50 }},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
 			per := botpay.Money(50)
-			if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
+			if err := spendingOf(st).ReplaceMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
 				t.Fatal(err)
 			}
 		}, func(sg store.Signer) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
@@ -99,7 +99,7 @@ func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b bo
 		t.Fatal(err)
 	}
 	g.PerTransaction = cents
-	if err := st.SetGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -21,8 +21,8 @@ func TestStoreErrorsSayWhatFailedAndKeepTheirCause(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "store: bot bot_0123456789abcdef: ") {
 			t.Errorf("read error = %v; want it to start with the operation and id, and to be context.Canceled", err)
 		}
-		err = st.SetGuardrails(cancelled, "own_x", "bot_x", botpay.DefaultGuardrails(st.Clock().Now()))
-		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "store: set guardrails bot_x: ") {
+		_, err = st.SetFrozen(cancelled, "own_x", "bot_x", true)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "store: set frozen bot_x: ") {
 			t.Errorf("write error = %v; want it to start with the operation and id, and to be context.Canceled", err)
 		}
 		_, err = st.Bot(ctx, "bot_missing")

@@ -79,25 +79,6 @@ func (c *guardrailColumns) guardrails() (botpay.Guardrails, error) {
 	return g, err
 }
 
-// SetGuardrails replaces an owned bot's guardrails and emits rails.updated
-// (limits_updated).
-func (s *Store) SetGuardrails(ctx context.Context, ownerID, botID string, g botpay.Guardrails) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		var n int
-		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM guardrails g JOIN bots b ON b.id = g.bot_id
-			WHERE g.bot_id = $1 AND b.owner_id = $2`, botID, ownerID).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			return botpay.ErrNotFound("bot")
-		}
-		if err := tx.putGuardrails(ctx, botID, g); err != nil {
-			return err
-		}
-		return tx.emit(railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
-	}), "set guardrails %s", botID)
-}
-
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}

@@ -33,49 +33,6 @@ func scanMasterGuardrails(row interface{ Scan(...any) error }) (*botpay.MasterGu
 	return &m, nil
 }
 
-// SetMasterGuardrails replaces the owner's master guardrails and tells every
-// claimed bot of the owner with rails.updated (limits_updated).
-func (s *Store) SetMasterGuardrails(ctx context.Context, ownerID string, m botpay.MasterGuardrails) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `INSERT INTO master_guardrails (owner_id, per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at)
-			VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (owner_id) DO UPDATE SET per_transaction_cents = excluded.per_transaction_cents,
-				daily_budget_cents = excluded.daily_budget_cents, monthly_budget_cents = excluded.monthly_budget_cents,
-				updated_at = excluded.updated_at`,
-			ownerID, centsPtr(m.PerTransaction), centsPtr(m.DailyBudget), centsPtr(m.MonthlyBudget), ms(m.UpdatedAt))
-		if err != nil {
-			return err
-		}
-		ids, err := tx.ownerBotIDs(ctx, ownerID)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if err := tx.emit(railsUpdated(id, botpay.ActionLimitsUpdated, "master guardrails changed", m.UpdatedAt)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}), "set master guardrails %s", ownerID)
-}
-
-func (t *Tx) ownerBotIDs(ctx context.Context, ownerID string) ([]string, error) {
-	rows, err := t.query(ctx, `SELECT id FROM bots WHERE owner_id = $1 ORDER BY seq`, ownerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
-}
-
 func railsUpdated(botID, action, message string, now time.Time) botpay.Event {
 	rail := botpay.RailCardWallet
 	return botpay.NewEvent(botID, botpay.RailsUpdatedData{

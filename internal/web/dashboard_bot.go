@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
 )
@@ -49,7 +48,7 @@ func (p *Pages) saveGuardrails(w http.ResponseWriter, r *http.Request, owner bot
 		p.fail(w, r, err)
 		return
 	}
-	_, err := p.svc.SetGuardrails(r.Context(), owner, r.PathValue("bot_id"), app.GuardrailsChange{
+	_, err := p.svc.Spending().SetGuardrails(r.Context(), owner, r.PathValue("bot_id"), spending.GuardrailsChange{
 		ApprovalMode: &mode, PerTransaction: &per, Daily: &daily, Monthly: &monthly, AskApprovalAbove: &above,
 		RecurringAllowed: &recurring, Notes: &notesPtr, ApprovedCategories: &approved, BlockedCategories: &blocked})
 	p.act(w, r, "guardrails", err)

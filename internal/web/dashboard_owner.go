@@ -141,7 +141,7 @@ type masterPage struct{ M botpay.MasterGuardrails }
 func (masterPage) PageTitle() string { return "Master guardrails" }
 
 func (p *Pages) masterPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	m, err := p.svc.MasterGuardrails(r.Context(), owner)
+	m, err := p.svc.Spending().MasterGuardrails(r.Context(), owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -161,7 +161,7 @@ func (p *Pages) saveMaster(w http.ResponseWriter, r *http.Request, owner botpay.
 		p.fail(w, r, err)
 		return
 	}
-	if _, err := p.svc.SetMasterGuardrails(r.Context(), owner, m); err != nil {
+	if _, err := p.svc.Spending().SetMasterGuardrails(r.Context(), owner, m); err != nil {
 		p.fail(w, r, err)
 		return
 	}
