@@ -45,12 +45,6 @@ func (s *Service) RecentTasks(ctx context.Context, bot botpay.Bot, limit int) ([
 	return s.store.RecentTasks(ctx, bot.ID, limit)
 }
 
-// RecentDeliveries lists a bot's latest webhook events and how their
-// delivery went.
-func (s *Service) RecentDeliveries(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.DeliveryRecord, error) {
-	return s.store.RecentDeliveries(ctx, bot.ID, limit)
-}
-
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days.
 func (s *Service) SpendingByDay(ctx context.Context, bot botpay.Bot, days int) ([]botpay.DaySpending, error) {
 	return s.store.SpendingByDay(ctx, bot.ID, days)
