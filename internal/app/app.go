@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
@@ -117,9 +117,6 @@ type Service struct {
 	invoiceKey []byte
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
 	explorerURL string
-	// signingWallets holds, by bot id, the processor wallet (address and
-	// sealed key) this process last signed with (presign).
-	signingWallets sync.Map
 	// replacements counts the relayer transactions this process replaced
 	// (ReplacedTransactions, exported as a metric).
 	replacements atomic.Int64
@@ -127,6 +124,8 @@ type Service struct {
 	// settlement (settlement_chain.go).
 	buyerWait time.Duration
 	accounts  *accounts.Service
+	// payments signs x402 payments.
+	payments *payments.Service
 }
 
 // Config assembles a Service.
@@ -171,7 +170,7 @@ func New(c Config) *Service {
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
 		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		explorerURL: c.ExplorerURL,
-		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout}),
+		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: payments.ResourceFetchTimeout}),
 		buyerWait:   buyerWaitWithin(c.WriteTimeout)}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
@@ -188,6 +187,7 @@ func New(c Config) *Service {
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
+	svc.payments = newPayments(svc, c)
 	return svc
 }
 

@@ -37,11 +37,9 @@ type Store struct {
 	// onJob, when set, runs after a transaction that enqueued a job commits
 	// (wakes the local job runner; other replicas poll).
 	onJob func()
-	// configs and signers keep the bots' spending configurations for
-	// checkout (checkout_config.go) and x402 signing (signerConfig in
-	// processor_wallets.go).
+	// configs keeps the bots' spending configurations for checkout
+	// (checkout_config.go).
 	configs configCache[checkoutConfig]
-	signers configCache[signerConfig]
 }
 
 // Options configure Open.
