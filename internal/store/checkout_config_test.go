@@ -69,69 +69,6 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 	}
 }
 
-// The sign endpoint keeps a bot's rules in memory as checkout does; the
-// signer its decider sees carries every change at once, on this replica
-// or another, and the freeze is always read afresh.
-func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
-	t.Parallel()
-	changes := []struct {
-		name   string
-		change func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot)
-		check  func(sg store.Signer) bool
-	}{
-		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			lowerPerTransaction(t, st, owner, b, 50)
-		}, func(sg store.Signer) bool { return sg.Guardrails.PerTransaction == 50 }},
-		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
-			per := botpay.Money(50)
-			if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
-				t.Fatal(err)
-			}
-		}, func(sg store.Signer) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
-		{"recipient blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{"v.example"}, AllowedMerchants: []string{},
-				BlockedMerchants: []string{}}
-			if err := st.SetProcurement(ctx, owner.ID, b.ID, p); err != nil {
-				t.Fatal(err)
-			}
-		}, func(sg store.Signer) bool { return len(sg.Procurement.BlockedDomains) == 1 }},
-		{"frozen", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			if _, err := st.SetFrozen(ctx, owner.ID, b.ID, true); err != nil {
-				t.Fatal(err)
-			}
-		}, func(sg store.Signer) bool { return sg.Frozen }},
-	}
-	for _, ch := range changes {
-		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
-			owner, b := autoShopper(t, db.Store)
-			signer := func() store.Signer {
-				var seen store.Signer
-				_, _, err := db.Store.ReserveSigning(ctx, botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
-					ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
-					Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
-					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold},
-					func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-						seen = sg
-						return botpay.SigningVerdict{}, nil
-					})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return seen
-			}
-			for i := range 2 { // the second one uses the rules in memory
-				if sg := signer(); ch.check(sg) {
-					t.Fatalf("signature %d before the change already sees it: %+v", i+1, sg)
-				}
-			}
-			ch.change(t, changer, owner, b)
-			if sg := signer(); !ch.check(sg) {
-				t.Fatalf("signer after the change = %+v", sg)
-			}
-		})
-	}
-}
-
 // onEachReplica runs test, as a parallel subtest on each engine, with a
 // fresh database and the store that makes the change: the one under test
 // ("same replica"), or a second store on the same database ("other

@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"testing"
@@ -55,9 +55,9 @@ type judged struct {
 func signAvailable(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64) judged {
 	t.Helper()
 	var out judged
-	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-			out.available = available
+	r, _, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, b, micro, validFor), nil,
+		func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+			out.available = f.Available
 			return botpay.SigningVerdict{Blocked: micro == 1}, nil
 		})
 	if err != nil {
