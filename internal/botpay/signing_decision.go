@@ -43,7 +43,7 @@ type SigningAsk struct {
 var (
 	// ErrNoProcessorWallet is the 404 of the signing endpoint and of
 	// funding the processor_wallet rail (docs/decisions.md).
-	ErrNoProcessorWallet = Errorf(KindNotFound, CodeNoProcessorWallet, "the bot has no processor wallet")
+	ErrNoProcessorWallet  = Errorf(KindNotFound, CodeNoProcessorWallet, "the bot has no processor wallet")
 	ErrInsufficientTokens = Errorf(KindForbidden, CodeInsufficientTokens,
 		"the processor wallet's available balance does not cover the amount")
 	// ErrBindRecipientFirst: the owner has procurement lists, so the
