@@ -20,7 +20,7 @@ func signingAuthFailure(r *botRoute) {
 }
 
 func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	addr, err := s.svc.CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
+	addr, err := s.svc.Payments().CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return

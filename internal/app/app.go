@@ -103,8 +103,6 @@ type Service struct {
 	// domain is the token every signature and requirement names.
 	chain  *settle.Chain
 	domain x402.Domain
-	// balances caches processor wallets' on-chain balances (live mode).
-	balances chainBalances
 	// resources reads the 402 answers of resources a bot asks to sign for
 	// (recipient_binding.go), through the outbound guard.
 	resources *http.Client

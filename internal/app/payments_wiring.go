@@ -8,17 +8,17 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/payments"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
 // newPayments builds the capability of x402 money over the store's kernel
-// and outbox; wallets, their keys and balances on chain and the owner's
-// mail stay here until they move too.
+// and outbox, with the owner's mail of this package.
 func newPayments(s *Service, c Config) *payments.Service {
-	d := payments.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Logger: s.log, Domain: s.domain,
-		Wallets: paymentsPorts{s}, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources}
+	d := payments.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Logger: s.log, Domain: s.domain, Sealer: c.Sealer,
+		Bots: c.Store, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources, Live: s.live}
 	if s.onChain() {
-		d.Chain = paymentsPorts{s}
+		d.Chain = s.chain
 	}
 	return payments.New(d)
 }
@@ -31,21 +31,8 @@ type SigningApproval = payments.SigningApproval
 
 var signingApproval = payments.SigningApprovalOf
 
-// paymentsPorts gives internal/payments the processor wallets, their keys
-// and balances, and the owner mail of this package.
+// paymentsPorts gives internal/payments the owner mail of this package.
 type paymentsPorts struct{ s *Service }
-
-func (p paymentsPorts) ProcessorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	return p.s.processorWallet(ctx, botID)
-}
-
-func (p paymentsPorts) WalletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
-	return p.s.walletKey(w)
-}
-
-func (p paymentsPorts) ProcessorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	return p.s.processorWalletWithBalance(ctx, botID)
-}
 
 func (p paymentsPorts) OwnerEmail(ctx context.Context, ownerID string) (string, error) {
 	o, err := p.s.accounts.OwnerByID(ctx, ownerID)
@@ -94,3 +81,43 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+// The use cases still here (settlement, on-chain refunds, pages, links,
+// the wallet view) reach processor wallets through these.
+
+func (s *Service) processorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
+	return s.payments.ProcessorWallet(ctx, botID)
+}
+
+func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
+	return s.payments.ProcessorWalletWithBalance(ctx, botID)
+}
+
+func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
+	return s.payments.ProcessorWalletUnread(ctx, botID, err)
+}
+
+func (s *Service) processorAddress(ctx context.Context, botID string) string {
+	return s.payments.ProcessorAddress(ctx, botID)
+}
+
+func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
+	return s.payments.EnsureProcessorWallet(ctx, ownerID, botID)
+}
+
+func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
+	return s.payments.FundProcessorWallet(ctx, owner, botID, amount)
+}
+
+func (s *Service) walletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
+	return s.payments.WalletKey(w)
+}
+
+func (s *Service) forgetChainBalance(a x402.Address) { s.payments.ForgetChainBalance(a) }
+
+func (s *Service) freshChainBalance(ctx context.Context, a x402.Address) (store.ChainBalance, error) {
+	b, at, err := s.payments.FreshChainBalance(ctx, a)
+	return store.ChainBalance{Micro: b, ReadAt: at}, err
+}
+
+var checksummed = payments.Checksummed

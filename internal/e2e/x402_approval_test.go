@@ -171,7 +171,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 				wg.Go(func() { svc.ExpireHeldPurchases(workers, time.Second) })
 			}
 			reserved := func() botpay.Micro {
-				w, _, err := h.srv.Store.ProcessorWallet(ctx, bot.ID)
+				w, _, err := storedWallet(ctx, h.srv.App, bot.ID)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -18,7 +18,7 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 	t.Helper()
 	owner := newOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.Monthly, g.AskApprovalAbove = 100000, 100000, nil })
-	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
+	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
 	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: newPage(t, st, b.ID, cents(1000)).ID, Method: botpay.MethodX402,

@@ -85,3 +85,18 @@ func (s *Service) RerunReservedBackfill(ctx context.Context) error {
 		return nil
 	})
 }
+
+// CreateProcessorWalletAt gives the bot a processor wallet at address with
+// a made-up sealed key: the tests sign nothing with it.
+func (s *Service) CreateProcessorWalletAt(ctx context.Context, ownerID, botID, address string, sealedKey []byte) error {
+	return s.createProcessorWallet(ctx, ownerID, botID, address, sealedKey)
+}
+
+func (s *Service) FundProcessorWalletMicro(ctx context.Context, ownerID, botID string, amount botpay.Micro, description string) error {
+	_, err := s.fundProcessorWallet(ctx, ownerID, botID, amount, description)
+	return err
+}
+
+func (s *Service) ReadProcessorWallet(ctx context.Context, botID string) (botpay.ProcessorWallet, bool, error) {
+	return s.readProcessorWallet(ctx, botID)
+}

@@ -79,11 +79,11 @@ func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int6
 
 // approval signs a held request for the owner who approves it.
 func (s *Service) approval(ctx context.Context, r botpay.SigningRequest) (signingDecision, error) {
-	w, err := s.wallets.ProcessorWallet(ctx, r.BotID)
+	w, err := s.ProcessorWallet(ctx, r.BotID)
 	if err != nil || w == nil {
 		return signingDecision{}, firstErr(err, ErrNoProcessorWallet)
 	}
-	key, from, err := s.wallets.WalletKey(*w)
+	key, from, err := s.WalletKey(*w)
 	if err != nil {
 		return signingDecision{}, err
 	}

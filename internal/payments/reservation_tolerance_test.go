@@ -17,10 +17,10 @@ func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
 		st, clock := openWithClock(t, d)
 		owner := newOwner(t, st)
 		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
-		if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
+		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
+		if err := paymentsOf(st).FundProcessorWalletMicro(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
 			t.Fatal(err)
 		}
 		first := signAvailable(t, st, owner, b, 10_000_000, 11)

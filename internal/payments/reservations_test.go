@@ -30,7 +30,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 			}
 			rapid.Check(t, func(rt *rapid.T) {
 				owner, b := autoShopperAt(t, st, fmt.Sprintf("0x%040x", rand.Uint64()))
-				w, _, err := st.ProcessorWallet(ctx, b.ID)
+				w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -92,7 +92,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 // seconds, judged v, and checks that the decider saw the balance less the
 // live reservations.
 func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) botpay.SigningRequest {
-	w, _, err := st.ProcessorWallet(ctx, b.ID)
+	w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -134,7 +134,7 @@ type fatalf interface {
 }
 
 func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
-	w, _, err := st.ProcessorWallet(ctx, botID)
+	w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestMigration0010CountsExistingReservations(t *testing.T) {
 		if err := paymentsOf(st).RerunReservedBackfill(ctx); err != nil {
 			t.Fatal(err)
 		}
-		w, _, err := st.ProcessorWallet(ctx, b.ID)
+		w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 		if err != nil || w.Reserved != 6_000_000 {
 			t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"sync"
 	"time"
@@ -12,20 +13,19 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// Wallets reads a bot's processor wallet (nil without one) and unseals
-// its key; the key checked to belong to the stored address, returned.
-type Wallets interface {
-	ProcessorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error)
-	WalletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error)
+// Bots finds an owner's bot; another owner's is not found.
+type Bots interface {
+	OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot, error)
 }
 
-// ChainBalances reads a processor wallet with the token balance on chain
-// that new signatures count on (nil without a wallet).
-type ChainBalances interface {
-	ProcessorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error)
+// TokenBalances reads an address's token balance on chain, in the token's
+// smallest unit.
+type TokenBalances interface {
+	TokenBalance(ctx context.Context, a x402.Address) (*big.Int, error)
 }
 
 // OwnerMail reaches a bot's owner: the address, the one-click links that
@@ -43,12 +43,17 @@ type Deps struct {
 	Outbox *ledger.Outbox
 	Logger *slog.Logger
 	// Domain is the token every signature names.
-	Domain  x402.Domain
-	Wallets Wallets
-	// Chain, set in live mode, counts signatures against the balance on
-	// chain; nil in the sandbox, where the stored balance counts.
-	Chain ChainBalances
-	Mail  OwnerMail
+	Domain x402.Domain
+	// Sealer seals processor wallets' keys, bound to their bot.
+	Sealer *seal.Sealer
+	Bots   Bots
+	// Chain, set in live mode, reads processor wallets' balances on chain,
+	// which signatures count against; nil in the sandbox, where the stored
+	// balance counts.
+	Chain TokenBalances
+	// Live is BOTPAY_MODE=live: owners cannot fund processor wallets.
+	Live bool
+	Mail OwnerMail
 	// BaseURL is the public URL mails link to, no trailing slash.
 	BaseURL string
 	// Resources reads the 402 answers of resources a bot asks to sign for
@@ -58,13 +63,17 @@ type Deps struct {
 
 // Service signs x402 payments.
 type Service struct {
-	db        *kernel.DB
-	outbox    *ledger.Outbox
-	clock     botpay.Clock
-	log       *slog.Logger
-	domain    x402.Domain
-	wallets   Wallets
-	chain     ChainBalances
+	db     *kernel.DB
+	outbox *ledger.Outbox
+	clock  botpay.Clock
+	log    *slog.Logger
+	domain x402.Domain
+	sealer *seal.Sealer
+	bots   Bots
+	chain  TokenBalances
+	live   bool
+	// balances caches processor wallets' on-chain balances (live mode).
+	balances  chainBalances
 	mail      OwnerMail
 	baseURL   string
 	resources *http.Client
@@ -81,8 +90,8 @@ func New(d Deps) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), log: log, domain: d.Domain, wallets: d.Wallets,
-		chain: d.Chain, mail: d.Mail, baseURL: d.BaseURL, resources: d.Resources}
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), log: log, domain: d.Domain, sealer: d.Sealer,
+		bots: d.Bots, chain: d.Chain, live: d.Live, mail: d.Mail, baseURL: d.BaseURL, resources: d.Resources}
 }
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint.

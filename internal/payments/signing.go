@@ -231,7 +231,7 @@ func (s *Service) signNow(a *signingAttempt, w botpay.ProcessorWallet, r *botpay
 		// Signed inside the transaction (about a hundred microseconds
 		// while the bot's wallet row is locked): the first signature of
 		// this process for the bot.
-		key, addr, err := s.wallets.WalletKey(w)
+		key, addr, err := s.WalletKey(w)
 		if err != nil {
 			return err
 		}
@@ -259,7 +259,7 @@ func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment,
 		return nil, botpay.ProcessorWallet{}
 	}
 	w := v.(botpay.ProcessorWallet)
-	key, addr, err := s.wallets.WalletKey(w)
+	key, addr, err := s.WalletKey(w)
 	if err != nil {
 		return nil, botpay.ProcessorWallet{}
 	}
@@ -279,7 +279,7 @@ func (s *Service) chainBalance(ctx context.Context, botID string) (*chainBalance
 	if s.chain == nil {
 		return nil, nil
 	}
-	w, err := s.chain.ProcessorWalletWithBalance(ctx, botID)
+	w, err := s.ProcessorWalletWithBalance(ctx, botID)
 	if err != nil || w == nil {
 		return nil, firstErr(err, ErrNoProcessorWallet)
 	}

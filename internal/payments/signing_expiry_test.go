@@ -58,7 +58,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 			}
 			_, err := paymentsOf(st).DecideHeld(ctx, s.owner.ID, s.held[0].ID, payments.SigningDecision{Approve: true, Event: botpay.PurchaseApprovedData{}})
 			wantCode(t, err, "expired")
-			if w, _, err := st.ProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
+			if w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
 				t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
 			}
 			if seen := sign(t, st, s.owner, s.bot, 1); seen.BotDay != 0 || seen.BotMonth != 0 {

@@ -22,10 +22,10 @@ func autoShopperAt(t *testing.T, st *store.Store, address string) (botpay.Owner,
 	t.Helper()
 	owner := newOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
-	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
+	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 100_000_000, "test"); err != nil {
+	if err := paymentsOf(st).FundProcessorWalletMicro(ctx, owner.ID, b.ID, 100_000_000, "test"); err != nil {
 		t.Fatal(err)
 	}
 	return owner, b

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +146,19 @@ func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botp
 	}
 	if v.Wallet.Balance != balance || sum != balance {
 		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
+}
+
+// processorWalletAt gives the bot a processor wallet at address, as
+// internal/payments does, with a made-up sealed key.
+func processorWalletAt(t *testing.T, st *store.Store, botID, address string) {
+	t.Helper()
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		now := kernel.MS(st.Clock().Now())
+		_, err := tx.Exec(ctx, `INSERT INTO processor_wallets (bot_id, address, sealed_key, balance_micro, created_at, updated_at)
+			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), []byte("sealed"), now)
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
