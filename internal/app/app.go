@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/notifications"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/spending"
@@ -106,8 +106,6 @@ type Service struct {
 	// domain is the token every signature and requirement names.
 	chain  *settle.Chain
 	domain x402.Domain
-	// balances caches processor wallets' on-chain balances (live mode).
-	balances chainBalances
 	// resources reads the 402 answers of resources a bot asks to sign for
 	// (recipient_binding.go), through the outbound guard.
 	resources *http.Client
@@ -120,9 +118,6 @@ type Service struct {
 	invoiceKey []byte
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
 	explorerURL string
-	// signingWallets holds, by bot id, the processor wallet (address and
-	// sealed key) this process last signed with (presign).
-	signingWallets sync.Map
 	// replacements counts the relayer transactions this process replaced
 	// (ReplacedTransactions, exported as a metric).
 	replacements atomic.Int64
@@ -141,6 +136,8 @@ type Service struct {
 	ownerMail *notifications.OwnerMail
 	// spending decides checkouts and owners' approvals of them.
 	spending *spending.Service
+	// payments signs x402 payments.
+	payments *payments.Service
 }
 
 // Config assembles a Service.
@@ -188,7 +185,7 @@ func New(c Config) *Service {
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
 		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		explorerURL: c.ExplorerURL,
-		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout}),
+		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: payments.ResourceFetchTimeout}),
 		buyerWait:   buyerWaitWithin(c.WriteTimeout), jobs: c.Jobs}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
@@ -212,6 +209,7 @@ func New(c Config) *Service {
 	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
 		BotAuthFailed: errBotAuth})
 	svc.spending = newSpending(svc, c)
+	svc.payments = newPayments(svc, c)
 	return svc
 }
 

@@ -40,7 +40,7 @@ func (s *Service) x402Defaults() {
 	}
 	if s.settler == nil {
 		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
-			_, ok, err := s.store.ProcessorWalletByAddress(ctx, a.Hex())
+			_, ok, err := s.payments.ProcessorWalletByAddress(ctx, a.Hex())
 			return ok, err
 		}}
 	}

@@ -31,9 +31,6 @@ type Store struct {
 	// outbox writes events and, after a commit, wakes the local
 	// dispatcher (other replicas poll).
 	outbox *ledger.Outbox
-	// signers keep the bots' spending configurations for x402 signing
-	// (signerConfig in processor_wallets.go).
-	signers configCache[signerConfig]
 }
 
 // Options configure Open.

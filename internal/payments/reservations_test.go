@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -29,7 +30,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 			}
 			rapid.Check(t, func(rt *rapid.T) {
 				owner, b := autoShopperAt(t, st, fmt.Sprintf("0x%040x", rand.Uint64()))
-				w, _, err := st.ProcessorWallet(ctx, b.ID)
+				w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -53,12 +54,12 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 						}
 						i := rapid.IntRange(0, len(held)-1).Draw(rt, "which held")
 						approve := rapid.Bool().Draw(rt, "approve")
-						d := store.SigningDecision{Approve: approve, Event: botpay.PurchaseRejectedData{}}
+						d := payments.SigningDecision{Approve: approve, Event: botpay.PurchaseRejectedData{}}
 						if approve {
 							d.Event = botpay.PurchaseApprovedData{}
 							d.Nonce, d.ValidBefore, d.Signature, d.Header = botpay.NewID("0x"), clock.Now().Unix()+rapid.Int64Range(11, 600).Draw(rt, "approved for (s)"), "0xsig", "h"
 						}
-						r, err := st.DecideSigning(ctx, owner.ID, held[i].ID, d)
+						r, err := paymentsOf(st).DecideHeld(ctx, owner.ID, held[i].ID, d)
 						if e := botpay.AsError(err); err != nil && (e == nil || (e.Code != "already_decided" && e.Code != "expired")) {
 							rt.Fatalf("decision: %v", err)
 						}
@@ -74,7 +75,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 						settle(rt, st, page, w.Address, signed[i])
 						signed = append(signed[:i], signed[i+1:]...)
 					case 4:
-						if _, err := st.ExpireOverdueSigning(ctx, 100); err != nil {
+						if _, err := paymentsOf(st).ExpireOverdueSigning(ctx, 100); err != nil {
 							rt.Fatal(err)
 						}
 					case 5, 6:
@@ -91,18 +92,18 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 // seconds, judged v, and checks that the decider saw the balance less the
 // live reservations.
 func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64, v botpay.SigningVerdict) botpay.SigningRequest {
-	w, _, err := st.ProcessorWallet(ctx, b.ID)
+	w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	live, err := st.LiveReservations(ctx, b.ID, st.Clock().Now())
+	live, err := paymentsOf(st).LiveReservations(ctx, b.ID, st.Clock().Now())
 	if err != nil {
 		rt.Fatal(err)
 	}
 	var seen botpay.Micro
-	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-			seen = available
+	r, _, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, b, micro, validFor), nil,
+		func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+			seen = f.Available
 			return v, nil
 		})
 	if err != nil {
@@ -133,11 +134,11 @@ type fatalf interface {
 }
 
 func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
-	w, _, err := st.ProcessorWallet(ctx, botID)
+	w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	live, err := st.LiveReservations(ctx, botID, now)
+	live, err := paymentsOf(st).LiveReservations(ctx, botID, now)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -157,17 +158,17 @@ func TestMigration0010CountsExistingReservations(t *testing.T) {
 		signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window
 		clock.Advance(400 * time.Second)
 		signAs(t, st, owner, b, 4_000_000, botpay.SigningVerdict{})
-		if err := st.RerunReservedBackfill(ctx); err != nil {
+		if err := paymentsOf(st).RerunReservedBackfill(ctx); err != nil {
 			t.Fatal(err)
 		}
-		w, _, err := st.ProcessorWallet(ctx, b.ID)
+		w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, b.ID)
 		if err != nil || w.Reserved != 6_000_000 {
 			t.Fatalf("after the backfill the wallet shows %d reserved (%v), want 6000000: the held $2 and the live $4", w.Reserved, err)
 		}
 		var seen botpay.Micro
-		if _, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, 1, 60),
-			func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-				seen = available
+		if _, _, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, b, 1, 60), nil,
+			func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+				seen = f.Available
 				return botpay.SigningVerdict{Blocked: true}, nil
 			}); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// resourceFetchTimeout bounds the whole read of a resource's 402 answer.
-const resourceFetchTimeout = 5 * time.Second
+// ResourceFetchTimeout bounds the whole read of a resource's 402 answer.
+const ResourceFetchTimeout = 5 * time.Second
 
 // maxRequirementsBody bounds what is read of that answer.
 const maxRequirementsBody = 64 << 10
@@ -25,7 +25,7 @@ const maxRequirementsBody = 64 << 10
 // so the recipient must be the one that domain asks to be paid, not one a
 // bot made up (docs/api.md).
 func (s *Service) bindRecipient(ctx context.Context, resourceURL string, to x402.Address, amount int64) error {
-	ctx, cancel := context.WithTimeout(ctx, resourceFetchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, ResourceFetchTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, resourceURL, nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -18,22 +17,17 @@ const chainBalanceTTL = 3 * time.Second
 // chainBalances caches token balances read from the chain, by address.
 type chainBalances struct {
 	mu      sync.Mutex
-	entries map[x402.Address]chainBalance
+	entries map[x402.Address]cachedBalance
 }
 
-type chainBalance struct {
+type cachedBalance struct {
 	micro botpay.Micro
 	at    time.Time
 }
 
-// chainBalance is a processor wallet's token balance on chain in live
-// mode, at most chainBalanceTTL old.
-func (s *Service) chainBalance(ctx context.Context, a x402.Address) (botpay.Micro, error) {
-	b, _, err := s.chainBalanceAt(ctx, a)
-	return b, err
-}
-
-// chainBalanceAt is chainBalance with the time it was read from the node.
+// chainBalanceAt is a processor wallet's token balance on chain in live
+// mode, at most chainBalanceTTL old, with the time it was read from the
+// node.
 func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Micro, time.Time, error) {
 	now := time.Now()
 	c := &s.balances
@@ -53,30 +47,31 @@ func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Mi
 	}
 	c.mu.Lock()
 	if c.entries == nil {
-		c.entries = map[x402.Address]chainBalance{}
+		c.entries = map[x402.Address]cachedBalance{}
 	}
-	c.entries[a] = chainBalance{micro: micro, at: now}
+	c.entries[a] = cachedBalance{micro: micro, at: now}
 	c.mu.Unlock()
 	return micro, now, nil
 }
 
-// forgetChainBalance drops a cached balance that a settlement changed.
-func (s *Service) forgetChainBalance(a x402.Address) {
+// ForgetChainBalance drops a cached balance that a settlement or a refund
+// changed.
+func (s *Service) ForgetChainBalance(a x402.Address) {
 	s.balances.mu.Lock()
 	delete(s.balances.entries, a)
 	s.balances.mu.Unlock()
 }
 
-// freshChainBalance reads a processor wallet's token balance from the node
-// now (and caches it): a refund is judged against what the chain holds,
-// not against a read of a few seconds ago. A node that does not answer
-// is chain_unavailable.
-func (s *Service) freshChainBalance(ctx context.Context, a x402.Address) (store.ChainBalance, error) {
-	s.forgetChainBalance(a)
+// FreshChainBalance reads a processor wallet's token balance from the node
+// now (and caches it), with the time of the read: a refund is judged
+// against what the chain holds, not against a read of a few seconds ago.
+// A node that does not answer is chain_unavailable.
+func (s *Service) FreshChainBalance(ctx context.Context, a x402.Address) (botpay.Micro, time.Time, error) {
+	s.ForgetChainBalance(a)
 	b, at, err := s.chainBalanceAt(ctx, a)
 	if err != nil {
 		s.log.WarnContext(ctx, "processor wallet balance unreadable on chain", "address", a.Hex(), "err", err)
-		return store.ChainBalance{}, botpay.ChainUnavailable("the processor wallet's token balance")
+		return 0, at, botpay.ChainUnavailable("the processor wallet's token balance")
 	}
-	return store.ChainBalance{Micro: b, ReadAt: at}, nil
+	return b, at, nil
 }

@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -37,12 +38,12 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 			signers = append(signers, s)
 		}
 		clock.Advance(botpay.SigningApprovalWindow - time.Millisecond)
-		if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
+		if n, err := paymentsOf(st).ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
 			t.Fatalf("before the window closed: expired %d, %v", n, err)
 		}
 		clock.Advance(time.Millisecond)
 
-		if total := sweepOnReplicas(t, replicas, (*store.Store).ExpireOverdueSigning); total != 15 {
+		if total := sweepOnReplicas(t, []*payments.Service{paymentsOf(replicas[0]), paymentsOf(replicas[1])}, (*payments.Service).ExpireOverdueSigning); total != 15 {
 			t.Errorf("expired %d signing requests in all, want 15", total)
 		}
 		for _, s := range signers {
@@ -55,16 +56,16 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 			if n != 5 {
 				t.Errorf("bot %s: %d purchase.expired events, want 5", s.bot.ID, n)
 			}
-			_, err := st.DecideSigning(ctx, s.owner.ID, s.held[0].ID, store.SigningDecision{Approve: true, Event: botpay.PurchaseApprovedData{}})
+			_, err := paymentsOf(st).DecideHeld(ctx, s.owner.ID, s.held[0].ID, payments.SigningDecision{Approve: true, Event: botpay.PurchaseApprovedData{}})
 			wantCode(t, err, "expired")
-			if w, _, err := st.ProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
+			if w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
 				t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
 			}
 			if seen := sign(t, st, s.owner, s.bot, 1); seen.BotDay != 0 || seen.BotMonth != 0 {
 				t.Errorf("the next signature saw %+v spent, want nothing: expired requests do not count", seen)
 			}
 		}
-		if n, err := st.ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
+		if n, err := paymentsOf(st).ExpireOverdueSigning(ctx, 100); err != nil || n != 0 {
 			t.Errorf("a second sweep expired %d, %v; want 0", n, err)
 		}
 	})
@@ -78,17 +79,17 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 		owner, b := autoShopper(t, st)
 		held := botpay.SigningVerdict{NeedsApproval: true}
 		_, denied := signAs(t, st, owner, b, 1_000_000, held)
-		if _, err := st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}}); err != nil {
+		if _, err := paymentsOf(st).DecideHeld(ctx, owner.ID, denied.ID, payments.SigningDecision{Event: botpay.PurchaseRejectedData{}}); err != nil {
 			t.Fatal(err)
 		}
 		_, lapsed := signAs(t, st, owner, b, 2_000_000, held)
 		clock.Advance(botpay.SigningApprovalWindow)
-		if n, err := st.ExpireOverdueSigning(ctx, 10); err != nil || n != 1 {
+		if n, err := paymentsOf(st).ExpireOverdueSigning(ctx, 10); err != nil || n != 1 {
 			t.Fatalf("expired %d, %v; want only the undecided request", n, err)
 		}
-		_, err := st.DecideSigning(ctx, owner.ID, lapsed.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}})
+		_, err := paymentsOf(st).DecideHeld(ctx, owner.ID, lapsed.ID, payments.SigningDecision{Event: botpay.PurchaseRejectedData{}})
 		wantCode(t, err, "expired")
-		_, err = st.DecideSigning(ctx, owner.ID, denied.ID, store.SigningDecision{Event: botpay.PurchaseRejectedData{}})
+		_, err = paymentsOf(st).DecideHeld(ctx, owner.ID, denied.ID, payments.SigningDecision{Event: botpay.PurchaseRejectedData{}})
 		wantCode(t, err, "already_decided")
 		types := eventTypes(t, st, b.ID)
 		if got := types[len(types)-2:]; got[0] != botpay.EventPurchaseRejected || got[1] != botpay.EventPurchaseExpired {
@@ -123,11 +124,11 @@ func TestSigningDecisionRacingExpiryOnAnotherReplicaEndsOnce(t *testing.T) {
 			sweeperClock.Advance(botpay.SigningApprovalWindow)
 			done := make(chan error, 1)
 			go func() {
-				_, err := st.DecideSigning(ctx, owner.ID, r.ID, store.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
+				_, err := paymentsOf(st).DecideHeld(ctx, owner.ID, r.ID, payments.SigningDecision{Approve: true, Nonce: botpay.NewID("0x"),
 					ValidBefore: deciderClock.Now().Unix() + 300, Event: botpay.PurchaseApprovedData{}})
 				done <- err
 			}()
-			expired, err := sweeper.ExpireOverdueSigning(ctx, 10)
+			expired, err := paymentsOf(sweeper).ExpireOverdueSigning(ctx, 10)
 			if err != nil {
 				t.Fatalf("round %d: sweep: %v", i, err)
 			}

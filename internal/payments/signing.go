@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/validate"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -90,9 +90,6 @@ type GuardrailBlocked struct{ Reason string }
 
 func (e *GuardrailBlocked) Error() string { return botpay.CodeGuardrailBlocked + ": " + e.Reason }
 
-var errInsufficientTokens = botpay.Errorf(botpay.KindForbidden, botpay.CodeInsufficientTokens,
-	"the processor wallet's available balance does not cover the amount")
-
 // validSign checks a signing request; problems become 400 Invalid request
 // with details.
 func (s *Service) validSign(in SignRequest, now time.Time) (x402.Address, string, int64, error) {
@@ -149,26 +146,26 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 		return SignResult{}, err
 	}
 	if !bot.Claimed() {
-		return SignResult{}, store.ErrNoProcessorWallet
+		return SignResult{}, ErrNoProcessorWallet
 	}
-	nonce := newNonce()
+	nonce := NewNonce()
 	base := botpay.SigningRequest{BotID: bot.ID, OwnerID: bot.OwnerID, ResourceURL: in.ResourceURL, ResourceHost: host,
 		Recipient: to.Hex(), Amount: botpay.Micro(in.Amount), Nonce: nonce.Hex(), ValidBefore: validBefore,
 		PaymentRequired: string(in.PaymentRequired)}
-	a := &signingAttempt{bot: bot, host: host, to: to, offer: offer,
+	a := &signingAttempt{bot: bot, offer: offer, ask: botpay.SigningAsk{Amount: botpay.Micro(in.Amount), Host: host, Recipient: to.Hex()},
 		auth: x402.Authorization{To: to, Value: uint64(in.Amount), ValidBefore: uint64(validBefore), Nonce: nonce}}
 	a.pre, a.preWallet = s.presign(bot.ID, a.auth)
-	reserve, err := s.reserver(ctx, bot.ID)
+	chain, err := s.chainBalance(ctx, bot.ID)
 	if err != nil {
 		return SignResult{}, err
 	}
-	req, verdict, err := reserve(ctx, base, s.decideSigning(a))
-	if errors.Is(err, errBindFirst) {
+	req, verdict, err := s.reserve(ctx, base, chain, a)
+	if errors.Is(err, botpay.ErrBindRecipientFirst) {
 		if err := s.bindRecipient(ctx, in.ResourceURL, to, in.Amount); err != nil {
 			return SignResult{}, err
 		}
-		a.bound = true
-		req, verdict, err = reserve(ctx, base, s.decideSigning(a))
+		a.ask.Bound = true
+		req, verdict, err = s.reserve(ctx, base, chain, a)
 	}
 	switch {
 	case err != nil:
@@ -185,66 +182,69 @@ func (s *Service) Sign(ctx context.Context, bot botpay.Bot, in SignRequest) (Sig
 // signingAttempt is one signing request on its way through the decision.
 type signingAttempt struct {
 	bot       botpay.Bot
-	host      string
-	to        x402.Address
+	ask       botpay.SigningAsk
 	auth      x402.Authorization
 	pre       *x402.Payment // presign's signature, if any
 	preWallet botpay.ProcessorWallet
-	bound     bool         // checked against the resource's own requirements
 	from      x402.Address // the signing wallet, once signed
 	offer     *x402.ChosenOffer
 	// offerHeaders pay the vendor's offer, once signed.
 	offerHeaders OfferHeaders
 }
 
-// errBindFirst rolls a decision back when the owner has any procurement
-// list and the request is not yet bound to the resource's requirements.
-var errBindFirst = errors.New("signing: bind the recipient to the resource first")
-
-// decideSigning judges a request under the wallet lock and signs it when
-// it is allowed at once.
-func (s *Service) decideSigning(a *signingAttempt) store.SigningDecider {
-	amount := botpay.Micro(a.auth.Value)
-	return func(sg store.Signer, spent store.SpentTotals, available botpay.Micro, r *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-		if sg.Frozen { // read under the wallet lock: a freeze that commits first is seen
-			return botpay.SigningVerdict{}, &GuardrailBlocked{Reason: "the owner has frozen this bot's wallet"}
+// reserve is a signing request's unit of work, in one transaction: lock
+// the bot's processor wallet and read the facts (one round trip on
+// PostgreSQL), decide, sign when the request is allowed at once, and
+// write the request with its reservation — signed (reserved until the
+// authorization expires) or pending (until the approval window closes).
+// Concurrent requests queue on the wallet's row, so signatures can never
+// promise more than the balance. It emits no event: the bot has its answer.
+func (s *Service) reserve(ctx context.Context, r botpay.SigningRequest, chain *chainBalance, a *signingAttempt) (botpay.SigningRequest, botpay.SigningVerdict, error) {
+	now := s.clock.Now()
+	r.CreatedAt = now
+	var verdict botpay.SigningVerdict
+	err := s.db.InTx(ctx, func(tx *kernel.Tx) error {
+		f, err := s.signingFacts(ctx, tx, r, chain, now)
+		if err != nil {
+			return err
 		}
-		r.ApprovalMode = sg.Guardrails.ApprovalMode
-		if amount > available {
-			return botpay.SigningVerdict{}, errInsufficientTokens
+		r.ApprovalMode = f.Guardrails.ApprovalMode
+		if verdict, err = botpay.DecideSigning(f.SigningFacts, a.ask); err != nil || verdict.Blocked {
+			return err
 		}
-		v := botpay.EvaluateSigning(botpay.SigningCheck{Amount: amount, Guardrails: sg.Guardrails, Master: sg.Master,
-			BotSpentDay: spent.BotDay, BotSpentMonth: spent.BotMonth, OwnerSpentDay: spent.OwnerDay, OwnerSpentMonth: spent.OwnerMonth,
-			Host: a.host, Recipient: a.to.Hex(), Procurement: sg.Procurement})
-		if v.Blocked {
-			return v, nil
-		}
-		if sg.Procurement.BindsRecipient() && !a.bound {
-			return v, errBindFirst
-		}
-		if v.NeedsApproval {
-			return v, nil
-		}
-		signed := a.pre
-		if a.pre == nil || !sameWallet(a.preWallet, sg.Wallet) {
-			// Signed inside the transaction (about a hundred microseconds
-			// while the bot's wallet row is locked): the first signature of
-			// this process for the bot.
-			key, addr, err := s.walletKey(sg.Wallet)
-			if err != nil {
-				return v, err
+		if !verdict.NeedsApproval {
+			if err := s.signNow(a, f.wallet, &r); err != nil {
+				return err
 			}
-			auth := a.auth
-			auth.From = addr
-			p := s.sign(key, auth)
-			signed = &p
-			s.signingWallets.Store(a.bot.ID, sg.Wallet)
 		}
-		a.from = signed.Authorization.From
-		a.offerHeaders = offerHeaders(a.offer, *signed)
-		r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, s.domain)
-		return v, nil
+		s.writeSigning(tx, f, &r, verdict, now)
+		return nil
+	})
+	return r, verdict, wrapErr(err, "reserve signing %s", r.BotID)
+}
+
+// signNow signs a request allowed at once, with presign's signature when
+// it was made with the wallet the transaction read.
+func (s *Service) signNow(a *signingAttempt, w botpay.ProcessorWallet, r *botpay.SigningRequest) error {
+	signed := a.pre
+	if a.pre == nil || !sameWallet(a.preWallet, w) {
+		// Signed inside the transaction (about a hundred microseconds
+		// while the bot's wallet row is locked): the first signature of
+		// this process for the bot.
+		key, addr, err := s.WalletKey(w)
+		if err != nil {
+			return err
+		}
+		auth := a.auth
+		auth.From = addr
+		p := s.SignAuthorization(key, auth)
+		signed = &p
+		s.signingWallets.Store(a.bot.ID, w)
 	}
+	a.from = signed.Authorization.From
+	a.offerHeaders = offerHeaders(a.offer, *signed)
+	r.Signature, r.Header = signed.Signature.Hex(), x402.Encode(*signed, s.domain)
+	return nil
 }
 
 // presign signs auth before the transaction with the processor wallet this
@@ -259,12 +259,12 @@ func (s *Service) presign(botID string, auth x402.Authorization) (*x402.Payment,
 		return nil, botpay.ProcessorWallet{}
 	}
 	w := v.(botpay.ProcessorWallet)
-	key, addr, err := s.walletKey(w)
+	key, addr, err := s.WalletKey(w)
 	if err != nil {
 		return nil, botpay.ProcessorWallet{}
 	}
 	auth.From = addr
-	p := s.sign(key, auth)
+	p := s.SignAuthorization(key, auth)
 	return &p, w
 }
 
@@ -272,22 +272,22 @@ func sameWallet(a, b botpay.ProcessorWallet) bool {
 	return a.BotID == b.BotID && a.Address == b.Address && bytes.Equal(a.SealedKey, b.SealedKey)
 }
 
-// reserver is how a signature reserves funds: against the stored balance
-// in the sandbox, against the wallet's balance on chain in live mode.
-func (s *Service) reserver(ctx context.Context, botID string) (func(context.Context, botpay.SigningRequest, store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error), error) {
-	if !s.onChain() {
-		return s.store.ReserveSigning, nil
+// chainBalance is the balance signatures reserve against in live mode,
+// the wallet's balance on chain; nil in the sandbox, where the stored
+// balance counts.
+func (s *Service) chainBalance(ctx context.Context, botID string) (*chainBalance, error) {
+	if s.chain == nil {
+		return nil, nil
 	}
-	w, err := s.processorWalletWithBalance(ctx, botID)
+	w, err := s.ProcessorWalletWithBalance(ctx, botID)
 	if err != nil || w == nil {
-		return nil, firstErr(err, store.ErrNoProcessorWallet)
+		return nil, firstErr(err, ErrNoProcessorWallet)
 	}
-	return func(ctx context.Context, r botpay.SigningRequest, d store.SigningDecider) (botpay.SigningRequest, botpay.SigningVerdict, error) {
-		return s.store.ReserveSigningAgainst(ctx, r, store.ChainBalance{Micro: w.Balance, ReadAt: w.BalanceReadAt}, d)
-	}, nil
+	return &chainBalance{Micro: w.Balance, ReadAt: w.BalanceReadAt}, nil
 }
 
-func newNonce() x402.Nonce {
+// NewNonce is a fresh random authorization nonce.
+func NewNonce() x402.Nonce {
 	var n x402.Nonce
 	if _, err := rand.Read(n[:]); err != nil {
 		panic("crypto/rand failed: " + err.Error())
@@ -295,108 +295,9 @@ func newNonce() x402.Nonce {
 	return n
 }
 
-// sign signs an authorization for the configured chain and token.
-func (s *Service) sign(key x402.Key, auth x402.Authorization) x402.Payment {
+// SignAuthorization signs an authorization with a processor wallet's key
+// for the configured chain and token.
+func (s *Service) SignAuthorization(key x402.Key, auth x402.Authorization) x402.Payment {
 	return x402.Payment{Authorization: auth, Signature: key.Sign(s.domain.Digest(auth)),
 		ChainID: s.domain.ChainID, Token: s.domain.Contract}
-}
-
-// SigningApproval is one entry of the owner's approvals list, shaped like
-// the recorded decision's entries with kind "signing".
-type SigningApproval struct {
-	Kind         string           `json:"kind"`
-	ID           int64            `json:"id"`
-	BotID        string           `json:"bot_id"`
-	AmountUSD    botpay.Micro     `json:"amount_usd"`
-	MerchantName string           `json:"merchant_name"`
-	ItemName     string           `json:"item_name"`
-	Status       string           `json:"status"`
-	ExpiresAt    botpay.Timestamp `json:"expires_at"`
-	CreatedAt    botpay.Timestamp `json:"created_at"`
-}
-
-// PendingSigningApprovals pages through the owner's signing requests that
-// wait for a decision, oldest first (the approvals list merges them in).
-func (s *Service) PendingSigningApprovals(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[SigningApproval], error) {
-	reqs, err := s.store.PendingSigningRequests(ctx, owner.ID, page)
-	if err != nil {
-		return botpay.Page[SigningApproval]{}, err
-	}
-	return botpay.MapPage(reqs, signingApproval), nil
-}
-
-// DecideSigning approves (signing now, valid for the default five
-// minutes from the decision) or denies a held signing request, announcing
-// it with purchase.approved (carrying the signed header) or
-// purchase.rejected. It answers the request's new status: approved or
-// denied.
-func (s *Service) DecideSigning(ctx context.Context, owner botpay.Owner, id int64, approve bool) (string, error) {
-	r, err := s.store.OwnedSigningRequest(ctx, owner.ID, id)
-	if err != nil {
-		return "", err
-	}
-	switch r.Status {
-	case botpay.SigningPending:
-	case botpay.SigningExpired:
-		return "", store.ErrApprovalExpired
-	default:
-		return "", store.ErrAlreadyDecided
-	}
-	d := store.SigningDecision{Approve: approve, Event: botpay.PurchaseRejectedData{CheckoutID: botpay.SigningCheckoutID(r.ID),
-		ApprovalID: r.ID, Amount: r.Amount, Currency: "USDC", Vendor: r.ResourceHost, ResourceURL: r.ResourceURL, Reason: "denied by owner"}}
-	status := botpay.SigningDenied
-	if approve {
-		status = botpay.SigningApproved
-		w, err := s.processorWallet(ctx, r.BotID)
-		if err != nil || w == nil {
-			return "", firstErr(err, store.ErrNoProcessorWallet)
-		}
-		key, from, err := s.walletKey(*w)
-		if err != nil {
-			return "", err
-		}
-		to, _ := x402.ParseAddress(r.Recipient)
-		validBefore := s.clock.Now().Add(botpay.SignatureDefaultValidity).Unix()
-		signed := s.sign(key, x402.Authorization{From: from, To: to, Value: uint64(r.Amount), ValidBefore: uint64(validBefore), Nonce: newNonce()})
-		d.Nonce, d.ValidBefore, d.Signature, d.Header = signed.Authorization.Nonce.Hex(), validBefore, signed.Signature.Hex(), x402.Encode(signed, s.domain)
-		approved := botpay.PurchaseApprovedData{CheckoutID: botpay.SigningCheckoutID(r.ID), ApprovalID: r.ID, Amount: r.Amount,
-			Currency: "USDC", Vendor: r.ResourceHost, ResourceURL: r.ResourceURL, Description: "Signed payment for " + r.ResourceURL,
-			ApprovalMode: "owner", XPaymentHeader: d.Header, Signature: d.Signature, ValidBefore: validBefore}
-		s.addOfferHeaders(&approved, r, signed)
-		d.Event = approved
-	}
-	if _, err := s.store.DecideSigning(ctx, owner.ID, id, d); err != nil {
-		return "", err
-	}
-	return status, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// addOfferHeaders puts into purchase.approved the header paying the
-// vendor's own offer, when the bot handed over its 402 with the held
-// request. The 402 was judged when the request was made; one that no
-// longer yields an offer (the service now signs on another chain) adds
-// nothing, and the bot still has x_payment_header.
-func (s *Service) addOfferHeaders(data *botpay.PurchaseApprovedData, r botpay.SigningRequest, signed x402.Payment) {
-	if r.PaymentRequired == "" {
-		return
-	}
-	ask, err := x402.ReadVendorAsk(json.RawMessage(r.PaymentRequired))
-	if err != nil {
-		return
-	}
-	offer, err := ask.Choose(s.domain)
-	if err != nil {
-		return
-	}
-	h := offerHeaders(&offer, signed)
-	data.PaymentSignatureHeader, data.XPaymentStandardHeader = h.PaymentSignature, h.XPaymentStandard
 }

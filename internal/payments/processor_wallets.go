@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -16,18 +16,18 @@ import (
 // address. A bot has at most one, and its checkout pages create it too,
 // so asking for it again answers the one the bot has.
 func (s *Service) CreateProcessorWallet(ctx context.Context, owner botpay.Owner, botID string) (string, error) {
-	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
+	if _, err := s.bots.OwnedBot(ctx, owner.ID, botID); err != nil {
 		return "", err
 	}
-	return s.ensureProcessorWallet(ctx, owner.ID, botID)
+	return s.EnsureProcessorWallet(ctx, owner.ID, botID)
 }
 
-// ensureProcessorWallet answers the bot's processor wallet address,
+// EnsureProcessorWallet answers the bot's processor wallet address,
 // creating the wallet when it has none. Of concurrent creators the unique
 // bot_id lets one win; the others answer the winner's address.
-func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
-	if addr := s.processorAddress(ctx, botID); addr != "" {
-		return checksummed(addr), nil
+func (s *Service) EnsureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
+	if addr := s.ProcessorAddress(ctx, botID); addr != "" {
+		return Checksummed(addr), nil
 	}
 	key, err := x402.GenerateKey()
 	if err != nil {
@@ -35,10 +35,10 @@ func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID stri
 	}
 	addr := key.Address().Hex()
 	sealed := s.sealer.Seal(key.Bytes(), keyAAD(botID))
-	err = s.store.CreateProcessorWallet(ctx, ownerID, botID, addr, sealed)
-	if errors.Is(err, store.ErrUnique) {
-		if existing := s.processorAddress(ctx, botID); existing != "" {
-			return checksummed(existing), nil
+	err = s.createProcessorWallet(ctx, ownerID, botID, addr, sealed)
+	if errors.Is(err, kernel.ErrUnique) {
+		if existing := s.ProcessorAddress(ctx, botID); existing != "" {
+			return Checksummed(existing), nil
 		}
 	}
 	return addr, err
@@ -48,9 +48,9 @@ func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID stri
 // between rows.
 func keyAAD(botID string) []byte { return []byte("processor-wallet-key:" + botID) }
 
-// walletKey unseals a processor wallet's key and checks it still belongs
+// WalletKey unseals a processor wallet's key and checks it still belongs
 // to the stored address, which it returns.
-func (s *Service) walletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
+func (s *Service) WalletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
 	raw, err := s.sealer.Open(w.SealedKey, keyAAD(w.BotID))
 	if err != nil {
 		return x402.Key{}, x402.Address{}, err
@@ -78,23 +78,23 @@ func (s *Service) walletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, e
 
 var verifiedKeys sync.Map
 
-// processorWallet reads a bot's processor wallet with the address in its
+// ProcessorWallet reads a bot's processor wallet with the address in its
 // checksummed form; nil without one.
-func (s *Service) processorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	w, ok, err := s.store.ProcessorWallet(ctx, botID)
+func (s *Service) ProcessorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
+	w, ok, err := s.readProcessorWallet(ctx, botID)
 	if err != nil || !ok {
 		return nil, err
 	}
-	w.Address = checksummed(w.Address)
+	w.Address = Checksummed(w.Address)
 	return &w, nil
 }
 
-// processorWalletWithBalance is processorWallet with the balance new
+// ProcessorWalletWithBalance is ProcessorWallet with the balance new
 // signatures count on: in live mode the token balance on chain (the
 // stored balance is not used; funding it is refused).
-func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	w, err := s.processorWallet(ctx, botID)
-	if err != nil || w == nil || !s.onChain() {
+func (s *Service) ProcessorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
+	w, err := s.ProcessorWallet(ctx, botID)
+	if err != nil || w == nil || s.chain == nil {
 		return w, err
 	}
 	a, _ := x402.ParseAddress(w.Address)
@@ -106,24 +106,26 @@ func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) 
 }
 
 // errChainUnreadable is a live balance the node did not answer.
-var errChainUnreadable = errors.New("app: processor wallet balance unreadable on chain")
+var errChainUnreadable = errors.New("payments: processor wallet balance unreadable on chain")
 
-// processorWalletUnread lets the status answer survive a node that does
+// ProcessorWalletUnread lets the status answer survive a node that does
 // not answer: the wallet's balance is unknown (null, not 0: a bot must not
 // take a fault for an empty wallet), and signing, which reads the chain
 // itself, answers chain_unavailable meanwhile. Other errors stay errors.
-func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
+func (s *Service) ProcessorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
 	if !errors.Is(err, errChainUnreadable) {
 		return nil, err
 	}
-	w, err := s.processorWallet(ctx, botID)
+	w, err := s.ProcessorWallet(ctx, botID)
 	if w != nil {
 		w.Balance, w.Reserved, w.BalanceUnknown = 0, 0, true
 	}
 	return w, err
 }
 
-func checksummed(addr string) string {
+// Checksummed is a chain address in its EIP-55 form (as it was, when it is
+// no address).
+func Checksummed(addr string) string {
 	a, err := x402.ParseAddress(addr)
 	if err != nil {
 		return addr
@@ -131,8 +133,9 @@ func checksummed(addr string) string {
 	return a.Hex()
 }
 
-func (s *Service) processorAddress(ctx context.Context, botID string) string {
-	w, err := s.processorWallet(ctx, botID)
+// ProcessorAddress is the bot's processor wallet address, "" without one.
+func (s *Service) ProcessorAddress(ctx context.Context, botID string) string {
+	w, err := s.ProcessorWallet(ctx, botID)
 	if err != nil {
 		s.log.WarnContext(ctx, "processor wallet unreadable", "bot_id", botID, "err", err)
 	}
@@ -142,23 +145,28 @@ func (s *Service) processorAddress(ctx context.Context, botID string) string {
 	return w.Address
 }
 
-// fundProcessorWallet credits the processor_wallet rail. Owners fund in
+// FundProcessorWallet credits the processor_wallet rail. Owners fund in
 // USD; one USD buys one USDC, so amount cents become amount × 10,000
 // micro-USDC exactly.
-func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
-	if _, err := s.store.OwnedBot(ctx, owner.ID, botID); err != nil {
+func (s *Service) FundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
+	if _, err := s.bots.OwnedBot(ctx, owner.ID, botID); err != nil {
 		return botpay.Funding{}, err
 	}
 	if s.live {
 		return botpay.Funding{}, errLiveProcessorFunding
 	}
-	pf, err := s.store.FundProcessorWallet(ctx, owner.ID, botID, botpay.MicroOf(amount), "Funded by owner (USDC)")
+	pf, err := s.fundProcessorWallet(ctx, owner.ID, botID, botpay.MicroOf(amount), "Funded by owner (USDC)")
 	if err != nil {
 		return botpay.Funding{}, err
 	}
-	w, err := s.processorWallet(ctx, botID)
+	w, err := s.ProcessorWallet(ctx, botID)
 	if err != nil || w == nil {
 		w = &pf.Wallet
 	}
 	return botpay.Funding{Transaction: pf.Transaction, Processor: w}, nil
 }
+
+// errLiveProcessorFunding: a live processor wallet holds what its address
+// holds on chain, so an owner's say-so cannot add to it.
+var errLiveProcessorFunding = botpay.Errorf(botpay.KindConflict, botpay.CodeLiveMode,
+	"in live mode a processor wallet's balance is its on-chain token balance: fund it by sending USDC to its address")

@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -17,7 +18,7 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 	t.Helper()
 	owner := newOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.Monthly, g.AskApprovalAbove = 100000, 100000, nil })
-	if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
+	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
 	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: newPage(t, st, b.ID, cents(1000)).ID, Method: botpay.MethodX402,
@@ -39,9 +40,9 @@ func chainBalance(st *store.Store) store.ChainBalance {
 // signOnChain asks to sign micro against the chain balance, signing when
 // what is available covers it (as the service's decider does).
 func signOnChain(st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro) error {
-	_, _, err := st.ReserveSigningAgainst(ctx, signingRequest(st, owner, b, micro, 60), chainBalance(st),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-			if micro > available {
+	_, _, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, b, micro, 60), &payments.ChainBalance{Micro: onChain, ReadAt: st.Clock().Now()},
+		func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+			if micro > f.Available {
 				return botpay.SigningVerdict{}, botpay.Errorf(botpay.KindForbidden, botpay.CodeInsufficientTokens, "short")
 			}
 			return botpay.SigningVerdict{}, nil

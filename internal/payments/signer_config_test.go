@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"testing"
@@ -16,41 +16,41 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 	changes := []struct {
 		name   string
 		change func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot)
-		check  func(sg store.Signer) bool
+		check  func(sg botpay.SigningFacts) bool
 	}{
 		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
 			lowerPerTransaction(t, st, owner, b, 50)
-		}, func(sg store.Signer) bool { return sg.Guardrails.PerTransaction == 50 }},
+		}, func(sg botpay.SigningFacts) bool { return sg.Guardrails.PerTransaction == 50 }},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
 			per := botpay.Money(50)
 			if err := st.SetMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
 				t.Fatal(err)
 			}
-		}, func(sg store.Signer) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
+		}, func(sg botpay.SigningFacts) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
 		{"recipient blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
 			p := botpay.Procurement{AllowedDomains: []string{}, BlockedDomains: []string{"v.example"}, AllowedMerchants: []string{},
 				BlockedMerchants: []string{}}
 			if err := st.SetProcurement(ctx, owner.ID, b.ID, p); err != nil {
 				t.Fatal(err)
 			}
-		}, func(sg store.Signer) bool { return len(sg.Procurement.BlockedDomains) == 1 }},
+		}, func(sg botpay.SigningFacts) bool { return len(sg.Procurement.BlockedDomains) == 1 }},
 		{"frozen", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
 			if _, err := st.SetFrozen(ctx, owner.ID, b.ID, true); err != nil {
 				t.Fatal(err)
 			}
-		}, func(sg store.Signer) bool { return sg.Frozen }},
+		}, func(sg botpay.SigningFacts) bool { return sg.Frozen }},
 	}
 	for _, ch := range changes {
 		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
 			owner, b := autoShopper(t, db.Store)
-			signer := func() store.Signer {
-				var seen store.Signer
-				_, _, err := db.Store.ReserveSigning(ctx, botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
+			signer := func() botpay.SigningFacts {
+				var seen botpay.SigningFacts
+				_, _, err := paymentsOf(db.Store).ReserveJudged(ctx, botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
 					ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
 					Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
-					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold},
-					func(sg store.Signer, _ store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-						seen = sg
+					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold}, nil,
+					func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+						seen = f
 						return botpay.SigningVerdict{}, nil
 					})
 				if err != nil {

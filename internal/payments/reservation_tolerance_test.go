@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"testing"
@@ -17,10 +17,10 @@ func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
 		st, clock := openWithClock(t, d)
 		owner := newOwner(t, st)
 		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
-		if err := st.CreateProcessorWallet(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
+		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.FundProcessorWallet(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
+		if err := paymentsOf(st).FundProcessorWalletMicro(ctx, owner.ID, b.ID, 10_000_000, "test"); err != nil {
 			t.Fatal(err)
 		}
 		first := signAvailable(t, st, owner, b, 10_000_000, 11)
@@ -55,9 +55,9 @@ type judged struct {
 func signAvailable(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, micro botpay.Micro, validFor int64) judged {
 	t.Helper()
 	var out judged
-	r, _, err := st.ReserveSigning(ctx, signingRequest(st, owner, b, micro, validFor),
-		func(_ store.Signer, _ store.SpentTotals, available botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
-			out.available = available
+	r, _, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, b, micro, validFor), nil,
+		func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+			out.available = f.Available
 			return botpay.SigningVerdict{Blocked: micro == 1}, nil
 		})
 	if err != nil {

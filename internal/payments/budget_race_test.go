@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"testing"
@@ -80,17 +80,17 @@ func raceSigningAgainstCheckout(t *testing.T, st *store.Store, owner botpay.Owne
 		}
 		checkedOut <- res
 	}()
-	_, verdict, err := st.ReserveSigning(ctx, signingRequest(st, owner, signer, 6_000_000, 300),
-		func(sg store.Signer, spent store.SpentTotals, _ botpay.Micro, _ *botpay.SigningRequest) (botpay.SigningVerdict, error) {
+	_, verdict, err := paymentsOf(st).ReserveJudged(ctx, signingRequest(st, owner, signer, 6_000_000, 300), nil,
+		func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
 			close(judging)
 			select { // give the checkout the time to commit, if nothing holds it
 			case res := <-checkedOut:
 				checkedOut <- res
 			case <-time.After(300 * time.Millisecond):
 			}
-			used := spent.BotDay
-			if sg.Master != nil {
-				used = spent.OwnerDay
+			used := f.Spent.BotDay
+			if f.Master != nil {
+				used = f.Spent.OwnerDay
 			}
 			return botpay.SigningVerdict{Blocked: used+600 > 1000}, nil
 		})
