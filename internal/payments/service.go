@@ -81,7 +81,7 @@ type Service struct {
 	// sealed key) this process last signed with (presign).
 	signingWallets sync.Map
 	// signers keeps the bots' signing rules (signerConfig).
-	signers configCache[signerConfig]
+	signers kernel.ConfigCache[signerConfig]
 }
 
 // New builds the Service.

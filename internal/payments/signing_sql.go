@@ -75,7 +75,7 @@ func (s *Service) writeSigning(tx *kernel.Tx, f signingFacts, r *botpay.SigningR
 // (lockProcessorWallet) into f, in one round trip when the bot's rules in
 // memory are still its own, else reading them again.
 func (s *Service) lockSigner(ctx context.Context, tx *kernel.Tx, r botpay.SigningRequest, now time.Time, f *signingFacts, after ...kernel.Step) (signer, error) {
-	cfg := s.signers.get(r.BotID)
+	cfg := s.signers.Get(r.BotID)
 	var row signerRow
 	first := signerStep(r.BotID, r.OwnerID, &row)
 	if cfg != nil {
@@ -104,7 +104,7 @@ func (s *Service) lockSigner(ctx context.Context, tx *kernel.Tx, r botpay.Signin
 	if err != nil {
 		return sg, err
 	}
-	s.signers.put(r.BotID, &signerConfig{walletID: row.walletID, version: row.version,
+	s.signers.Put(r.BotID, &signerConfig{walletID: row.walletID, version: row.version,
 		guardrails: sg.guardrails, master: sg.master, procurement: sg.procurement})
 	return sg, nil
 }

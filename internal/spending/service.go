@@ -68,7 +68,7 @@ type Service struct {
 	signing HeldSigning
 	perHour int
 	inOne   bool
-	configs configCache[checkoutConfig]
+	configs kernel.ConfigCache[checkoutConfig]
 }
 
 // New builds the Service.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -89,35 +88,4 @@ func readPlaced[T any](ctx context.Context, db *kernel.DB, q string, args []any,
 		return nil, nil, fmt.Errorf("list: %w", err)
 	}
 	return items, positions, nil
-}
-
-// configCache keeps configurations this process read, by bot id, at most
-// configCacheSize of them (an arbitrary one makes room for a new one).
-// Entries are never changed, only replaced.
-type configCache[T any] struct {
-	mu sync.Mutex
-	m  map[string]*T
-}
-
-const configCacheSize = 50000
-
-func (c *configCache[T]) get(botID string) *T {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[botID]
-}
-
-func (c *configCache[T]) put(botID string, cfg *T) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*T{}
-	}
-	if _, ok := c.m[botID]; !ok && len(c.m) >= configCacheSize {
-		for k := range c.m {
-			delete(c.m, k)
-			break
-		}
-	}
-	c.m[botID] = cfg
 }
