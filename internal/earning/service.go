@@ -2,7 +2,6 @@ package earning
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -97,11 +96,6 @@ func New(d Deps) *Service {
 	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), offers: d.Offers, chain: d.Chain, receipts: d.Receipts, log: log}
 }
 
-// wrapErr adds context to an error of the package's boundary; a domain
-// error (*botpay.Error) stays as it is: its message is the answer.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("earning: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("earning")

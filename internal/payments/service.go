@@ -2,7 +2,6 @@ package payments
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -97,14 +96,9 @@ func New(d Deps) *Service {
 // ErrNoProcessorWallet is the 404 of the signing endpoint.
 var ErrNoProcessorWallet = botpay.ErrNoProcessorWallet
 
-// wrapErr adds context to an error of the package's boundary; a domain
-// error (*botpay.Error) stays as it is: its message is the answer.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("payments: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("payments")
 
 func firstErr(errs ...error) error {
 	for _, e := range errs {
