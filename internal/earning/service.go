@@ -137,7 +137,8 @@ type Deps struct {
 	Limits      OfferLimits
 	// InvoiceKey signs invoice payment tokens (InvoiceTokenKey).
 	InvoiceKey []byte
-	// BaseURL is the public URL payment links in mail point at.
+	// BaseURL is the public URL of invoices' payment pages, in their mail
+	// and PDF.
 	BaseURL string
 	Logger  *slog.Logger
 }
