@@ -116,16 +116,14 @@ func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualC
 // earningOf is the sale path over st's database (internal/earning), as
 // app.New builds it without receipt mail or on-chain refunds.
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
 }
 
 func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
 	t.Helper()
 	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
 		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	if err := st.CreateCheckoutPage(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	storetest.NewCheckoutPage(t, st, p)
 	return p
 }
 

@@ -64,7 +64,7 @@ func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page 
 	}
 	items, positions := make([]botpay.SigningRequest, len(held)), make([]int64, len(held))
 	for i, h := range held {
-		items[i], positions[i] = h.item, h.position
+		items[i], positions[i] = h.Item, h.Position
 	}
 	return items, positions, nil
 }

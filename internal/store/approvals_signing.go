@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // The approvals list merges held signing requests with held purchases on
@@ -34,8 +35,8 @@ func scanSigning(row scanner) (botpay.SigningRequest, error) {
 	return r, err
 }
 
-func (s *Store) pendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]placed[botpay.SigningRequest], error) {
-	q, args := keyset(`SELECT `+signingColumns+`, seq FROM signing_requests
-		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", oldestFirst, page)
-	return readPlaced(ctx, s, q, args, scanSigning)
+func (s *Store) pendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error) {
+	q, args := kernel.Keyset(`SELECT `+signingColumns+`, seq FROM signing_requests
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", kernel.OldestFirst, page)
+	return kernel.ReadPlaced(ctx, s.db, q, args, scanSigning)
 }

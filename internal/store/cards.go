@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // CreateCard registers a card with its payment profiles on an owned,
@@ -91,14 +92,14 @@ func (s *Store) Cards(ctx context.Context, ownerID, botID string, page botpay.Pa
 	if _, err := s.OwnedBot(ctx, ownerID, botID); err != nil {
 		return empty, wrapErr(err, "cards %s", botID)
 	}
-	q, args := keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", oldestFirst, page)
-	placedCards, err := readPlaced(ctx, s, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
+	q, args := kernel.Keyset(`SELECT seq FROM cards WHERE bot_id = $1`, []any{botID}, "seq", kernel.OldestFirst, page)
+	placedCards, err := kernel.ReadPlaced(ctx, s.db, q, args, func(row scanner) (struct{}, error) { return struct{}{}, row.Scan() })
 	if err != nil || len(placedCards) == 0 {
 		return empty, wrapErr(err, "cards %s", botID)
 	}
-	positions := cutPage(placedCards, page.Limit)
-	last := placedCards[len(positions.Items)-1].position
-	cards, err := s.cards(ctx, s.read, `c.bot_id = $1 AND c.seq BETWEEN $2 AND $3`, botID, placedCards[0].position, last)
+	positions := kernel.CutPage(placedCards, page.Limit)
+	last := placedCards[len(positions.Items)-1].Position
+	cards, err := s.cards(ctx, s.read, `c.bot_id = $1 AND c.seq BETWEEN $2 AND $3`, botID, placedCards[0].Position, last)
 	if err != nil {
 		return empty, fmt.Errorf("cards of bot %s: %w", botID, err)
 	}

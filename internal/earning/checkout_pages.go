@@ -1,4 +1,4 @@
-package app
+package earning
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func (s *Service) CreateCheckoutPage(ctx context.Context, bot botpay.Bot, in Che
 	page.Title = p.Text("title", in.Title, 1, 200, false)
 	page.Description = p.Text("description", in.Description, 0, 2000, true)
 	if in.Amount != nil {
-		validAmount(p, "amount_usd", *in.Amount, botpay.MaxPageAmount)
+		validPageAmount(p, *in.Amount)
 		page.Amount = in.Amount
 	}
 	if in.AmountLocked != nil {
@@ -86,10 +86,19 @@ func (s *Service) CreateCheckoutPage(ctx context.Context, bot botpay.Bot, in Che
 	}
 	// Buyers pay a page to its seller's processor wallet; a bot without
 	// one gets it with its first page.
-	if _, err := s.ensureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
+	if _, err := s.wallets.EnsureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
 		return page, err
 	}
-	return page, s.store.CreateCheckoutPage(ctx, page)
+	return page, s.insertPage(ctx, page)
+}
+
+func validPageAmount(p validate.Problems, amount botpay.Money) {
+	switch {
+	case amount <= 0:
+		p.Add("amount_usd", "must be greater than 0")
+	case amount > botpay.MaxPageAmount:
+		p.Add("amount_usd", "must be at most "+botpay.MaxPageAmount.USD())
+	}
 }
 
 // CheckoutPages pages through a bot's checkout pages; none before the
@@ -98,11 +107,11 @@ func (s *Service) CheckoutPages(ctx context.Context, bot botpay.Bot, page botpay
 	if !bot.Claimed() {
 		return botpay.Page[botpay.CheckoutPage]{Items: []botpay.CheckoutPage{}}, nil
 	}
-	return s.store.CheckoutPages(ctx, bot.ID, page)
+	return s.pagesOf(ctx, bot.ID, page)
 }
 
 // WalletAddress is the chain address buyers of the bot's pages pay to: the
 // bot's processor wallet, or "" (wallet_address null) while it has none.
 func (s *Service) WalletAddress(ctx context.Context, botID string) string {
-	return s.processorAddress(ctx, botID)
+	return s.wallets.ProcessorAddress(ctx, botID)
 }

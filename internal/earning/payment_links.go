@@ -1,9 +1,8 @@
-package app
+package earning
 
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/validate"
@@ -35,10 +34,10 @@ func (s *Service) CreatePaymentLink(ctx context.Context, bot botpay.Bot, amount 
 	}
 	// x402 payers pay a link to its seller's processor wallet, as they pay
 	// a checkout page; a bot without one gets it with its first link.
-	if _, err := s.ensureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
+	if _, err := s.wallets.EnsureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
 		return l, err
 	}
-	return l, s.store.CreatePaymentLink(ctx, l)
+	return l, s.insertLink(ctx, l)
 }
 
 // PaymentLinks pages through a bot's links; none before the claim.
@@ -49,7 +48,7 @@ func (s *Service) PaymentLinks(ctx context.Context, bot botpay.Bot, status strin
 	if !bot.Claimed() {
 		return botpay.Page[botpay.PaymentLink]{Items: []botpay.PaymentLink{}}, nil
 	}
-	return s.store.PaymentLinks(ctx, bot.ID, status, page)
+	return s.linksOf(ctx, bot.ID, status, page)
 }
 
 // ValidPaymentLinkStatus checks the status filter of the links list
@@ -61,7 +60,3 @@ func ValidPaymentLinkStatus(status string) error {
 	}
 	return botpay.ValidationError(map[string]string{"status": "must be pending, completed or expired"})
 }
-
-// Now is the service's clock reading, for views that derive states (a
-// link's expiry) from time.
-func (s *Service) Now() time.Time { return s.clock.Now() }

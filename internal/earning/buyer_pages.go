@@ -1,4 +1,4 @@
-package app
+package earning
 
 import (
 	"context"
@@ -6,6 +6,10 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 )
+
+// SandboxMethods are the methods the sandbox provider stands in for; x402
+// payments go through the x402 endpoint instead.
+var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDirect, botpay.MethodL2Pay}
 
 // BuyerMethods are the sandbox methods a buyer may choose on a page that
 // allows allowed, in the page's order; the first is the default, on the
@@ -37,32 +41,9 @@ type Seller struct {
 
 // SellerOf names the bot behind a checkout page, payment link or sale.
 func (s *Service) SellerOf(ctx context.Context, botID string) (Seller, error) {
-	b, err := s.store.Bot(ctx, botID)
+	name, err := s.sellers.SellerName(ctx, botID)
 	if err != nil {
 		return Seller{}, err
 	}
-	return Seller{BotID: b.ID, Name: b.Name}, nil
-}
-
-// Receipt is a buyer's proof of payment: the sale, the invoice it paid
-// (if any) and the seller.
-type Receipt struct {
-	Sale    botpay.Sale
-	Invoice *botpay.Invoice
-	Seller  Seller
-}
-
-// ReceiptOf reads the receipt of sale saleID made through payID (a
-// checkout page or payment link ID). The pair is the capability: a sale
-// ID with another page's ID is not found.
-func (s *Service) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt, error) {
-	r, err := s.earning.ReceiptOf(ctx, payID, saleID)
-	if err != nil {
-		return Receipt{}, err
-	}
-	seller, err := s.SellerOf(ctx, r.Sale.BotID)
-	if err != nil {
-		return Receipt{}, err
-	}
-	return Receipt{Sale: r.Sale, Invoice: r.Invoice, Seller: seller}, nil
+	return Seller{BotID: botID, Name: name}, nil
 }

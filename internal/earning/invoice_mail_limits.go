@@ -1,4 +1,4 @@
-package app
+package earning
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // Policies of the invoice e-mail limits (the RateLimit-Policy header).
@@ -19,9 +18,9 @@ const (
 // (docs/decisions.md): the bot's, then its owner's over all their bots, so
 // a leaked key or a runaway bot cannot make the service mail strangers in
 // bulk, and neither can an owner with many bots.
-func (s *Service) invoiceMailLimits(bot botpay.Bot) []store.Limit {
+func (s *Service) invoiceMailLimits(bot botpay.Bot) []Limit {
 	day := 24 * time.Hour
-	return []store.Limit{
+	return []Limit{
 		{Bucket: botMailPolicy + ":" + bot.ID, Max: s.limits.InvoiceMailsPerBotPerDay, Window: day},
 		{Bucket: ownerMailPolicy + ":" + bot.OwnerID, Max: s.limits.InvoiceMailsPerOwnerPerDay, Window: day},
 	}

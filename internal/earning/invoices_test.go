@@ -1,4 +1,4 @@
-package store_test
+package earning_test
 
 import (
 	"sync"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -19,8 +20,8 @@ func TestConcurrentInvoiceSendsNeverExceedTheMailLimits(t *testing.T) {
 		stores := []*store.Store{db.Store, db.OpenAnother(t)}
 		owner := newOwner(t, db.Store)
 		bots := []botpay.Bot{claimedBot(t, db.Store, owner), claimedBot(t, db.Store, owner)}
-		limits := func(b botpay.Bot) []store.Limit {
-			return []store.Limit{{Bucket: "invoice-mails-bot:" + b.ID, Max: 3, Window: 24 * time.Hour},
+		limits := func(b botpay.Bot) []earning.Limit {
+			return []earning.Limit{{Bucket: "invoice-mails-bot:" + b.ID, Max: 3, Window: 24 * time.Hour},
 				{Bucket: "invoice-mails-owner:" + owner.ID, Max: 4, Window: 24 * time.Hour}}
 		}
 		var wg sync.WaitGroup
@@ -30,7 +31,7 @@ func TestConcurrentInvoiceSendsNeverExceedTheMailLimits(t *testing.T) {
 			b := bots[i%2]
 			inv := draftInvoice(t, db.Store, b, "r@example.com")
 			wg.Go(func() {
-				_, err := stores[i%2].MarkInvoiceSent(ctx, b.ID, inv.ID, limits(b)...)
+				_, err := earningOf(stores[i%2]).MarkInvoiceSent(ctx, b.ID, inv.ID, limits(b)...)
 				if e := botpay.AsError(err); err != nil && (e == nil || e.Code != botpay.CodeRateLimited) {
 					t.Errorf("send: %v", err)
 				}
@@ -46,11 +47,11 @@ func TestConcurrentInvoiceSendsNeverExceedTheMailLimits(t *testing.T) {
 			t.Fatalf("sent %v, want 4 in all and at most 3 per bot", sent)
 		}
 		unaddressed := draftInvoice(t, db.Store, bots[0], "")
-		if _, err := db.Store.MarkInvoiceSent(ctx, bots[0].ID, unaddressed.ID, limits(bots[0])...); err != nil {
+		if _, err := earningOf(db.Store).MarkInvoiceSent(ctx, bots[0].ID, unaddressed.ID, limits(bots[0])...); err != nil {
 			t.Fatalf("an invoice without a recipient address: %v", err)
 		}
 		for _, b := range bots {
-			drafts, err := db.Store.Invoices(ctx, b.ID, botpay.InvoiceFilter{Status: botpay.InvoiceDraft}, botpay.PageRequest{Limit: 100})
+			drafts, err := earningOf(db.Store).InvoicesOf(ctx, b.ID, botpay.InvoiceFilter{Status: botpay.InvoiceDraft}, botpay.PageRequest{Limit: 100})
 			if err != nil || len(drafts.Items) != 6-sent[b.ID] {
 				t.Errorf("bot %s: %d drafts (%v), want %d", b.ID, len(drafts.Items), err, 6-sent[b.ID])
 			}
@@ -65,7 +66,7 @@ func draftInvoice(t *testing.T, st *store.Store, b botpay.Bot, recipient string)
 	inv := botpay.Invoice{ID: botpay.NewID("inv_"), BotID: b.ID, CheckoutPageID: page.ID, Status: botpay.InvoiceDraft,
 		RecipientEmail: recipient, LineItems: []botpay.LineItem{{Description: "Work", Quantity: "1", UnitPrice: 100, Amount: 100}},
 		Subtotal: 100, Total: 100, DueDate: now.Add(botpay.InvoiceDefaultDue), CreatedAt: now, UpdatedAt: now}
-	if err := st.CreateInvoice(ctx, &inv); err != nil {
+	if err := earningOf(st).InsertInvoice(ctx, &inv); err != nil {
 		t.Fatal(err)
 	}
 	return inv

@@ -1,11 +1,13 @@
-package app
+package earning
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
+	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/validate"
 )
 
@@ -77,10 +79,10 @@ func (s *Service) CreateInvoice(ctx context.Context, bot botpay.Bot, in InvoiceI
 	if !bot.Claimed() {
 		return inv, errWalletNotFound
 	}
-	if err := s.store.CreateInvoice(ctx, &inv); err != nil {
+	if err := s.insertInvoice(ctx, &inv); err != nil {
 		return inv, err
 	}
-	return s.withPayToken(inv), nil
+	return s.WithPayToken(inv), nil
 }
 
 // lineItems checks an invoice's lines and adds up their subtotal.
@@ -90,13 +92,13 @@ func lineItems(p validate.Problems, in []LineInput) ([]botpay.LineItem, botpay.M
 		p.Add("line_items", "must contain at least one line item")
 		return nil, 0
 	case len(in) > MaxLineItems:
-		p.Add("line_items", "must contain at most "+itoa(MaxLineItems)+" line items")
+		p.Add("line_items", "must contain at most "+strconv.Itoa(MaxLineItems)+" line items")
 		return nil, 0
 	}
 	var subtotal botpay.Money
 	out := make([]botpay.LineItem, len(in))
 	for k, l := range in {
-		field := "line_items[" + itoa(k) + "]."
+		field := "line_items[" + strconv.Itoa(k) + "]."
 		item := botpay.LineItem{UnitPrice: l.UnitPrice}
 		item.Description = p.Text(field+"description", l.Description, 1, 500, true)
 		q, err := botpay.ParseQuantity(l.Quantity)
@@ -127,9 +129,9 @@ func (s *Service) Invoices(ctx context.Context, bot botpay.Bot, f botpay.Invoice
 	if !bot.Claimed() {
 		return botpay.Page[botpay.Invoice]{Items: []botpay.Invoice{}}, nil
 	}
-	out, err := s.store.Invoices(ctx, bot.ID, f, page)
+	out, err := s.invoicesOf(ctx, bot.ID, f, page)
 	for k := range out.Items {
-		out.Items[k] = s.withPayToken(out.Items[k])
+		out.Items[k] = s.WithPayToken(out.Items[k])
 	}
 	return out, err
 }
@@ -157,14 +159,14 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 	if !bot.Claimed() {
 		return SentInvoice{}, errWalletNotFound
 	}
-	if err := s.requireVerifiedOwner(ctx, bot); err != nil {
+	if err := s.senders.RequireVerifiedOwner(ctx, bot); err != nil {
 		return SentInvoice{}, err
 	}
-	inv, err := s.store.MarkInvoiceSent(ctx, bot.ID, id, s.invoiceMailLimits(bot)...)
+	inv, err := s.markInvoiceSent(ctx, bot.ID, id, s.invoiceMailLimits(bot)...)
 	if err != nil {
 		return SentInvoice{}, explainMailLimit(err)
 	}
-	inv = s.withPayToken(inv)
+	inv = s.WithPayToken(inv)
 	out := SentInvoice{Invoice: inv}
 	if inv.RecipientEmail == "" {
 		out.EmailReason = EmailNoRecipient
@@ -178,7 +180,7 @@ func (s *Service) SendInvoice(ctx context.Context, bot botpay.Bot, id string) (S
 		return out, nil
 	}
 	msg, err := invoiceMail(inv, payURL, pdf)
-	if err == nil && s.notify(ctx, msg) {
+	if err == nil && s.sendInvoiceMail(ctx, msg) {
 		out.EmailSent = true
 		return out, nil
 	}
@@ -191,6 +193,17 @@ var ErrMissingInvoiceID = botpay.Errorf(botpay.KindInvalid, botpay.CodeMissingIn
 
 // CancelInvoice lets an owner cancel an unpaid invoice of one of their bots.
 func (s *Service) CancelInvoice(ctx context.Context, owner botpay.Owner, id string) (botpay.Invoice, error) {
-	inv, err := s.store.CancelInvoice(ctx, owner.ID, id)
-	return s.withPayToken(inv), err
+	inv, err := s.cancelInvoice(ctx, owner.ID, id)
+	return s.WithPayToken(inv), err
+}
+
+// sendInvoiceMail sends an invoice e-mail outside any transaction and
+// reports whether it went. A failure is logged, never fatal to the send,
+// and not retried: the caller tells its client.
+func (s *Service) sendInvoiceMail(ctx context.Context, m mail.Message) bool {
+	if err := s.invoiceMail.Send(ctx, m); err != nil {
+		s.log.WarnContext(ctx, "e-mail not sent", "subject", m.Subject, "err", err)
+		return false
+	}
+	return true
 }

@@ -1,4 +1,4 @@
-package app
+package earning
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/seal"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // invoiceTokenPurpose names the subkey of invoice payment tokens
@@ -21,10 +20,10 @@ const invoiceTokenPurpose = "invoice payment tokens v1"
 // invoiceTokenBytes is the token's length before encoding: 128 bits.
 const invoiceTokenBytes = 16
 
-// invoiceTokenKey derives the key every replica shares from the secret
+// InvoiceTokenKey derives the key every replica shares from the secret
 // key; without a sealer (no caller does that) a random key keeps tokens
 // unguessable, if not stable across restarts.
-func invoiceTokenKey(sealer *seal.Sealer) []byte {
+func InvoiceTokenKey(sealer *seal.Sealer) []byte {
 	if sealer != nil {
 		return sealer.DeriveKey(invoiceTokenPurpose)
 	}
@@ -40,26 +39,26 @@ func (s *Service) invoiceToken(invoiceID string) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:invoiceTokenBytes])
 }
 
-// withPayToken sets the token of the invoice's payment URL.
-func (s *Service) withPayToken(inv botpay.Invoice) botpay.Invoice {
+// WithPayToken sets the token of the invoice's payment URL.
+func (s *Service) WithPayToken(inv botpay.Invoice) botpay.Invoice {
 	if inv.ID != "" {
 		inv.PayToken = s.invoiceToken(inv.ID)
 	}
 	return inv
 }
 
-// invoiceForBuyer looks an invoice up by the reference and token a buyer
+// InvoiceForBuyer looks an invoice up by the reference and token a buyer
 // brought. A wrong or missing token is the same not_found as an unknown
 // reference, and every miss costs the client IP one of RefMissesPerHour
 // attempts: reference numbers are sequential, so without the token a
 // public page's invoices could be read by counting.
-func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, error) {
-	inv, err := s.store.InvoiceByRef(ctx, pageID, ref)
+func (s *Service) InvoiceForBuyer(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, error) {
+	inv, err := s.InvoiceByRef(ctx, pageID, ref)
 	if err == nil && subtle.ConstantTimeCompare([]byte(token), []byte(s.invoiceToken(inv.ID))) != 1 {
 		inv, err = botpay.Invoice{}, botpay.ErrNotFound("invoice")
 	}
-	if IsNotFound(err) {
-		if lerr := s.store.Take(ctx, store.Limit{Bucket: addressBucket("invoice-ref-miss", clientIP), Max: s.limits.RefMissesPerHour,
+	if isNotFound(err) {
+		if lerr := s.rates.Take(ctx, Limit{Bucket: "invoice-ref-miss:" + botpay.AddressKey(clientIP), Max: s.limits.RefMissesPerHour,
 			Window: time.Hour, Unannounced: true}); lerr != nil {
 			return inv, lerr
 		}
@@ -67,5 +66,10 @@ func (s *Service) invoiceForBuyer(ctx context.Context, pageID, ref, token, clien
 	if err != nil {
 		return inv, err
 	}
-	return s.withPayToken(inv), nil
+	return s.WithPayToken(inv), nil
+}
+
+func isNotFound(err error) bool {
+	e := botpay.AsError(err)
+	return e != nil && e.Kind == botpay.KindNotFound
 }
