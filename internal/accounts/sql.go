@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 )
 
@@ -34,11 +32,6 @@ func fromNullMS(v sql.NullInt64) time.Time {
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// wrapErr says what was being done when err happened; a domain error is
-// the answer to the client and passes as it is.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("accounts: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("accounts")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 )
 
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -17,12 +18,12 @@ func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	pages, err := s.svc.CheckoutPages(r.Context(), bot, page)
+	pages, err := s.svc.Earning().CheckoutPages(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	addr, now := s.svc.WalletAddress(r.Context(), bot.ID), s.svc.Now()
+	addr, now := s.svc.Earning().WalletAddress(r.Context(), bot.ID), s.svc.Now()
 	out := make([]checkoutPageView, len(pages.Items))
 	for i, p := range pages.Items {
 		out[i] = viewCheckoutPage(p, addr, now)
@@ -36,7 +37,7 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		writeError(w, r, err)
 		return
 	}
-	in := app.CheckoutPageInput{
+	in := earning.CheckoutPageInput{
 		Title: body.required("title"), Description: body.optional("description"),
 		AmountLocked: body.boolean("amount_locked"), AllowedMethods: body.strings("allowed_methods"),
 		SuccessURL: body.optional("success_url"), ExpiresAt: body.optional("expires_at"),
@@ -51,17 +52,17 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		writeError(w, r, err)
 		return
 	}
-	page, err := s.svc.CreateCheckoutPage(r.Context(), bot, in)
+	page, err := s.svc.Earning().CreateCheckoutPage(r.Context(), bot, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, viewCheckoutPage(page, s.svc.WalletAddress(r.Context(), bot.ID), s.svc.Now()))
+	writeJSON(w, http.StatusCreated, viewCheckoutPage(page, s.svc.Earning().WalletAddress(r.Context(), bot.ID), s.svc.Now()))
 }
 
 func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	status := r.URL.Query().Get("status")
-	if err := app.ValidPaymentLinkStatus(status); err != nil {
+	if err := earning.ValidPaymentLinkStatus(status); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -71,7 +72,7 @@ func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot bo
 		writeError(w, r, err)
 		return
 	}
-	links, err := s.svc.PaymentLinks(r.Context(), bot, status, page)
+	links, err := s.svc.Earning().PaymentLinks(r.Context(), bot, status, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -97,7 +98,7 @@ func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	l, err := s.svc.CreatePaymentLink(r.Context(), bot, amount, description, payer)
+	l, err := s.svc.Earning().CreatePaymentLink(r.Context(), bot, amount, description, payer)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -113,7 +114,7 @@ func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay
 		return
 	}
 	q := r.URL.Query()
-	invoices, err := s.svc.Invoices(r.Context(), bot, botpay.InvoiceFilter{Status: q.Get("status"),
+	invoices, err := s.svc.Earning().Invoices(r.Context(), bot, botpay.InvoiceFilter{Status: q.Get("status"),
 		CheckoutPageID: q.Get("checkout_page_id")}, page)
 	if err != nil {
 		writeError(w, r, err)
@@ -128,14 +129,14 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := app.InvoiceInput{
+	in := earning.InvoiceInput{
 		CheckoutPageID: body.required("checkout_page_id"), RecipientName: body.optional("recipient_name"),
 		RecipientEmail: body.optional("recipient_email"), RecipientType: body.optional("recipient_type"),
 		DueDate: body.optional("due_date"), Notes: body.optional("notes"),
 	}
 	in.Tax, _ = body.usd("tax_usd", optionalField)
 	for _, line := range body.objects("line_items", requiredField) {
-		l := app.LineInput{Description: line.required("description"), UnitPrice: mustUSD(line, "unit_price_usd")}
+		l := earning.LineInput{Description: line.required("description"), UnitPrice: mustUSD(line, "unit_price_usd")}
 		if _, ok := line.number("quantity", requiredField); ok {
 			l.Quantity = string(line.fields["quantity"])
 		}
@@ -145,7 +146,7 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	inv, err := s.svc.CreateInvoice(r.Context(), bot, in)
+	inv, err := s.svc.Earning().CreateInvoice(r.Context(), bot, in)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -188,14 +189,14 @@ func (o *object) objects(name string, required field) []*object {
 func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	id := r.PathValue("id")
 	if strings.TrimSpace(id) == "" {
-		writeError(w, r, app.ErrMissingInvoiceID)
+		writeError(w, r, earning.ErrMissingInvoiceID)
 		return
 	}
 	if id = pathID(r, "id"); id == "" {
 		writeError(w, r, botpay.ErrNotFound("invoice"))
 		return
 	}
-	sent, err := s.svc.SendInvoice(r.Context(), bot, id)
+	sent, err := s.svc.Earning().SendInvoice(r.Context(), bot, id)
 	if err != nil {
 		if botpay.AsError(err) == nil { // the status update itself failed (docs/api.md)
 			s.log.ErrorContext(r.Context(), "invoice send failed", "request_id", requestID(r), "invoice_id", id, "err", err)
@@ -235,7 +236,7 @@ func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, botpay.ErrNotFound("invoice"))
 		return
 	}
-	inv, err := s.svc.CancelInvoice(r.Context(), o, id)
+	inv, err := s.svc.Earning().CancelInvoice(r.Context(), o, id)
 	if err != nil {
 		writeError(w, r, err)
 		return

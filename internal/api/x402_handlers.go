@@ -9,6 +9,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -19,7 +20,7 @@ func signingAuthFailure(r *botRoute) {
 }
 
 func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
-	addr, err := s.svc.CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
+	addr, err := s.svc.Payments().CreateProcessorWallet(r.Context(), o, pathID(r, "bot_id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -48,7 +49,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	in := app.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
+	in := payments.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
 	if n, ok := body.number("amount_usdc", requiredField); ok {
 		if !n.IsInt() || !n.Num().IsInt64() {
 			body.fail("amount_usdc", "must be a whole number of micro-units")
@@ -69,8 +70,8 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	res, err := s.svc.Sign(r.Context(), bot, in)
-	var blocked *app.GuardrailBlocked
+	res, err := s.svc.Payments().Sign(r.Context(), bot, in)
+	var blocked *payments.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):
 		writeJSON(w, http.StatusForbidden, map[string]string{"error": botpay.CodeGuardrailBlocked, "reason": blocked.Reason,
@@ -88,7 +89,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 
 // viewSigned is the 200 answer of a signature; it pays the vendor's own
 // offer too when the bot handed over its 402.
-func viewSigned(res app.SignResult) map[string]any {
+func viewSigned(res payments.SignResult) map[string]any {
 	out := map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
 		"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
 		"amount_usdc": int64(res.Request.Amount)}
@@ -108,7 +109,7 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	held, err := s.svc.PendingSigningApprovals(r.Context(), o, page)
+	held, err := s.svc.Payments().PendingSigningApprovals(r.Context(), o, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -123,7 +124,7 @@ func (s *Server) decideSigning(v verdict) ownerHandler {
 			writeError(w, r, botpay.ErrNotFound("signing request"))
 			return
 		}
-		status, err := s.svc.DecideSigning(r.Context(), o, id, bool(v))
+		status, err := s.svc.Payments().DecideSigning(r.Context(), o, id, bool(v))
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/notifications"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/spending"
@@ -43,7 +43,7 @@ type Limits struct {
 	RefMissesPerHour int
 	CheckoutPerHour  int // per bot (docs/api.md)
 	// Invoice e-mails per rolling 24 hours, per bot and per owner
-	// (invoice_mail_limits.go).
+	// (earning/invoice_mail_limits.go).
 	InvoiceMailsPerBotPerDay   int
 	InvoiceMailsPerOwnerPerDay int
 	// FacilitatorPerMinute bounds each of a bot's x402 facilitator verify
@@ -74,10 +74,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.ClaimFailuresPerOwnerPerDay, 20)
 	def(&l.ClaimFailuresPerHour, 1000)
 	def(&l.TopupPerHour, 10)
-	def(&l.RefMissesPerHour, 30)
 	def(&l.CheckoutPerHour, 30)
-	def(&l.InvoiceMailsPerBotPerDay, 50)
-	def(&l.InvoiceMailsPerOwnerPerDay, 200)
 	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
 	def(&l.OwnerMailsPerBotPerDay, 20)
 	def(&l.OwnerMailsPerAddressPerDay, 50)
@@ -106,8 +103,6 @@ type Service struct {
 	// domain is the token every signature and requirement names.
 	chain  *settle.Chain
 	domain x402.Domain
-	// balances caches processor wallets' on-chain balances (live mode).
-	balances chainBalances
 	// resources reads the 402 answers of resources a bot asks to sign for
 	// (recipient_binding.go), through the outbound guard.
 	resources *http.Client
@@ -116,13 +111,8 @@ type Service struct {
 	live bool
 	// bots registers, claims and authenticates bots and rotates their keys.
 	bots *bots.Service
-	// invoiceKey derives invoice payment tokens (invoice_token.go).
-	invoiceKey []byte
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
 	explorerURL string
-	// signingWallets holds, by bot id, the processor wallet (address and
-	// sealed key) this process last signed with (presign).
-	signingWallets sync.Map
 	// replacements counts the relayer transactions this process replaced
 	// (ReplacedTransactions, exported as a metric).
 	replacements atomic.Int64
@@ -141,6 +131,8 @@ type Service struct {
 	ownerMail *notifications.OwnerMail
 	// spending decides checkouts and owners' approvals of them.
 	spending *spending.Service
+	// payments signs x402 payments.
+	payments *payments.Service
 }
 
 // Config assembles a Service.
@@ -186,9 +178,9 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
+		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live,
 		explorerURL: c.ExplorerURL,
-		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: resourceFetchTimeout}),
+		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: payments.ResourceFetchTimeout}),
 		buyerWait:   buyerWaitWithin(c.WriteTimeout), jobs: c.Jobs}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
@@ -203,8 +195,7 @@ func New(c Config) *Service {
 		svc.domain = x402.BaseUSDC
 	}
 	svc.ownerMail = svc.newOwnerMail(c)
-	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
-		Chain: chainRefunds{svc}, Receipts: svc.receipts(c), Logger: log})
+	svc.earning = svc.newEarning(c)
 	svc.sales = svc.earning
 	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
@@ -212,6 +203,7 @@ func New(c Config) *Service {
 	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
 		BotAuthFailed: errBotAuth})
 	svc.spending = newSpending(svc, c)
+	svc.payments = newPayments(svc, c)
 	return svc
 }
 
@@ -226,6 +218,10 @@ func (s *Service) Notifications() *notifications.Service { return s.notification
 
 // Domain is the EIP-712 domain of the token x402 payments use.
 func (s *Service) Domain() x402.Domain { return s.domain }
+
+// Now is the service's clock reading, for views that derive states (a
+// link's expiry) from time.
+func (s *Service) Now() time.Time { return s.clock.Now() }
 
 // CheckoutsPerHour is the running limit of checkouts per bot.
 func (s *Service) CheckoutsPerHour() int { return s.limits.CheckoutPerHour }

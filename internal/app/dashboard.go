@@ -30,12 +30,6 @@ func (s *Service) RecentTopupRequests(ctx context.Context, bot botpay.Bot, limit
 	return s.store.TopupRequests(ctx, bot.ID, limit)
 }
 
-// RecentDeliveries lists a bot's latest webhook events and how their
-// delivery went.
-func (s *Service) RecentDeliveries(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.DeliveryRecord, error) {
-	return s.store.RecentDeliveries(ctx, bot.ID, limit)
-}
-
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days.
 func (s *Service) SpendingByDay(ctx context.Context, bot botpay.Bot, days int) ([]botpay.DaySpending, error) {
 	return s.store.SpendingByDay(ctx, bot.ID, days)

@@ -82,7 +82,7 @@ func (s *Service) signingDecision(ctx context.Context, l DecisionLink) (Decision
 	if err != nil || id <= 0 {
 		return v, errBadDecisionLink
 	}
-	r, err := s.store.OwnedSigningRequest(ctx, l.OwnerID, id)
+	r, err := s.payments.OwnedSigningRequest(ctx, l.OwnerID, id)
 	if err != nil {
 		return v, errBadDecisionLink
 	}

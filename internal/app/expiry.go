@@ -34,7 +34,7 @@ func (s *Service) expiryJob(every time.Duration) jobs.Kind {
 
 func (s *Service) expirePass(ctx context.Context) {
 	s.expireAll(ctx, "held purchases", s.spending.ExpireOverdue)
-	s.expireAll(ctx, "held signing requests", s.store.ExpireOverdueSigning)
+	s.expireAll(ctx, "held signing requests", s.payments.ExpireOverdueSigning)
 }
 
 // expireAll runs expire in batches until a batch comes back short.

@@ -9,11 +9,6 @@ import (
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// errLiveProcessorFunding: a live processor wallet holds what its address
-// holds on chain, so an owner's say-so cannot add to it.
-var errLiveProcessorFunding = botpay.Errorf(botpay.KindConflict, botpay.CodeLiveMode,
-	"in live mode a processor wallet's balance is its on-chain token balance: fund it by sending USDC to its address")
-
 // errSandboxOnly is what a sandbox payment gets in live mode if it ever
 // reaches a use case: the same not-found as the route that is not there.
 var errSandboxOnly = botpay.Errorf(botpay.KindNotFound, botpay.CodeNotFound,

@@ -111,13 +111,13 @@ func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpa
 	if v.Rail5Cards, err = s.spending.Rail5Cards(ctx, owner, bot.ID); err != nil {
 		return v, err
 	}
-	v.Deliveries, err = s.store.RecentDeliveries(ctx, bot.ID, 20)
+	v.Deliveries, err = s.notifications.RecentDeliveries(ctx, bot.ID, 20)
 	return v, err
 }
 
 // EarningByDay sums a bot's confirmed sales per day over ChartDays days.
-func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]store.DayAmount, error) {
-	return s.store.SalesByDay(ctx, bot.ID, ChartDays)
+func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]botpay.DayAmount, error) {
+	return s.earning.SalesByDay(ctx, bot.ID, ChartDays)
 }
 
 // The store's read models the owner's pages show, named here so that the
@@ -125,6 +125,6 @@ func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]store.Day
 type (
 	DaySpending      = botpay.DaySpending
 	CategorySpending = store.CategorySpending
-	DayAmount        = store.DayAmount
+	DayAmount        = botpay.DayAmount
 	DeliveryRecord   = botpay.DeliveryRecord
 )

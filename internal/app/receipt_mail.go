@@ -12,7 +12,7 @@ import (
 // the owner mail (retried when the mail server fails), within the store's
 // rate-limit windows.
 func (s *Service) receipts(c Config) earning.Receipts {
-	return earning.Receipts{Mail: s.ownerMail, Sellers: sellerNames{c.Store}, Limits: receiptLimits{c.Store},
+	return earning.Receipts{Mail: s.ownerMail, Limits: receiptLimits{c.Store},
 		BaseURL: s.baseURL, PerBotPerDay: s.limits.ReceiptMailsPerBotPerDay, PerAddressPerDay: s.limits.ReceiptMailsPerAddressPerDay}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/evm"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
@@ -94,8 +95,8 @@ func (s *Service) refundAuthorization(ctx context.Context, botID, payer string, 
 		return x402.Payment{}, err
 	}
 	auth := x402.Authorization{From: from, To: to, Value: uint64(botpay.MicroOf(amount)),
-		ValidBefore: uint64(s.clock.Now().Add(refundValidity).Unix()), Nonce: newNonce()}
-	return s.sign(key, auth), nil
+		ValidBefore: uint64(s.clock.Now().Add(refundValidity).Unix()), Nonce: payments.NewNonce()}
+	return s.payments.SignAuthorization(key, auth), nil
 }
 
 // refundRefusal answers a refund the chain checks refused before anything

@@ -6,13 +6,10 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/invoicepdf"
 	"github.com/botpay/botpay/internal/validate"
 )
-
-// SandboxMethods are the methods the sandbox provider stands in for; x402
-// payments go through the x402 endpoint instead.
-var SandboxMethods = []string{botpay.MethodProcessorOnramp, botpay.MethodUSDCDirect, botpay.MethodL2Pay}
 
 // BuyerPayment is a buyer's sandbox payment (docs/decisions.md).
 type BuyerPayment struct {
@@ -32,7 +29,7 @@ func (s *Service) validBuyer(p validate.Problems, in *BuyerPayment, needName boo
 		min = 1
 	}
 	in.BuyerName = p.Text("buyer_name", in.BuyerName, min, 200, false)
-	if in.Method != "" && !slices.Contains(SandboxMethods, in.Method) {
+	if in.Method != "" && !slices.Contains(earning.SandboxMethods, in.Method) {
 		p.Add("method", "must be processor_onramp, usdc_direct or l2_pay (x402 payments use the x402 endpoint)")
 	}
 	if len(in.Ref) > 64 {
@@ -46,7 +43,7 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 	if s.live {
 		return botpay.SaleResult{}, errSandboxOnly
 	}
-	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	page, err := s.earning.CheckoutPage(ctx, pageID)
 	if err != nil {
 		return botpay.SaleResult{}, err
 	}
@@ -56,12 +53,12 @@ func (s *Service) PayCheckoutSandbox(ctx context.Context, pageID string, in Buye
 		return botpay.SaleResult{}, err
 	}
 	if in.Ref = strings.TrimSpace(in.Ref); in.Ref != "" {
-		if _, err := s.invoiceForBuyer(ctx, page.ID, in.Ref, in.Token, in.ClientIP); err != nil {
+		if _, err := s.earning.InvoiceForBuyer(ctx, page.ID, in.Ref, in.Token, in.ClientIP); err != nil {
 			return botpay.SaleResult{}, err
 		}
 	}
 	if in.Method == "" {
-		methods := BuyerMethods(page.AllowedMethods)
+		methods := earning.BuyerMethods(page.AllowedMethods)
 		if len(methods) == 0 {
 			return botpay.SaleResult{}, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage,
 				"this checkout page accepts only x402 payments")
@@ -78,7 +75,7 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 	if s.live {
 		return botpay.SaleResult{}, errSandboxOnly
 	}
-	if _, err := s.store.PaymentLink(ctx, linkID); err != nil {
+	if _, err := s.earning.PaymentLink(ctx, linkID); err != nil {
 		return botpay.SaleResult{}, err
 	}
 	in.Ref = ""
@@ -88,7 +85,7 @@ func (s *Service) PayLinkSandbox(ctx context.Context, linkID string, in BuyerPay
 		return botpay.SaleResult{}, err
 	}
 	if in.Method == "" {
-		in.Method = LinkMethods()[0] // the default of a page with the default methods
+		in.Method = earning.LinkMethods()[0] // the default of a page with the default methods
 	}
 	return s.earning.RecordSale(ctx, botpay.SaleInput{LinkID: linkID, Amount: in.Amount, Method: in.Method,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: in.BuyerEmail, BuyerEmail: in.BuyerEmail, BuyerName: in.BuyerName})
@@ -109,9 +106,9 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, token, clie
 	var page botpay.CheckoutPage
 	var err error
 	if view {
-		page, err = s.store.CountPageView(ctx, pageID)
+		page, err = s.earning.CountPageView(ctx, pageID)
 	} else {
-		page, err = s.store.CheckoutPage(ctx, pageID, "")
+		page, err = s.earning.CheckoutPage(ctx, pageID)
 	}
 	if err != nil {
 		return PageView{}, err
@@ -120,15 +117,14 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, token, clie
 	if ref = strings.TrimSpace(ref); ref == "" {
 		return v, nil
 	}
-	inv, err := s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
+	inv, err := s.earning.InvoiceForBuyer(ctx, pageID, ref, token, clientIP)
 	if err != nil {
 		return v, err
 	}
 	if view && inv.Status == botpay.InvoiceSent {
-		if inv, err = s.store.MarkInvoiceViewed(ctx, inv.ID); err != nil {
+		if inv, err = s.earning.MarkInvoiceViewed(ctx, inv.ID); err != nil {
 			return v, err
 		}
-		inv = s.withPayToken(inv)
 	}
 	v.Invoice = &inv
 	return v, nil
@@ -136,13 +132,13 @@ func (s *Service) OpenCheckoutPage(ctx context.Context, pageID, ref, token, clie
 
 // PaymentLink reads a link for its buyer page.
 func (s *Service) PaymentLink(ctx context.Context, id string) (botpay.PaymentLink, error) {
-	return s.store.PaymentLink(ctx, id)
+	return s.earning.PaymentLink(ctx, id)
 }
 
 // InvoicePDF renders the invoice with reference ref and token on page
 // pageID.
 func (s *Service) InvoicePDF(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, []byte, error) {
-	inv, err := s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
+	inv, err := s.earning.InvoiceForBuyer(ctx, pageID, ref, token, clientIP)
 	if err != nil {
 		return inv, nil, err
 	}
@@ -158,11 +154,11 @@ func IsNotFound(err error) bool {
 
 // CheckoutPage reads a page without counting a view.
 func (s *Service) CheckoutPage(ctx context.Context, id string) (botpay.CheckoutPage, error) {
-	return s.store.CheckoutPage(ctx, id, "")
+	return s.earning.CheckoutPage(ctx, id)
 }
 
 // InvoiceByRef reads the invoice with reference ref and token on page
 // pageID for a buyer at clientIP.
 func (s *Service) InvoiceByRef(ctx context.Context, pageID, ref, token, clientIP string) (botpay.Invoice, error) {
-	return s.invoiceForBuyer(ctx, pageID, ref, token, clientIP)
+	return s.earning.InvoiceForBuyer(ctx, pageID, ref, token, clientIP)
 }

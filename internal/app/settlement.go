@@ -40,7 +40,7 @@ func (s *Service) x402Defaults() {
 	}
 	if s.settler == nil {
 		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
-			_, ok, err := s.store.ProcessorWalletByAddress(ctx, a.Hex())
+			_, ok, err := s.payments.ProcessorWalletByAddress(ctx, a.Hex())
 			return ok, err
 		}}
 	}
@@ -78,7 +78,7 @@ func (o X402Offer) Micro() botpay.Micro { return botpay.MicroOf(o.Amount) }
 // invoice on the page; requested is the buyer's amount on pages that let
 // the buyer choose (nil: the page's own price).
 func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requested *botpay.Money, clientIP string) (X402Offer, error) {
-	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	page, err := s.earning.CheckoutPage(ctx, pageID)
 	if err != nil {
 		return X402Offer{}, err
 	}
@@ -87,7 +87,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page accepts no wallet payment (neither x402 nor usdc_direct)")
 	}
 	if ref = strings.TrimSpace(ref); ref != "" {
-		inv, err := s.invoiceForBuyer(ctx, page.ID, ref, token, clientIP)
+		inv, err := s.earning.InvoiceForBuyer(ctx, page.ID, ref, token, clientIP)
 		if err != nil {
 			return o, err
 		}
@@ -307,7 +307,7 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 		return res, false, err
 	}
 	if pay.LinkID != "" {
-		link, err := s.store.PaymentLink(ctx, pay.LinkID)
+		link, err := s.earning.PaymentLink(ctx, pay.LinkID)
 		if err != nil {
 			return res, false, err
 		}
@@ -317,14 +317,14 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
 		return res, true, nil
 	}
-	page, err := s.store.CheckoutPage(ctx, pay.PageID, "")
+	page, err := s.earning.CheckoutPage(ctx, pay.PageID)
 	if err != nil {
 		return res, false, err
 	}
 	res.Page = &page
 	if pay.InvoiceRef != "" {
-		if inv, err := s.store.InvoiceByRef(ctx, pay.PageID, pay.InvoiceRef); err == nil {
-			inv = s.withPayToken(inv)
+		if inv, err := s.earning.InvoiceByRef(ctx, pay.PageID, pay.InvoiceRef); err == nil {
+			inv = s.earning.WithPayToken(inv)
 			res.Invoice = &inv
 		}
 	}

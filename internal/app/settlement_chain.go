@@ -196,7 +196,7 @@ func (s *Service) walletMethod(ctx context.Context, pageID string) (string, erro
 	if pageID == "" {
 		return botpay.MethodX402, nil
 	}
-	page, err := s.store.CheckoutPage(ctx, pageID, "")
+	page, err := s.earning.CheckoutPage(ctx, pageID)
 	if err != nil {
 		return "", err
 	}

@@ -13,7 +13,7 @@ import (
 // that paid it still answers its first result, a new one is refused
 // (409 payment_link_not_pending).
 func (s *Service) X402LinkOffer(ctx context.Context, linkID string) (X402Offer, error) {
-	link, err := s.store.PaymentLink(ctx, linkID)
+	link, err := s.earning.PaymentLink(ctx, linkID)
 	if err != nil {
 		return X402Offer{}, err
 	}

@@ -69,6 +69,12 @@ type SaleInput struct {
 	LinkHeld bool
 }
 
+// DayAmount is one day of a chart.
+type DayAmount struct {
+	Day    time.Time // UTC midnight
+	Amount Money
+}
+
 // DaySpending is one day of the spending chart.
 type DaySpending struct {
 	Day      time.Time // UTC midnight

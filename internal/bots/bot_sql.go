@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -67,11 +66,6 @@ func nullInt(v int) sql.NullInt64 { return sql.NullInt64{Int64: int64(v), Valid:
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// wrapErr adds context to a database error; a domain error (*botpay.Error)
-// is the answer to the caller and stays as it is.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("bots: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("bots")

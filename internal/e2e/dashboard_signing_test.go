@@ -53,7 +53,7 @@ func signingStatus(t *testing.T, r raw, b x402Bot, id string) string {
 	}
 	var n int64
 	fmt.Sscan(id, &n)
-	req, err := r.srv.Store.OwnedSigningRequest(t.Context(), owner.ID, n)
+	req, err := r.srv.App.Payments().OwnedSigningRequest(t.Context(), owner.ID, n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -159,7 +160,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 		warm(h.srv.Store, replica.Store)
 		synctest.Test(t, func(t *testing.T) {
 			ctx := context.Background()
-			held, err := h.srv.App.Sign(ctx, bot, app.SignRequest{ResourceURL: "https://vendor.example/data", Amount: 5_000_000,
+			held, err := h.srv.App.Payments().Sign(ctx, bot, payments.SignRequest{ResourceURL: "https://vendor.example/data", Amount: 5_000_000,
 				Recipient: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"})
 			if err != nil || !held.Pending {
 				t.Fatalf("sign = %+v, %v; want held", held, err)
@@ -170,7 +171,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 				wg.Go(func() { svc.ExpireHeldPurchases(workers, time.Second) })
 			}
 			reserved := func() botpay.Micro {
-				w, _, err := h.srv.Store.ProcessorWallet(ctx, bot.ID)
+				w, _, err := storedWallet(ctx, h.srv.App, bot.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -197,7 +198,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = h.srv.App.DecideSigning(ctx, owner, held.Request.ID, true)
+			_, err = h.srv.App.Payments().DecideSigning(ctx, owner, held.Request.ID, true)
 			if e := botpay.AsError(err); e == nil || e.Code != "expired" {
 				t.Errorf("late approval: %v, want expired", err)
 			}

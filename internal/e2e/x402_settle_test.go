@@ -108,7 +108,7 @@ func TestBotPaysCheckoutPageWithSignedHeaderOnce(t *testing.T) {
 			t.Fatalf("X-PAYMENT-RESPONSE = %s", raw)
 		}
 		// Money moved inside the ledger: buyer's wallet down, seller's card wallet up.
-		if w, _, _ := r.srv.Store.ProcessorWallet(t.Context(), buyer.ID); w.Balance != 950_000 || w.Reserved != 0 {
+		if w, _, _ := storedWallet(t.Context(), r.srv.App, buyer.ID); w.Balance != 950_000 || w.Reserved != 0 {
 			t.Fatalf("buyer wallet %+v", w)
 		}
 		if sum, _ := r.srv.Store.ProcessorLedgerSum(t.Context(), buyer.ID); sum != 950_000 {
@@ -142,7 +142,7 @@ func TestBotPaysCheckoutPageWithSignedHeaderOnce(t *testing.T) {
 		if n := len(r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)); n != 1 {
 			t.Fatalf("%d sales after replays", n)
 		}
-		if w, _, _ := r.srv.Store.ProcessorWallet(t.Context(), buyer.ID); w.Balance != 950_000 {
+		if w, _, _ := storedWallet(t.Context(), r.srv.App, buyer.ID); w.Balance != 950_000 {
 			t.Fatalf("buyer wallet after replays %+v", w)
 		}
 	})
@@ -288,7 +288,7 @@ func TestConcurrentSubmissionsOfOneHeaderMakeOneSale(t *testing.T) {
 		if n := len(r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)); n != 1 {
 			t.Fatalf("%d sales", n)
 		}
-		if w, _, _ := r.srv.Store.ProcessorWallet(t.Context(), buyer.ID); w.Balance != 950_000 {
+		if w, _, _ := storedWallet(t.Context(), r.srv.App, buyer.ID); w.Balance != 950_000 {
 			t.Fatalf("buyer wallet %+v", w)
 		}
 	})

@@ -64,7 +64,7 @@ func TestProcessorWalletIsCreatedOnceSealedAndShownInStatus(t *testing.T) {
 		if card := st["rails"].(map[string]any)["card_wallet"].(map[string]any); card["balance_usd"] != 0.0 {
 			t.Fatalf("card wallet = %v", card)
 		}
-		w, ok, err := r.srv.Store.ProcessorWallet(t.Context(), b.ID)
+		w, ok, err := storedWallet(t.Context(), r.srv.App, b.ID)
 		if err != nil || !ok || w.Balance != 12_340_000 {
 			t.Fatalf("stored wallet %+v %v %v", w, ok, err)
 		}

@@ -3,6 +3,7 @@ package earning_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
@@ -16,9 +17,20 @@ import (
 var ctx = context.Background()
 
 // earningOf is the Service over st's database, as app.New builds it
-// (without receipt mail or on-chain refunds).
+// (without receipt mail, on-chain refunds or processor wallets).
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st, RateLimits: storeRates{st}})
+}
+
+// storeRates counts in the store's rate-limit windows, as app.New wires it.
+type storeRates struct{ st *store.Store }
+
+func (r storeRates) Take(ctx context.Context, l earning.Limit) error {
+	return r.st.Take(ctx, store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced})
+}
+
+func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
+	return r.st.TakeIn(ctx, tx, store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
 }
 
 // newOwner creates an owner with a random e-mail.

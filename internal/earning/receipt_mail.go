@@ -40,7 +40,7 @@ func (s *Service) MailReceipt(ctx context.Context, res botpay.SaleResult) {
 	if len(to) == 0 {
 		return
 	}
-	seller, err := s.receipts.Sellers.SellerName(ctx, res.Sale.BotID)
+	seller, err := s.sellers.SellerName(ctx, res.Sale.BotID)
 	if err != nil {
 		s.log.WarnContext(ctx, "receipt not sent: seller unknown", "sale_id", res.Sale.ID, "err", err)
 		return

@@ -7,11 +7,12 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Receipt is what a buyer's receipt page shows: the sale and, when it paid
-// one, the invoice.
+// Receipt is a buyer's proof of payment: the sale, the invoice it paid
+// (if any) and the seller.
 type Receipt struct {
 	Sale    botpay.Sale
 	Invoice *botpay.Invoice
+	Seller  Seller
 }
 
 // ReceiptOf reads sale saleID as paid through payID (a checkout page or a
@@ -27,13 +28,15 @@ func (s *Service) ReceiptOf(ctx context.Context, payID, saleID string) (Receipt,
 		return Receipt{}, fmt.Errorf("read sale %s: %w", saleID, err)
 	}
 	r := Receipt{Sale: sale}
-	if sale.InvoiceID == "" {
-		return r, nil
+	if sale.InvoiceID != "" {
+		inv, err := s.invoice(ctx, sale.InvoiceID)
+		if err != nil {
+			return r, fmt.Errorf("read invoice %s of sale %s: %w", sale.InvoiceID, saleID, err)
+		}
+		r.Invoice = &inv
 	}
-	inv, err := s.offers.Invoice(ctx, sale.InvoiceID)
-	if err != nil {
-		return r, fmt.Errorf("read invoice %s of sale %s: %w", sale.InvoiceID, saleID, err)
+	if r.Seller, err = s.SellerOf(ctx, sale.BotID); err != nil {
+		return Receipt{}, err
 	}
-	r.Invoice = &inv
 	return r, nil
 }

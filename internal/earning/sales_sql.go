@@ -37,7 +37,7 @@ func (s *Service) recordSale(ctx context.Context, tx *kernel.Tx, in botpay.SaleI
 		}
 		switch {
 		case res.Link != nil:
-			err = s.offers.CompleteLink(ctx, tx, res.Link.ID, sale.ID, now)
+			err = completeLink(ctx, tx, res.Link.ID, sale.ID, now)
 			res.Link.Completed, res.Link.SaleID, res.Link.PaidAt = true, sale.ID, now
 		case res.Page != nil:
 			_, err = tx.Exec(ctx, `UPDATE checkout_pages SET payment_count = payment_count + 1,
@@ -49,7 +49,7 @@ func (s *Service) recordSale(ctx context.Context, tx *kernel.Tx, in botpay.SaleI
 			return err
 		}
 		if res.Invoice != nil {
-			if err := s.offers.MarkInvoicePaid(ctx, tx, res.Invoice.ID, sale.ID, now); err != nil {
+			if err := markInvoicePaid(ctx, tx, res.Invoice.ID, sale.ID, now); err != nil {
 				return err
 			}
 			res.Invoice.Status, res.Invoice.SaleID, res.Invoice.PaidAt, res.Invoice.UpdatedAt = botpay.InvoicePaid, sale.ID, now, now
@@ -66,7 +66,7 @@ func (s *Service) recordSale(ctx context.Context, tx *kernel.Tx, in botpay.SaleI
 }
 
 func (s *Service) saleOfPage(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
-	page, err := s.offers.LockPage(ctx, tx, in.PageID)
+	page, err := lockPage(ctx, tx, in.PageID)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (s *Service) saleOfPage(ctx context.Context, tx *kernel.Tx, in botpay.SaleI
 	}
 	res.Page = &page
 	if in.InvoiceRef != "" {
-		inv, err := s.offers.LockInvoiceByRef(ctx, tx, page.ID, in.InvoiceRef)
+		inv, err := lockInvoiceByRef(ctx, tx, page.ID, in.InvoiceRef)
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func saleOfResource(in botpay.SaleInput, sale *botpay.Sale) error {
 }
 
 func (s *Service) saleOfLink(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput, sale *botpay.Sale, res *botpay.SaleResult) error {
-	link, err := s.offers.LockLink(ctx, tx, in.LinkID)
+	link, err := lockLink(ctx, tx, in.LinkID)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Service) saleOfLink(ctx context.Context, tx *kernel.Tx, in botpay.SaleI
 		return errLinkNotPending(st)
 	}
 	if !in.LinkHeld {
-		if busy, err := s.offers.LinkBeingPaid(ctx, tx, link.ID); err != nil || busy {
+		if busy, err := s.claims.LinkBeingPaid(ctx, tx, link.ID); err != nil || busy {
 			if err == nil {
 				err = errLinkNotPending("being paid by an x402 payer")
 			}

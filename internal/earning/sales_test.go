@@ -15,9 +15,7 @@ func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) 
 	t.Helper()
 	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
 		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	if err := st.CreateCheckoutPage(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	storetest.NewCheckoutPage(t, st, p)
 	return p
 }
 
@@ -47,7 +45,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		if !errors.Is(err, store.ErrUnique) {
 			t.Fatalf("replayed tx hash: %v, want ErrUnique", err)
 		}
-		p, _ := st.CheckoutPage(ctx, page.ID, bot.ID)
+		p, _ := earningOf(st).CheckoutPage(ctx, page.ID)
 		sum, _ := st.LedgerSum(ctx, bot.ID)
 		if p.PaymentCount != 1 || p.TotalReceived != 1999 || sum != 1999 {
 			t.Errorf("after a refused replay: page %+v, ledger %d", p, sum)
@@ -98,9 +96,7 @@ func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 		now := st.Clock().Now()
 		link := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: bot.ID, Amount: 2500, Description: "Once",
 			CreatedAt: now, ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}
-		if err := st.CreatePaymentLink(ctx, link); err != nil {
-			t.Fatal(err)
-		}
+		storetest.NewPaymentLink(t, st, link)
 		replica := db.OpenAnother(t)
 		const n = 6
 		var wg sync.WaitGroup
@@ -131,7 +127,7 @@ func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 		if ok != 1 || sum != 2500 {
 			t.Errorf("%d payments succeeded, ledger %d; want exactly one of 2500", ok, sum)
 		}
-		got, _ := st.PaymentLink(ctx, link.ID)
+		got, _ := earningOf(st).PaymentLink(ctx, link.ID)
 		if got.Status(now.Add(time.Hour)) != botpay.LinkCompleted || got.SaleID == "" {
 			t.Errorf("link = %+v", got)
 		}

@@ -2,7 +2,6 @@ package earning
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -12,17 +11,11 @@ import (
 	"github.com/botpay/botpay/internal/mail"
 )
 
-// Offers is what a sale is paid for: checkout pages, invoices and payment
-// links, locked and changed inside the sale's transaction.
-type Offers interface {
-	LockPage(ctx context.Context, tx *kernel.Tx, id string) (botpay.CheckoutPage, error)
-	LockInvoiceByRef(ctx context.Context, tx *kernel.Tx, pageID, ref string) (botpay.Invoice, error)
-	MarkInvoicePaid(ctx context.Context, tx *kernel.Tx, id, saleID string, now time.Time) error
-	LockLink(ctx context.Context, tx *kernel.Tx, id string) (botpay.PaymentLink, error)
+// LinkClaims are the x402 payers' claims on payment links: a sale by any
+// other path waits while one holds the link.
+type LinkClaims interface {
 	// LinkBeingPaid reports whether an x402 claim holds the link.
 	LinkBeingPaid(ctx context.Context, tx *kernel.Tx, id string) (bool, error)
-	CompleteLink(ctx context.Context, tx *kernel.Tx, id, saleID string, now time.Time) error
-	Invoice(ctx context.Context, id string) (botpay.Invoice, error)
 }
 
 // ChainRefunds pays back a live x402 sale on chain, from the seller's
@@ -42,6 +35,66 @@ type Sellers interface {
 	SellerName(ctx context.Context, botID string) (string, error)
 }
 
+// ProcessorWallets are the chain wallets buyers pay a seller's pages and
+// links to; a bot gets one with its first page or link.
+type ProcessorWallets interface {
+	EnsureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error)
+	// ProcessorAddress is "" while the bot has none.
+	ProcessorAddress(ctx context.Context, botID string) string
+}
+
+// Senders decides whether mail may go out on a bot's behalf: in live mode
+// only once its owner has proved an address.
+type Senders interface {
+	RequireVerifiedOwner(ctx context.Context, bot botpay.Bot) error
+}
+
+// InvoiceMail makes one bounded attempt at an invoice e-mail; a failure is
+// the sender's answer (email_reason), not retried.
+type InvoiceMail interface {
+	Send(ctx context.Context, m mail.Message) error
+}
+
+// Limit is a rolling-window rate limit on one bucket, counted in the
+// database so that every replica sees the same counts.
+type Limit struct {
+	Bucket string
+	Max    int
+	Window time.Duration
+	// Unannounced limits are left out of the RateLimit headers.
+	Unannounced bool
+}
+
+// RateLimits counts attempts in the database's rate-limit windows; TakeIn
+// inside the caller's transaction, so a refused change counts nothing.
+type RateLimits interface {
+	Take(ctx context.Context, l Limit) error
+	TakeIn(ctx context.Context, tx *kernel.Tx, l Limit, now time.Time) error
+}
+
+// OfferLimits bound invoice e-mails and guesses at invoice references;
+// zero values take the defaults.
+type OfferLimits struct {
+	// Invoice e-mails per rolling 24 hours, per bot and per owner.
+	InvoiceMailsPerBotPerDay   int
+	InvoiceMailsPerOwnerPerDay int
+	// RefMissesPerHour bounds unknown invoice references per client IP on
+	// the buyer side (reference numbers are sequential).
+	RefMissesPerHour int
+}
+
+func (l OfferLimits) withDefaults() OfferLimits {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&l.InvoiceMailsPerBotPerDay, 50)
+	def(&l.InvoiceMailsPerOwnerPerDay, 200)
+	def(&l.RefMissesPerHour, 30)
+	return l
+}
+
 // MailLimit is one daily window a receipt is counted in.
 type MailLimit struct {
 	Bucket string
@@ -59,7 +112,6 @@ type MailLimits interface {
 // Receipts is how receipts are mailed to buyers; without Mail none is.
 type Receipts struct {
 	Mail    Mailer
-	Sellers Sellers
 	Limits  MailLimits
 	BaseURL string
 	// PerBotPerDay and PerAddressPerDay bound the receipts of one seller
@@ -71,21 +123,43 @@ type Receipts struct {
 type Deps struct {
 	DB       *kernel.DB
 	Outbox   *ledger.Outbox
-	Offers   Offers
+	Claims   LinkClaims
 	Chain    ChainRefunds
 	Receipts Receipts
-	Logger   *slog.Logger
+	Sellers  Sellers
+	Wallets  ProcessorWallets
+	Senders  Senders
+	// InvoiceMail sends invoices; RateLimits counts their e-mails and the
+	// misses of invoice references, within Limits.
+	InvoiceMail InvoiceMail
+	RateLimits  RateLimits
+	Limits      OfferLimits
+	// InvoiceKey signs invoice payment tokens (InvoiceTokenKey).
+	InvoiceKey []byte
+	// BaseURL is the public URL of invoices' payment pages, in their mail
+	// and PDF.
+	BaseURL string
+	Logger  *slog.Logger
 }
 
-// Service records sales and refunds.
+// Service records sales and refunds, and keeps what is paid for:
+// checkout pages, invoices and payment links.
 type Service struct {
-	db       *kernel.DB
-	outbox   *ledger.Outbox
-	clock    botpay.Clock
-	offers   Offers
-	chain    ChainRefunds
-	receipts Receipts
-	log      *slog.Logger
+	db          *kernel.DB
+	outbox      *ledger.Outbox
+	clock       botpay.Clock
+	claims      LinkClaims
+	chain       ChainRefunds
+	receipts    Receipts
+	sellers     Sellers
+	wallets     ProcessorWallets
+	senders     Senders
+	invoiceMail InvoiceMail
+	rates       RateLimits
+	limits      OfferLimits
+	invoiceKey  []byte
+	baseURL     string
+	log         *slog.Logger
 }
 
 // New builds the Service.
@@ -94,14 +168,15 @@ func New(d Deps) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), offers: d.Offers, chain: d.Chain, receipts: d.Receipts, log: log}
+	key := d.InvoiceKey
+	if key == nil {
+		key = InvoiceTokenKey(nil)
+	}
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), claims: d.Claims, chain: d.Chain, receipts: d.Receipts,
+		sellers: d.Sellers, wallets: d.Wallets, senders: d.Senders, invoiceMail: d.InvoiceMail, rates: d.RateLimits,
+		limits: d.Limits.withDefaults(), invoiceKey: key, baseURL: d.BaseURL, log: log}
 }
 
-// wrapErr adds context to an error of the package's boundary; a domain
-// error (*botpay.Error) stays as it is: its message is the answer.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("earning: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("earning")

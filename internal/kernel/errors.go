@@ -1,6 +1,11 @@
 package kernel
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/botpay/botpay/internal/botpay"
+)
 
 // ErrUnique and ErrForeignKey are the typed forms of constraint violations on
 // either engine, decided by the driver's error code (Driver.Classify).
@@ -19,4 +24,17 @@ func (db *DB) classify(err error) error {
 		return nil
 	}
 	return db.driver.Classify(err)
+}
+
+// ErrorWrapper is the error wrapper of a package's boundary: it adds the
+// package's name and the context format describes to a database error,
+// and leaves nil and domain errors (*botpay.Error, whose message is the
+// answer) as they are.
+func ErrorWrapper(pkg string) func(err error, format string, args ...any) error {
+	return func(err error, format string, args ...any) error {
+		if _, domain := err.(*botpay.Error); err == nil || domain {
+			return err
+		}
+		return fmt.Errorf(pkg+": "+format+": %w", append(args, err)...)
+	}
 }

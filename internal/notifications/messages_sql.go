@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -26,40 +25,23 @@ func stage(ctx context.Context, t *kernel.Tx, m botpay.PendingMessage) error {
 // staged late for an early event while the bot pages. Expiry is enforced
 // here, not only by the purge, so an expired message is never handed out.
 func (s *Service) pendingMessages(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
-	q := `SELECT id, event_id, event_type, data, event_at, staged_at, expires_at FROM pending_messages
-		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`
-	args := []any{botID, ms(s.db.Clock().Now())}
-	if page.After > 0 {
-		args = append(args, page.After)
-		q += ` AND id > $` + strconv.Itoa(len(args))
-	}
-	args = append(args, page.Limit+1)
-	q += ` ORDER BY id LIMIT $` + strconv.Itoa(len(args))
-	out := botpay.Page[botpay.PendingMessage]{Items: []botpay.PendingMessage{}}
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return out, fmt.Errorf("notifications: pending messages %s: %w", botID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	q, args := kernel.Keyset(`SELECT id, event_id, event_type, data, event_at, staged_at, expires_at, id FROM pending_messages
+		WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`, []any{botID, ms(s.db.Clock().Now())}, "id", kernel.OldestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, func(row kernel.Scanner) (botpay.PendingMessage, error) {
 		m := botpay.PendingMessage{BotID: botID}
 		var data string
 		var eventAt, stagedAt, expiresAt int64
-		if err := rows.Scan(&m.ID, &m.EventID, &m.Event, &data, &eventAt, &stagedAt, &expiresAt); err != nil {
-			return botpay.Page[botpay.PendingMessage]{Items: []botpay.PendingMessage{}}, fmt.Errorf("notifications: pending messages %s: %w", botID, err)
-		}
-		if len(out.Items) == page.Limit {
-			out.Next = out.Items[len(out.Items)-1].ID
-			break
+		if err := row.Scan(&m.ID, &m.EventID, &m.Event, &data, &eventAt, &stagedAt, &expiresAt); err != nil {
+			return m, err
 		}
 		m.Data = json.RawMessage(data)
 		m.EventAt, m.StagedAt, m.ExpiresAt = fromMS(eventAt), fromMS(stagedAt), fromMS(expiresAt)
-		out.Items = append(out.Items, m)
+		return m, nil
+	})
+	if err != nil {
+		return v, fmt.Errorf("notifications: pending messages %s: %w", botID, err)
 	}
-	if err := rows.Err(); err != nil {
-		return botpay.Page[botpay.PendingMessage]{Items: []botpay.PendingMessage{}}, fmt.Errorf("notifications: pending messages %s: %w", botID, err)
-	}
-	return out, nil
+	return v, nil
 }
 
 // ackMessages acknowledges the bot's messages among ids. A message already

@@ -3,11 +3,9 @@ package notifications
 import (
 	"database/sql"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 )
 
@@ -22,14 +20,9 @@ func nullString(s string) sql.NullString {
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// wrapErr adds context to an error of the package's boundary; a domain
-// error (*botpay.Error) stays as it is: its message is the answer.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("notifications: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("notifications")
 
 // placeholders renders "$from, $from+1, …" for n values.
 func placeholders(from, n int) string {

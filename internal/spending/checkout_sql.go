@@ -55,7 +55,7 @@ func (s *Service) openCheckout(ctx context.Context, tx *kernel.Tx, ask botpay.Ch
 	var c lockedCheckout
 	var claimed bool
 	var u checkoutUsage
-	cfg := s.configs.get(ask.BotID)
+	cfg := s.configs.Get(ask.BotID)
 	card, profile, pickErr := pickFrom(cfg, ask)
 	if err := tx.Pipeline(ctx, ledger.LockWalletStep(tx, ask.BotID, &c.w, &claimed), usageStep(ask, card.ID, profile, now, &u)); err != nil {
 		return botpay.CheckoutFacts{}, c, err
@@ -70,7 +70,7 @@ func (s *Service) openCheckout(ctx context.Context, tx *kernel.Tx, ask botpay.Ch
 		if err != nil {
 			return f, c, err
 		}
-		s.configs.put(ask.BotID, fresh)
+		s.configs.Put(ask.BotID, fresh)
 		wasCard, wasProfile := card.ID, profile
 		cfg = fresh
 		card, profile, pickErr = pickFrom(cfg, ask)

@@ -2,7 +2,6 @@ package spending
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -84,7 +83,7 @@ type Service struct {
 	perHour int
 	baseURL string
 	inOne   bool
-	configs configCache[checkoutConfig]
+	configs kernel.ConfigCache[checkoutConfig]
 }
 
 // New builds the Service.
@@ -94,11 +93,6 @@ func New(d Deps) *Service {
 		inOne: d.DB.Driver().InsertInsideWith() && !d.StatementByStatement}
 }
 
-// wrapErr adds context to an error of the package's boundary; a domain
-// error (*botpay.Error) stays as it is: its message is the answer.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("spending: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("spending")

@@ -85,13 +85,5 @@ func (r SpendingReads) HoldRules(ctx context.Context, botID string) (botpay.Guar
 // PendingSigning pages through the owner's held signing requests, oldest
 // first, with one extra row and each one's position.
 func (r SpendingReads) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error) {
-	held, err := r.s.pendingSigning(ctx, ownerID, page)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]kernel.Placed[botpay.SigningRequest], len(held))
-	for i, h := range held {
-		out[i] = kernel.Placed[botpay.SigningRequest]{Item: h.item, Position: h.position}
-	}
-	return out, nil
+	return r.s.pendingSigning(ctx, ownerID, page)
 }

@@ -76,8 +76,8 @@ func (s *Store) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot
 
 // OwnerBots pages through an owner's bots, oldest first.
 func (s *Store) OwnerBots(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
-	q, args := keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", oldestFirst, page)
-	v, err := readPage(ctx, s, q, args, page.Limit, scanBot)
+	q, args := kernel.Keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", kernel.OldestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, scanBot)
 	return v, wrapErr(err, "owner bots %s", ownerID)
 }
 

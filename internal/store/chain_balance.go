@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/ledger"
 )
 
 // In live mode a processor wallet's money is its token balance on chain,
@@ -39,9 +40,30 @@ type ChainBalance struct {
 // on chain, is not yet promised by a signature or an on-chain refund.
 func (tx *Tx) lockChainAvailable(ctx context.Context, botID string, balance ChainBalance, now time.Time) (botpay.Micro, error) {
 	var refunds botpay.Money
-	w, _, err := tx.lockProcessorWallet(ctx, botID, now, nil, []step{chainRefundsStep(botID, balance.ReadAt, &refunds)})
+	w, err := tx.lockProcessorWallet(ctx, botID, now, chainRefundsStep(botID, balance.ReadAt, &refunds))
 	if err != nil {
 		return 0, err
 	}
 	return balance.Micro - w.reserved() - botpay.MicroOf(refunds), nil
+}
+
+// lockProcessorWallet locks the bot's processor wallet row, then reads the
+// reservations that ran out since its running total was last swept
+// (reservations.go), and after, in one round trip (a pipeline). The reads
+// must be a second statement: under READ COMMITTED a statement that
+// waited for the row lock still sees the snapshot taken before it waited.
+func (tx *Tx) lockProcessorWallet(ctx context.Context, botID string, now time.Time, after ...step) (w lockedProcessor, err error) {
+	var found bool
+	var day, month botpay.Money
+	steps := []step{
+		{Query: `SELECT balance_micro, reserved_micro, reserved_as_of FROM processor_wallets WHERE bot_id = $1` + tx.forUpdate(),
+			Args: []any{botID}, Dest: []any{&w.balance, &w.total, &w.asOf}, Found: &found},
+		{Query: `SELECT (` + expiredReservations("$5", "$4") + `), day, month FROM ` + ledger.CommittedDays("bot_id"),
+			Args: ledger.CommittedArgs("bot:"+botID, botID, now),
+			Dest: []any{&w.expired, &day, &month}}}
+	err = tx.pipeline(ctx, append(steps, after...)...)
+	if err == nil && !found {
+		return w, ErrNoProcessorWallet
+	}
+	return w, err
 }

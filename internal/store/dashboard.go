@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -64,32 +63,4 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]bo
 		}
 	}
 	return out, wrapErr(rows.Err(), "spending by day %s", botID)
-}
-
-// RecentDeliveries lists a bot's most recent outbox events, newest first,
-// with when the bot acknowledged the pending message of a staged one.
-func (s *Store) RecentDeliveries(ctx context.Context, botID string, limit int) ([]botpay.DeliveryRecord, error) {
-	rows, err := s.query(ctx, `SELECT o.event_id, o.event_type, o.attempts, o.done_at, o.outcome, o.created_at, m.acked_at
-		FROM outbox o LEFT JOIN pending_messages m ON m.bot_id = o.bot_id AND m.event_id = o.event_id
-		WHERE o.bot_id = $1 ORDER BY o.id DESC LIMIT $2`, botID, limit)
-	if err != nil {
-		return nil, wrapErr(err, "recent deliveries %s", botID)
-	}
-	defer rows.Close()
-	var out []botpay.DeliveryRecord
-	for rows.Next() {
-		var d botpay.DeliveryRecord
-		var done, acked sql.NullInt64
-		var outcome sql.NullString
-		var created int64
-		if err := rows.Scan(&d.EventID, &d.EventType, &d.Attempts, &done, &outcome, &created, &acked); err != nil {
-			return nil, wrapErr(err, "recent deliveries %s", botID)
-		}
-		d.Done, d.Outcome, d.CreatedAt = done.Valid, outcome.String, fromMS(created)
-		if acked.Valid {
-			d.AckedAt = fromMS(acked.Int64)
-		}
-		out = append(out, d)
-	}
-	return out, wrapErr(rows.Err(), "recent deliveries %s", botID)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/botpay/botpay/internal/ledger"
@@ -31,9 +30,6 @@ type Store struct {
 	// outbox writes events and, after a commit, wakes the local
 	// dispatcher (other replicas poll).
 	outbox *ledger.Outbox
-	// signers keep the bots' spending configurations for x402 signing
-	// (signerConfig in processor_wallets.go).
-	signers configCache[signerConfig]
 }
 
 // Options configure Open.
@@ -141,13 +137,6 @@ func nullString(s string) sql.NullString {
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// wrapErr adds context to an error of the store's boundary; errors.Is and
-// errors.As still see the cause. nil stays nil, and so does a domain
-// error (*botpay.Error): it is the answer to the caller, whose message
-// says already what was refused.
-func wrapErr(err error, format string, args ...any) error {
-	if _, domain := err.(*botpay.Error); err == nil || domain {
-		return err
-	}
-	return fmt.Errorf("store: "+format+": %w", append(args, err)...)
-}
+// wrapErr adds the package and the context to a database error at its
+// boundary.
+var wrapErr = kernel.ErrorWrapper("store")

@@ -2,13 +2,9 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
-
-	"github.com/botpay/botpay/internal/botpay"
 )
 
 // RenumberCheckoutsAsMigration0008 (tests only) forgets every checkout
@@ -59,48 +55,6 @@ func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []in
 	}
 	err = s.queryRow(ctx, `SELECT checkout_seq FROM wallets WHERE bot_id = $1`, botID).Scan(&last)
 	return numbers, times, last, err
-}
-
-// LiveReservations (tests only) sums a bot's reservations the plain way:
-// every signed or held signing request whose reservation runs past now.
-func (s *Store) LiveReservations(ctx context.Context, botID string, now time.Time) (botpay.Micro, error) {
-	var sum botpay.Micro
-	// Worked out from each request's own terms, not from reserved_until: a
-	// signature counts while settlement accepts it, a held request while
-	// its approval window is open.
-	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM signing_requests
-		WHERE bot_id = $1 AND ((status = 'signed' AND valid_before * 1000 + $3 > $2) OR (status = 'pending' AND expires_at > $2))`,
-		botID, ms(now), botpay.SettlementTolerance.Milliseconds()).Scan(&sum)
-	return sum, err
-}
-
-// RerunReservedBackfill (tests only) forgets every processor wallet's
-// running reserved total, then runs migration 0010's backfill again, as it
-// ran on a database whose wallets had signing requests before the total
-// existed.
-func (s *Store) RerunReservedBackfill(ctx context.Context) error {
-	body, err := kernel.MigrationFile(s.Dialect(), "0010_reserved_total.sql")
-	if err != nil {
-		return err
-	}
-	return s.inTx(ctx, func(tx *Tx) error {
-		if _, err := tx.exec(ctx, `UPDATE processor_wallets SET reserved_micro = 0, reserved_as_of = 0`); err != nil {
-			return err
-		}
-		ran := 0
-		for _, q := range strings.Split(string(body), ";\n") {
-			if q = strings.TrimSpace(q); strings.HasPrefix(q, "UPDATE") {
-				if _, err := tx.exec(ctx, q); err != nil {
-					return err
-				}
-				ran++
-			}
-		}
-		if ran != 1 {
-			return fmt.Errorf("migration 0010 has %d backfill statements, want 1", ran)
-		}
-		return nil
-	})
 }
 
 // HoldWriteGate (tests only) takes every turn of the write gate, as that

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -111,16 +112,14 @@ func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) er
 // earningOf is the sale path over st's database (internal/earning), as
 // app.New builds it without receipt mail or on-chain refunds.
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Offers: st.SaleOffers()})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
 }
 
 func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
 	t.Helper()
 	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
 		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	if err := st.CreateCheckoutPage(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	storetest.NewCheckoutPage(t, st, p)
 	return p
 }
 
@@ -170,4 +169,18 @@ func spendingOf(st *store.Store) *spending.Service {
 	}
 	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
 	return s.(*spending.Service)
+}
+
+// processorWalletAt gives the bot a processor wallet at address, as
+// internal/payments does, with a made-up sealed key.
+func processorWalletAt(t *testing.T, st *store.Store, botID, address string) {
+	t.Helper()
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		now := kernel.MS(st.Clock().Now())
+		_, err := tx.Exec(ctx, `INSERT INTO processor_wallets (bot_id, address, sealed_key, balance_micro, created_at, updated_at)
+			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), []byte("sealed"), now)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

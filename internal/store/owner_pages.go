@@ -38,39 +38,6 @@ func (s *Store) SpendingByCategory(ctx context.Context, botID string, days int) 
 	return out, rows.Err()
 }
 
-// DayAmount is one day of a chart.
-type DayAmount struct {
-	Day    time.Time // UTC midnight
-	Amount botpay.Money
-}
-
-// SalesByDay sums a bot's confirmed sales per UTC day over the last days
-// days (today included), oldest first, one entry per day.
-func (s *Store) SalesByDay(ctx context.Context, botID string, days int) ([]DayAmount, error) {
-	first := botpay.DayStart(s.clock.Now()).AddDate(0, 0, -(days - 1))
-	out := make([]DayAmount, days)
-	for i := range out {
-		out[i].Day = first.AddDate(0, 0, i)
-	}
-	rows, err := s.query(ctx, `SELECT amount_cents, created_at FROM sales
-		WHERE bot_id = $1 AND created_at >= $2 AND status = $3`, botID, ms(first), botpay.SaleConfirmed)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var amount botpay.Money
-		var created int64
-		if err := rows.Scan(&amount, &created); err != nil {
-			return nil, err
-		}
-		if i := int(fromMS(created).Sub(first) / (24 * time.Hour)); i >= 0 && i < days {
-			out[i].Amount += amount
-		}
-	}
-	return out, rows.Err()
-}
-
 // ProcessorTransaction is one movement of a bot's processor wallet (USDC).
 type ProcessorTransaction struct {
 	ID           int64

@@ -2,112 +2,18 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// CreateProcessorWallet gives an owned bot its processor wallet and emits
-// rails.updated (wallet_created). A second wallet for the same bot is
-// ErrUnique.
-func (s *Store) CreateProcessorWallet(ctx context.Context, ownerID, botID, address string, sealedKey []byte) error {
-	now := s.clock.Now()
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		var owned int
-		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID).Scan(&owned); err != nil {
-			return err
-		}
-		if owned == 0 {
-			return botpay.ErrNotFound("bot")
-		}
-		if _, err := tx.exec(ctx, `INSERT INTO processor_wallets (bot_id, address, sealed_key, balance_micro, created_at, updated_at)
-			VALUES ($1, $2, $3, 0, $4, $4)`, botID, strings.ToLower(address), sealedKey, ms(now)); err != nil {
-			return err
-		}
-		rail := botpay.RailProcessorWallet
-		return tx.emit(botpay.NewEvent(botID, botpay.RailsUpdatedData{
-			Action: "wallet_created", Rail: &rail, BotID: botID,
-			Message: "Your processor wallet " + address + " was created.",
-		}, now))
-	}), "create processor wallet %s", botID)
-}
-
-// processorColumns read a wallet at the time $2 (ms): its reservations are
-// the running total less what ran out since it was swept (reservations.go).
-var processorColumns = `w.bot_id, w.address, w.sealed_key, w.balance_micro,
-	w.reserved_micro - (` + expiredReservations("w.bot_id", "$2") + `)`
-
-type scanner = interface{ Scan(...any) error }
-
-func scanProcessor(row scanner) (botpay.ProcessorWallet, error) {
-	var w botpay.ProcessorWallet
-	err := row.Scan(&w.BotID, &w.Address, &w.SealedKey, &w.Balance, &w.Reserved)
-	return w, err
-}
-
-// ProcessorWallet reads a bot's processor wallet; ok is false without one.
-func (s *Store) ProcessorWallet(ctx context.Context, botID string) (w botpay.ProcessorWallet, ok bool, err error) {
-	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.bot_id = $1`,
-		botID, ms(s.clock.Now())))
-	if isNoRows(err) {
-		return w, false, nil
-	}
-	return w, err == nil, wrapErr(err, "processor wallet %s", botID)
-}
-
-// ProcessorWalletByAddress finds the processor wallet with a chain address
-// (any case); ok is false when the address is not one of ours.
-func (s *Store) ProcessorWalletByAddress(ctx context.Context, address string) (w botpay.ProcessorWallet, ok bool, err error) {
-	w, err = scanProcessor(s.queryRow(ctx, `SELECT `+processorColumns+` FROM processor_wallets w WHERE w.address = $1`,
-		strings.ToLower(address), ms(s.clock.Now())))
-	if isNoRows(err) {
-		return w, false, nil
-	}
-	return w, err == nil, wrapErr(err, "processor wallet by address")
-}
-
-// ProcessorFunding is the outcome of funding a processor wallet.
-type ProcessorFunding struct {
-	Transaction botpay.Transaction // amounts in cents, as every ledger answer shows them
-	Wallet      botpay.ProcessorWallet
-}
-
-// FundProcessorWallet credits an owned bot's processor wallet with amount
-// micro-USDC, writes its processor_ledger row and emits wallet.funded, in
-// one transaction. No processor wallet is no_processor_wallet.
-func (s *Store) FundProcessorWallet(ctx context.Context, ownerID, botID string, amount botpay.Micro, description string) (ProcessorFunding, error) {
-	now := s.clock.Now()
-	var f ProcessorFunding
-	err := s.inTx(ctx, func(tx *Tx) error {
-		err := tx.queryRow(ctx, `UPDATE processor_wallets SET balance_micro = balance_micro + $1, updated_at = $2
-			WHERE bot_id = $3 AND bot_id IN (SELECT id FROM bots WHERE owner_id = $4)
-			RETURNING address, balance_micro`, int64(amount), ms(now), botID, ownerID).Scan(&f.Wallet.Address, &f.Wallet.Balance)
-		if isNoRows(err) {
-			return ErrNoProcessorWallet
-		}
-		if err != nil {
-			return err
-		}
-		f.Wallet.BotID = botID
-		id, err := tx.appendProcessorLedger(ctx, botID, botpay.TxFund, amount, f.Wallet.Balance, description, ms(now))
-		if err != nil {
-			return err
-		}
-		after := f.Wallet.Balance.CentsCeil()
-		f.Transaction = botpay.Transaction{ID: id, BotID: botID, Type: botpay.TxFund, Amount: amount.CentsCeil(),
-			BalanceAfter: &after, Description: description, CreatedAt: now}
-		return tx.emit(botpay.NewEvent(botID, botpay.WalletFundedData{
-			WalletID: f.Wallet.Address, Rail: botpay.RailProcessorWallet, Amount: amount, Currency: "USDC",
-			NewBalance: f.Wallet.Balance,
-		}, now))
-	})
-	return f, wrapErr(err, "fund processor wallet %s", botID)
-}
+// Processor wallets (creating, funding, reading them) are
+// internal/payments; settlement still debits them here.
 
 // ErrNoProcessorWallet is the 404 of the signing endpoint and of funding
 // the processor_wallet rail (docs/decisions.md).
-var ErrNoProcessorWallet = botpay.Errorf(botpay.KindNotFound, botpay.CodeNoProcessorWallet, "the bot has no processor wallet")
+var ErrNoProcessorWallet = botpay.ErrNoProcessorWallet
+
+type scanner = interface{ Scan(...any) error }
 
 func (t *Tx) appendProcessorLedger(ctx context.Context, botID, typ string, amount, after botpay.Micro, description string, at int64) (int64, error) {
 	var id int64
@@ -121,84 +27,4 @@ func (s *Store) ProcessorLedgerSum(ctx context.Context, botID string) (botpay.Mi
 	var sum botpay.Micro
 	err := s.queryRow(ctx, `SELECT COALESCE(SUM(amount_micro), 0) FROM processor_ledger WHERE bot_id = $1`, botID).Scan(&sum)
 	return sum, wrapErr(err, "processor ledger sum %s", botID)
-}
-
-// Signer is what a signing request needs before its transaction, read in
-// one statement: the wallet's address and sealed key, the bot's limits and
-// approval settings, and the owner's master guardrails (nil when unset).
-// Categories are not read: a signing request names none.
-type Signer struct {
-	Frozen      bool // the owner has frozen the bot, as of the signing transaction
-	Wallet      botpay.ProcessorWallet
-	Guardrails  botpay.Guardrails
-	Master      *botpay.MasterGuardrails
-	Procurement botpay.Procurement
-}
-
-// signerRow is what signerStep (or slimSignerStep) reads.
-type signerRow struct {
-	sg                        Signer
-	above, mPer, mDay, mMonth *int64
-	hasMaster, found          bool
-	lists                     [procurementListCount]sql.NullString
-	walletID                  string // the bot's card wallet, which versions its configuration
-	version                   int64
-}
-
-// signerStep reads a claimed bot's Signer (key, freeze, guardrails, master
-// guardrails and procurement controls) in one statement; found is false
-// without a processor wallet.
-func signerStep(botID, ownerID string, row *signerRow) step {
-	g := &row.sg.Guardrails
-	return step{Query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, g.approval_mode, g.per_transaction_cents, g.daily_cents,
-			g.monthly_cents, g.ask_approval_above_cents, m.per_transaction_cents, m.daily_budget_cents, m.monthly_budget_cents,
-			m.owner_id IS NOT NULL, ` + procurementLists + `, cw.id, cw.config_version
-		FROM processor_wallets w JOIN guardrails g ON g.bot_id = w.bot_id JOIN bots b ON b.id = w.bot_id
-		JOIN wallets cw ON cw.bot_id = w.bot_id
-		LEFT JOIN master_guardrails m ON m.owner_id = $2
-		LEFT JOIN procurement p ON p.bot_id = w.bot_id
-		WHERE w.bot_id = $1`, Args: []any{botID, ownerID},
-		Dest: []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &g.ApprovalMode, &g.PerTransaction,
-			&g.Daily, &g.Monthly, &row.above, &row.mPer, &row.mDay, &row.mMonth, &row.hasMaster,
-			&row.lists[0], &row.lists[1], &row.lists[2], &row.lists[3], &row.lists[4], &row.lists[5], &row.walletID, &row.version},
-		Found: &row.found}
-}
-
-// slimSignerStep is signerStep without the rules, for a bot whose rules are
-// in memory (signerConfig): the key, the freeze and the version of the
-// configuration, which says whether those rules are still the bot's.
-func slimSignerStep(botID string, row *signerRow) step {
-	return step{Query: `SELECT w.bot_id, b.frozen, w.address, w.sealed_key, cw.id, cw.config_version
-		FROM processor_wallets w JOIN bots b ON b.id = w.bot_id JOIN wallets cw ON cw.bot_id = w.bot_id
-		WHERE w.bot_id = $1`, Args: []any{botID},
-		Dest:  []any{&row.sg.Wallet.BotID, &row.sg.Frozen, &row.sg.Wallet.Address, &row.sg.Wallet.SealedKey, &row.walletID, &row.version},
-		Found: &row.found}
-}
-
-// signerConfig is the part of a Signer that changes only when the owner
-// changes the bot's configuration, kept in memory under the card wallet's
-// configuration version as checkoutConfig is.
-type signerConfig struct {
-	walletID    string
-	version     int64
-	guardrails  botpay.Guardrails
-	master      *botpay.MasterGuardrails
-	procurement botpay.Procurement
-}
-
-// with completes a Signer read by slimSignerStep with the rules in memory.
-func (c *signerConfig) with(row *signerRow) Signer {
-	sg := row.sg
-	sg.Guardrails, sg.Master, sg.Procurement = c.guardrails, c.master, c.procurement
-	return sg
-}
-
-// signer finishes what signerStep read.
-func (row *signerRow) signer() (Signer, error) {
-	sg := row.sg
-	sg.Guardrails.AskApprovalAbove = moneyPtr(row.above)
-	if row.hasMaster {
-		sg.Master = &botpay.MasterGuardrails{PerTransaction: moneyPtr(row.mPer), DailyBudget: moneyPtr(row.mDay), MonthlyBudget: moneyPtr(row.mMonth)}
-	}
-	return sg, parseProcurement(row.lists, &sg.Procurement)
 }

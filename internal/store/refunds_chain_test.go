@@ -19,9 +19,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		st := db.Store
 		owner := newOwner(t, st)
 		bot := claimedBot(t, st, owner)
-		if err := st.CreateProcessorWallet(ctx, owner.ID, bot.ID, "0x00000000000000000000000000000000000000cc", []byte("sealed")); err != nil {
-			t.Fatal(err)
-		}
+		processorWalletAt(t, st, bot.ID, "0x00000000000000000000000000000000000000cc")
 		page := newPage(t, st, bot.ID, cents(1000))
 		sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})

@@ -6,6 +6,10 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
+// The signing side of reservations (reserving, deciding and expiring held
+// requests) is internal/payments; settlement and on-chain refunds still
+// read and release them here, under the same rules.
+
 // A processor wallet's live reservations are kept as a running total
 // (migration 0010): reserved_micro sums the amounts of the wallet's signed
 // and pending signing requests whose reserved_until is after
@@ -27,19 +31,6 @@ func expiredReservations(botParam, nowParam string) string {
 			AND r.reserved_until > (SELECT reserved_as_of FROM processor_wallets WHERE bot_id = ` + botParam + `)`
 }
 
-// lockWalletOfSigning locks the processor wallet of the owner's signing
-// request id (nothing when there is no such request), before the request
-// itself is read or changed.
-func (tx *Tx) lockWalletOfSigning(ctx context.Context, id int64, ownerID string) error {
-	var botID string
-	err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets
-		WHERE bot_id = (SELECT bot_id FROM signing_requests WHERE id = $1 AND owner_id = $2)`+tx.forUpdate(), id, ownerID).Scan(&botID)
-	if isNoRows(err) {
-		return nil
-	}
-	return err
-}
-
 // lockedProcessor is a processor wallet as its signing transaction found it
 // under the row lock.
 type lockedProcessor struct {
@@ -51,19 +42,6 @@ type lockedProcessor struct {
 
 // reserved is what is promised at the transaction's time.
 func (w lockedProcessor) reserved() botpay.Micro { return w.total - w.expired }
-
-// reserve folds the sweep into the wallet's total and adds a new request's
-// amount, reserved until untilMS; it runs with COMMIT. The caller holds the
-// wallet lock, so the new total is computed here rather than in SQL.
-func (tx *Tx) reserve(botID string, w lockedProcessor, nowMS, untilMS int64, amount botpay.Micro) {
-	asOf := max(w.asOf, nowMS) // another replica's clock may be ahead; the total never goes back
-	total := w.reserved()
-	if untilMS > asOf {
-		total += amount
-	}
-	tx.atCommit(step{Query: `UPDATE processor_wallets SET reserved_micro = $1, reserved_as_of = $2 WHERE bot_id = $3`,
-		Args: []any{int64(total), asOf, botID}})
-}
 
 // releaseReservation takes a request that counted until oldUntilMS out of
 // its wallet's total and, when newUntilMS is not zero, puts it back in

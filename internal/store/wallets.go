@@ -8,6 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/ledger"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // WalletView reads the bot's card wallet; ok is false before the claim.
@@ -105,9 +106,9 @@ func (t *Tx) fulfilTopups(ctx context.Context, botID, walletID string, funded, n
 // Transactions pages through a bot's ledger rows, newest first; the ledger
 // id is the position (it follows insertion, and ledger_bot indexes it).
 func (s *Store) Transactions(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
-	q, args := keyset(`SELECT id, type, amount_cents, balance_after_cents, description, created_at, id
-		FROM ledger WHERE bot_id = $1`, []any{botID}, "id", newestFirst, page)
-	v, err := readPage(ctx, s, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
+	q, args := kernel.Keyset(`SELECT id, type, amount_cents, balance_after_cents, description, created_at, id
+		FROM ledger WHERE bot_id = $1`, []any{botID}, "id", kernel.NewestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
 		tr := botpay.Transaction{BotID: botID}
 		var after sql.NullInt64
 		var created int64

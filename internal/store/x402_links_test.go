@@ -33,9 +33,7 @@ func newLink(t *testing.T, st *store.Store, botID string) botpay.PaymentLink {
 	now := st.Clock().Now()
 	l := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: botID, Amount: 2500, Description: "Held",
 		CreatedAt: now, ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}
-	if err := st.CreatePaymentLink(ctx, l); err != nil {
-		t.Fatal(err)
-	}
+	storetest.NewPaymentLink(t, st, l)
 	return l
 }
 

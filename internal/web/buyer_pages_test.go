@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -48,7 +49,7 @@ func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) selle
 		t.Fatal(err)
 	}
 	price := botpay.Money(4000)
-	page, err := srv.App.CreateCheckoutPage(ctx, bot, app.CheckoutPageInput{Title: "Studio time", Amount: &price})
+	page, err := srv.App.Earning().CreateCheckoutPage(ctx, bot, earning.CheckoutPageInput{Title: "Studio time", Amount: &price})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +58,8 @@ func newSellerWith(t *testing.T, d store.Dialect, opts testserver.Options) selle
 
 func (s seller) invoice(t *testing.T) botpay.Invoice {
 	t.Helper()
-	inv, err := s.srv.App.CreateInvoice(context.Background(), s.bot, app.InvoiceInput{CheckoutPageID: s.page.ID,
-		RecipientName: "Ada Buyer", LineItems: []app.LineInput{{Description: "Mixing", Quantity: "4", UnitPrice: 250000}}})
+	inv, err := s.srv.App.Earning().CreateInvoice(context.Background(), s.bot, earning.InvoiceInput{CheckoutPageID: s.page.ID,
+		RecipientName: "Ada Buyer", LineItems: []earning.LineInput{{Description: "Mixing", Quantity: "4", UnitPrice: 250000}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestBuyerPagesNameTheSellerAndDefaultToOneMethod(t *testing.T) {
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			s := newSeller(t, d)
-			link, err := s.srv.App.CreatePaymentLink(context.Background(), s.bot, 999, "Consulting", "")
+			link, err := s.srv.App.Earning().CreatePaymentLink(context.Background(), s.bot, 999, "Consulting", "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,7 +175,7 @@ func TestReceiptShowsTheTransactionHashOfAnX402Sale(t *testing.T) {
 					t.Errorf("receipt lacks %q", part)
 				}
 			}
-			other, err := s.srv.App.CreateCheckoutPage(context.Background(), s.bot, app.CheckoutPageInput{Title: "Other"})
+			other, err := s.srv.App.Earning().CreateCheckoutPage(context.Background(), s.bot, earning.CheckoutPageInput{Title: "Other"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -312,7 +313,7 @@ func TestSellerLineCarriesContactAndRefundPolicy(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		s := newSeller(t, d)
 		price := botpay.Money(1500)
-		page, err := s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Lessons", Amount: &price,
+		page, err := s.srv.App.Earning().CreateCheckoutPage(t.Context(), s.bot, earning.CheckoutPageInput{Title: "Lessons", Amount: &price,
 			ContactEmail: "help@seller.example", RefundPolicy: "Full refund within 14 days <no questions>"})
 		if err != nil {
 			t.Fatal(err)
@@ -328,7 +329,7 @@ func TestSellerLineCarriesContactAndRefundPolicy(t *testing.T) {
 				}
 			}
 		}
-		_, err = s.srv.App.CreateCheckoutPage(t.Context(), s.bot, app.CheckoutPageInput{Title: "Bad", ContactEmail: "not an address"})
+		_, err = s.srv.App.Earning().CreateCheckoutPage(t.Context(), s.bot, earning.CheckoutPageInput{Title: "Bad", ContactEmail: "not an address"})
 		if e := botpay.AsError(err); e == nil || e.Details["contact_email"] == "" {
 			t.Errorf("a contact that is no address: %v, want a validation error naming contact_email", err)
 		}

@@ -91,7 +91,7 @@ func (p *Pages) setCardStatus(w http.ResponseWriter, r *http.Request, owner botp
 }
 
 func (p *Pages) cancelInvoice(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	_, err := p.svc.CancelInvoice(r.Context(), owner, r.PathValue("invoice_id"))
+	_, err := p.svc.Earning().CancelInvoice(r.Context(), owner, r.PathValue("invoice_id"))
 	p.act(w, r, "cancelled", err)
 }
 

@@ -91,7 +91,7 @@ func (p *Pages) botOverviewPage(w http.ResponseWriter, r *http.Request, owner bo
 		p.fail(w, r, err)
 		return
 	}
-	pg := botOverviewPage{BotHead: h, WalletAddress: p.svc.WalletAddress(ctx, h.Bot.ID), Live: p.live}
+	pg := botOverviewPage{BotHead: h, WalletAddress: p.svc.Earning().WalletAddress(ctx, h.Bot.ID), Live: p.live}
 	if h.Overview.Wallet != nil {
 		pg.Available = h.Overview.Wallet.Wallet.Available()
 	}
@@ -206,19 +206,19 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 		func() error { days, err := p.svc.EarningByDay(ctx, b); pg.Chart = earningChart(days); return err },
 		func() (err error) {
 			pg.Pages, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
-				return p.svc.CheckoutPages(ctx, b, pr)
+				return p.svc.Earning().CheckoutPages(ctx, b, pr)
 			})
 			return
 		},
 		func() (err error) {
 			pg.Links, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.PaymentLink], error) {
-				return p.svc.PaymentLinks(ctx, b, "", pr)
+				return p.svc.Earning().PaymentLinks(ctx, b, "", pr)
 			})
 			return
 		},
 		func() (err error) {
 			pg.Invoices, err = firstItems(50, func(pr botpay.PageRequest) (botpay.Page[botpay.Invoice], error) {
-				return p.svc.Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
+				return p.svc.Earning().Invoices(ctx, b, botpay.InvoiceFilter{}, pr)
 			})
 			return
 		},

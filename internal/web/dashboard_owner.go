@@ -324,7 +324,7 @@ func (p *Pages) decideSigning(r *http.Request, owner botpay.Owner, approve bool)
 	if err != nil || id <= 0 {
 		return botpay.ErrNotFound("signing request")
 	}
-	_, err = p.svc.DecideSigning(r.Context(), owner, id, approve)
+	_, err = p.svc.Payments().DecideSigning(r.Context(), owner, id, approve)
 	return err
 }
 

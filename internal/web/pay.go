@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 )
 
 // payCSP lets buyer pages show the product image a bot linked, and
@@ -30,7 +31,7 @@ type payForm struct{ Email, Name, Amount, Method string }
 type payPage struct {
 	NotFound    bool
 	Title       string
-	Seller      *app.Seller
+	Seller      *earning.Seller
 	Page        *botpay.CheckoutPage
 	Link        *botpay.PaymentLink
 	Invoice     *botpay.Invoice
@@ -133,7 +134,7 @@ func (p *Pages) pageData(page botpay.CheckoutPage, inv *botpay.Invoice, form pay
 	d := payPage{Title: page.Title, Page: &page, Invoice: inv, State: "open", CollectName: page.CollectBuyerName,
 		Action: "/pay/" + page.ID, Form: form}
 	if !p.live { // sandbox methods settle nothing real
-		d.Methods = methodOptions(app.BuyerMethods(page.AllowedMethods))
+		d.Methods = methodOptions(earning.BuyerMethods(page.AllowedMethods))
 	}
 	route := "/api/v1/checkout/" + page.ID + "/x402"
 	if page.Allows(botpay.MethodX402) {
@@ -187,7 +188,7 @@ func (p *Pages) linkData(l botpay.PaymentLink, form payForm) payPage {
 	d := payPage{Title: "Payment request", Link: &l, State: "open", FixedAmount: &l.Amount, Action: "/pay/" + l.ID, Form: form,
 		X402URL: p.svc.BaseURL() + route, Wallet: p.walletFor(l.ID, route)}
 	if !p.live { // sandbox methods settle nothing real; x402 settles in both modes
-		d.Methods = methodOptions(app.LinkMethods())
+		d.Methods = methodOptions(earning.LinkMethods())
 	}
 	switch l.Status(p.svc.Now()) {
 	case botpay.LinkCompleted:

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 )
 
 // methodOptions labels the methods a buyer may choose, in order; the
@@ -24,7 +24,7 @@ func methodLabel(m string) string { return botpay.MethodLabel(m) }
 // renderSold renders a pay page with the seller named: every buyer page
 // says who is selling.
 func (p *Pages) renderSold(w http.ResponseWriter, r *http.Request, status int, botID string, data payPage) {
-	seller, err := p.svc.SellerOf(r.Context(), botID)
+	seller, err := p.svc.Earning().SellerOf(r.Context(), botID)
 	if err != nil {
 		p.payFailed(w, r, err)
 		return
@@ -41,7 +41,7 @@ func receiptPath(payID, saleID string) string { return "/pay/" + payID + "/recei
 // receiptPage is the data of receipt.html.
 type receiptPage struct {
 	Title      string
-	Receipt    app.Receipt
+	Receipt    earning.Receipt
 	For        string // what was bought: the page's title or the link's description
 	Method     string
 	ProductURL string
@@ -81,7 +81,7 @@ func (p *Pages) receipt(w http.ResponseWriter, r *http.Request) {
 		p.notFound(w)
 		return
 	}
-	rc, err := p.svc.ReceiptOf(ctx, id, saleID)
+	rc, err := p.svc.Earning().ReceiptOf(ctx, id, saleID)
 	if err != nil {
 		p.payFailed(w, r, err)
 		return

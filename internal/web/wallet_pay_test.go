@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
@@ -54,14 +54,14 @@ func testWalletSection(t *testing.T, d store.Dialect, live bool) {
 	s := newSellerWith(t, d, testserver.Options{Live: live})
 	inv := s.invoice(t)
 	page := func(methods ...string) string {
-		p, err := s.srv.App.CreateCheckoutPage(ctx, s.bot, app.CheckoutPageInput{Title: "Tip", AllowedMethods: &methods})
+		p, err := s.srv.App.Earning().CreateCheckoutPage(ctx, s.bot, earning.CheckoutPageInput{Title: "Tip", AllowedMethods: &methods})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p.ID
 	}
 	direct, card := page(botpay.MethodUSDCDirect), page(botpay.MethodL2Pay)
-	link, err := s.srv.App.CreatePaymentLink(ctx, s.bot, 999, "Consulting", "")
+	link, err := s.srv.App.Earning().CreatePaymentLink(ctx, s.bot, 999, "Consulting", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -59,4 +61,48 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 		t.Fatalf("claim: %v", err)
 	}
 	return claimed
+}
+
+// NewCheckoutPage stores p as internal/earning stores a new page, for the
+// tests of the sale path and x402 settlement, which only read pages.
+func NewCheckoutPage(t testing.TB, st *store.Store, p botpay.CheckoutPage) {
+	t.Helper()
+	ctx := context.Background()
+	methods, err := json.Marshal(p.AllowedMethods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var amount, expires sql.NullInt64
+	if p.Amount != nil {
+		amount = sql.NullInt64{Int64: int64(*p.Amount), Valid: true}
+	}
+	if !p.ExpiresAt.IsZero() {
+		expires = sql.NullInt64{Int64: kernel.MS(p.ExpiresAt), Valid: true}
+	}
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO checkout_pages (id, bot_id, title, description, amount_cents, amount_locked,
+			allowed_methods, page_type, collect_buyer_name, created_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			p.ID, p.BotID, p.Title, p.Description, amount, p.AmountLocked, string(methods), p.PageType, p.CollectBuyerName,
+			kernel.MS(p.CreatedAt), expires)
+		return err
+	}); err != nil {
+		t.Fatalf("create checkout page: %v", err)
+	}
+}
+
+// NewPaymentLink stores l as a pending link, as internal/earning stores a
+// new one.
+func NewPaymentLink(t testing.TB, st *store.Store, l botpay.PaymentLink) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO payment_links (id, bot_id, amount_cents, description, payer_email, completed, created_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			l.ID, l.BotID, int64(l.Amount), l.Description, sql.NullString{String: l.PayerEmail, Valid: l.PayerEmail != ""}, false,
+			kernel.MS(l.CreatedAt), kernel.MS(l.ExpiresAt))
+		return err
+	}); err != nil {
+		t.Fatalf("create payment link: %v", err)
+	}
 }

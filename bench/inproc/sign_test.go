@@ -1,0 +1,100 @@
+package inproc
+
+import (
+	"bytes"
+	"crypto/rand"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/botpay/botpay/internal/app"
+	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/seal"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// signers is how many bots BenchmarkSign spreads its calls over, one per
+// goroutine as loadgen's sign scenario does, so that the calls do not all
+// queue on one processor wallet's row.
+const signers = 32
+
+// BenchmarkSign is POST /api/v1/processor-wallet/bot/sign of 1 micro-USDC
+// through the full handler chain, signed at once: the signing hot path
+// (the facts read under the wallet's lock, the decision, the signature,
+// the write) without the network.
+func BenchmarkSign(b *testing.B) {
+	for _, d := range storetest.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			s := newSigningService(b, d)
+			h := s.handler(b, "discard")
+			keys := make([]string, signers)
+			for i := range keys {
+				keys[i] = signingBot(b, h, strconv.Itoa(i))
+			}
+			var next atomic.Int64
+			body := []byte(`{"resource_url":"https://vendor.example/data","amount_usdc":1,"recipient_address":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}`)
+			b.SetParallelism(parallelism)
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				key := keys[int(next.Add(1)-1)%signers]
+				for pb.Next() {
+					r := httptest.NewRequest(http.MethodPost, "/api/v1/processor-wallet/bot/sign", bytes.NewReader(body))
+					r.Header.Set("Authorization", "Bearer "+key)
+					r.Header.Set("Content-Type", "application/json")
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, r)
+					if w.Code != http.StatusOK {
+						b.Errorf("sign: %d %s", w.Code, w.Body)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// newSigningService is newService with limits that let one client sign
+// up the owners of all the signing bots.
+func newSigningService(b *testing.B, d store.Dialect) *service {
+	b.Helper()
+	db := storetest.Open(b, d, nil)
+	key := make([]byte, 32)
+	rand.Read(key)
+	sealer, err := seal.New(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	unlimited := 1 << 30
+	svc := app.New(app.Config{Store: db.Store, Sealer: sealer, Mail: &mail.Memory{}, BaseURL: "http://127.0.0.1:8080",
+		Limits: app.Limits{RegisterPerHour: unlimited, SignupPerHour: unlimited, ClaimPerHour: unlimited}})
+	return &service{db: db, app: svc, sealer: sealer}
+}
+
+// signingBot registers a bot for a new owner, claims it, gives it a
+// processor wallet funded with $1,000,000 and limits that never refuse,
+// and answers its API key.
+func signingBot(b *testing.B, h http.Handler, name string) string {
+	b.Helper()
+	email := "bench-signer-" + name + "@example.com"
+	var reg struct {
+		BotID      string `json:"bot_id"`
+		APIKey     string `json:"api_key"`
+		ClaimToken string `json:"claim_token"`
+	}
+	call(b, h, "POST", "/api/v1/bots/register", "", `{"bot_name":"signer-`+name+`","owner_email":"`+email+`"}`, 201, &reg)
+	var owner struct {
+		Token string `json:"token"`
+	}
+	call(b, h, "POST", "/api/v1/owner/signup", "", `{"email":"`+email+`","password":"bench-password-1"}`, 201, &owner)
+	call(b, h, "POST", "/api/v1/owner/bots/claim", owner.Token, `{"claim_token":"`+reg.ClaimToken+`"}`, 200, nil)
+	bot := "/api/v1/owner/bots/" + reg.BotID
+	call(b, h, "POST", bot+"/processor-wallet", owner.Token, `{}`, 201, nil)
+	call(b, h, "POST", bot+"/fund", owner.Token, `{"amount_usd":1000000,"rail":"processor_wallet"}`, 200, nil)
+	call(b, h, "PUT", bot+"/guardrails", owner.Token, `{"approval_mode":"auto_approve_under_threshold",`+
+		`"limits":{"per_transaction_usd":1000,"daily_usd":10000000,"monthly_usd":10000000,"ask_approval_above_usd":null}}`, 200, nil)
+	return reg.APIKey
+}

@@ -1,0 +1,55 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/store"
+)
+
+// newEarning builds the earning capability: sales, refunds and what is
+// paid for. Processor wallets and the owner check are read through the
+// Service, whose payments and accounts are built after it.
+func (s *Service) newEarning(c Config) *earning.Service {
+	return earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Claims: c.Store,
+		Chain: chainRefunds{s}, Receipts: s.receipts(c), Sellers: sellerNames{c.Store}, Wallets: earningPorts{s},
+		Senders: earningPorts{s}, InvoiceMail: s.ownerMail, RateLimits: offerRates{c.Store},
+		Limits: earning.OfferLimits{InvoiceMailsPerBotPerDay: c.Limits.InvoiceMailsPerBotPerDay,
+			InvoiceMailsPerOwnerPerDay: c.Limits.InvoiceMailsPerOwnerPerDay, RefMissesPerHour: c.Limits.RefMissesPerHour},
+		InvoiceKey: earning.InvoiceTokenKey(c.Sealer), BaseURL: s.baseURL, Logger: s.log})
+}
+
+// earningPorts are the Service's answers to earning's questions about
+// processor wallets and owners.
+type earningPorts struct{ s *Service }
+
+func (p earningPorts) EnsureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
+	return p.s.ensureProcessorWallet(ctx, ownerID, botID)
+}
+
+func (p earningPorts) ProcessorAddress(ctx context.Context, botID string) string {
+	return p.s.processorAddress(ctx, botID)
+}
+
+func (p earningPorts) RequireVerifiedOwner(ctx context.Context, bot botpay.Bot) error {
+	return p.s.requireVerifiedOwner(ctx, bot)
+}
+
+// offerRates counts invoice e-mails and reference misses in the store's
+// rate-limit windows.
+type offerRates struct{ st *store.Store }
+
+func (r offerRates) Take(ctx context.Context, l earning.Limit) error {
+	return r.st.Take(ctx, offerLimit(l))
+}
+
+func (r offerRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
+	return r.st.TakeIn(ctx, tx, offerLimit(l), now)
+}
+
+func offerLimit(l earning.Limit) store.Limit {
+	return store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
+}

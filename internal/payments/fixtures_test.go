@@ -1,0 +1,158 @@
+package payments_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/payments"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+var ctx = context.Background()
+
+var services sync.Map // *store.Store → *payments.Service
+
+// paymentsOf is the Service over st's database, one per store as app.New
+// builds one per process (so its signing rules in memory are kept), with
+// neither wallet keys nor mail: the tests judge and sign nothing.
+func paymentsOf(st *store.Store) *payments.Service {
+	if s, ok := services.Load(st); ok {
+		return s.(*payments.Service)
+	}
+	s, _ := services.LoadOrStore(st, payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox()}))
+	return s.(*payments.Service)
+}
+
+// newOwner creates an owner with a random e-mail.
+func newOwner(t testing.TB, st *store.Store) botpay.Owner {
+	t.Helper()
+	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
+		return err
+	}); err != nil {
+		t.Fatalf("create owner: %v", err)
+	}
+	return o
+}
+
+// claimedBot registers a bot and has owner claim it.
+func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
+	t.Helper()
+	token := botpay.NewClaimToken()
+	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
+		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
+	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
+		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	claimed, err := registry.ClaimBot(ctx, owner.ID, botpay.Digest(token))
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return claimed
+}
+
+// shopper is a claimed bot of owner funded with $1,000, with guardrails
+// adjusted from the defaults and one active card (profile 1, $1,000 a
+// month).
+func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	b := claimedBot(t, st, owner)
+	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := botpay.DefaultGuardrails(st.Clock().Now())
+	adjust(&g)
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
+		CreatedAt: st.Clock().Now()}
+	if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		t.Fatal(err)
+	}
+	return b, c
+}
+
+func eventTypes(t *testing.T, st *store.Store, botID string) []string {
+	t.Helper()
+	events, err := st.Events(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	return types
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	e := botpay.AsError(err)
+	if e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %q", err, code)
+	}
+}
+
+func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
+	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+	return storetest.Open(t, d, clock).Store, clock
+}
+
+// earningOf is the sale path over st's database (internal/earning), as
+// app.New builds it without receipt mail or on-chain refunds.
+func earningOf(st *store.Store) *earning.Service {
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
+}
+
+func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
+	t.Helper()
+	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
+		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
+	storetest.NewCheckoutPage(t, st, p)
+	return p
+}
+
+func cents(m botpay.Money) *botpay.Money { return &m }
+
+// sweepOnReplicas runs sweep on every replica, two workers each, one item
+// at a time until nothing is left, and returns how many items they swept
+// in all.
+func sweepOnReplicas(t *testing.T, replicas []*payments.Service, sweep func(*payments.Service, context.Context, int) (int, error)) int64 {
+	t.Helper()
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for _, s := range replicas {
+		for range 2 {
+			wg.Go(func() {
+				for {
+					n, err := sweep(s, ctx, 1)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					total.Add(int64(n))
+					if n == 0 {
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return total.Load()
+}

@@ -1,0 +1,105 @@
+package payments_test
+
+import (
+	"testing"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
+)
+
+// The sign endpoint keeps a bot's rules in memory as checkout does; the
+// signer its decider sees carries every change at once, on this replica
+// or another, and the freeze is always read afresh.
+func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
+	t.Parallel()
+	changes := []struct {
+		name   string
+		change func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot)
+		check  func(sg botpay.SigningFacts) bool
+	}{
+		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
+			lowerPerTransaction(t, st, owner, b, 50)
+		}, func(sg botpay.SigningFacts) bool { return sg.Guardrails.PerTransaction == 50 }},
+		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
+			per := botpay.Money(50)
+			if err := spendingOf(st).ReplaceMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{PerTransaction: &per}); err != nil {
+				t.Fatal(err)
+			}
+		}, func(sg botpay.SigningFacts) bool { return sg.Master != nil && *sg.Master.PerTransaction == 50 }},
+		{"recipient blocked", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
+			change := spending.ProcurementChange{BlockedDomains: &[]string{"v.example"}}
+			if _, err := spendingOf(st).SetProcurement(ctx, owner, b.ID, change); err != nil {
+				t.Fatal(err)
+			}
+		}, func(sg botpay.SigningFacts) bool { return len(sg.Procurement.BlockedDomains) == 1 }},
+		{"frozen", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
+			if _, err := st.SetFrozen(ctx, owner.ID, b.ID, true); err != nil {
+				t.Fatal(err)
+			}
+		}, func(sg botpay.SigningFacts) bool { return sg.Frozen }},
+	}
+	for _, ch := range changes {
+		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
+			owner, b := autoShopper(t, db.Store)
+			signer := func() botpay.SigningFacts {
+				var seen botpay.SigningFacts
+				_, _, err := paymentsOf(db.Store).ReserveJudged(ctx, botpay.SigningRequest{BotID: b.ID, OwnerID: owner.ID,
+					ResourceURL: "https://v.example/x", ResourceHost: "v.example", Recipient: "0x209693bc6afc0c5328ba36faf03c514ef312287c",
+					Amount: 1000, Nonce: botpay.NewID("0x"), ValidBefore: db.Store.Clock().Now().Unix() + 300, Signature: "0xsig",
+					Header: "h", ApprovalMode: botpay.ApprovalUnderThreshold}, nil,
+					func(f botpay.SigningFacts) (botpay.SigningVerdict, error) {
+						seen = f
+						return botpay.SigningVerdict{}, nil
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return seen
+			}
+			for i := range 2 { // the second one uses the rules in memory
+				if sg := signer(); ch.check(sg) {
+					t.Fatalf("signature %d before the change already sees it: %+v", i+1, sg)
+				}
+			}
+			ch.change(t, changer, owner, b)
+			if sg := signer(); !ch.check(sg) {
+				t.Fatalf("signer after the change = %+v", sg)
+			}
+		})
+	}
+}
+
+// onEachReplica runs test, as a parallel subtest on each engine, with a
+// fresh database and the store that makes the change: the one under test
+// ("same replica"), or a second store on the same database ("other
+// replica"), whose changes the first can learn of only from the database.
+func onEachReplica(t *testing.T, name string, test func(t *testing.T, db *storetest.DB, changer *store.Store)) {
+	for _, d := range storetest.Dialects {
+		for _, replica := range []string{"same replica", "other replica"} {
+			t.Run(string(d)+"/"+replica+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.Open(t, d, nil)
+				changer := db.Store
+				if replica == "other replica" {
+					changer = db.OpenAnother(t)
+				}
+				test(t, db, changer)
+			})
+		}
+	}
+}
+
+// lowerPerTransaction sets the bot's per-transaction limit to cents.
+func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
+	t.Helper()
+	g, err := st.Guardrails(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.PerTransaction = cents
+	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+}
