@@ -36,11 +36,11 @@ func (s *Service) CreateCard(ctx context.Context, owner botpay.Owner, in NewCard
 	p := validate.Problems{}
 	name := p.Text("card_name", in.CardName, 1, 100, false)
 	digits := strings.TrimSpace(in.MissingDigits)
-	if !AllDigits(digits) || len(digits) < 1 || len(digits) > 8 {
+	if !allDigits(digits) || len(digits) < 1 || len(digits) > 8 {
 		// Never more than 8: the service must not hold a full card number.
 		p.Add("missing_digits", "must be 1 to 8 digits")
 	}
-	month, year := CardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
+	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
 	validProfiles(p, in.Profiles, in.RealProfileIndex)
 	for field, v := range map[string]*botpay.Money{"limits.per_transaction_usd": in.Limits.PerTransaction,
 		"limits.daily_usd": in.Limits.Daily, "limits.monthly_usd": in.Limits.Monthly} {
@@ -113,8 +113,8 @@ func (s *Service) openDetails(cardID string, index int, sealed []byte) (botpay.C
 	return d, err
 }
 
-// AllDigits reports whether s holds decimal digits only.
-func AllDigits(s string) bool {
+// allDigits reports whether s holds decimal digits only.
+func allDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
 			return false
@@ -123,9 +123,9 @@ func AllDigits(s string) bool {
 	return true
 }
 
-// CardExpiry normalises an expiry to "MM" and "YYYY" (two-digit years are
+// cardExpiry normalises an expiry to "MM" and "YYYY" (two-digit years are
 // taken as 20YY).
-func CardExpiry(p validate.Problems, month, year string, thisYear int) (string, string) {
+func cardExpiry(p validate.Problems, month, year string, thisYear int) (string, string) {
 	m, err := strconv.Atoi(strings.TrimSpace(month))
 	if err != nil || m < 1 || m > 12 {
 		p.Add("expiry_month", "must be a month from 01 to 12")

@@ -46,10 +46,10 @@ func (s *Service) CreateRail5Card(ctx context.Context, owner botpay.Owner, in Ra
 		p.Add("number", "must be a valid card number of 12 to 19 digits")
 	}
 	cvv := strings.TrimSpace(in.CVV)
-	if len(cvv) < 3 || len(cvv) > 4 || !AllDigits(cvv) {
+	if len(cvv) < 3 || len(cvv) > 4 || !allDigits(cvv) {
 		p.Add("cvv", "must be 3 or 4 digits")
 	}
-	month, year := CardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
+	month, year := cardExpiry(p, in.ExpiryMonth, in.ExpiryYear, s.clock.Now().Year())
 	holder := p.Text("holder_name", in.HolderName, 1, 100, false)
 	if err := p.Err(); err != nil {
 		return botpay.Rail5Card{}, err
