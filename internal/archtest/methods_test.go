@@ -17,7 +17,7 @@ const maxExportedMethods = 40
 // with the count it may not exceed: the ceiling only comes down, and a
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
-	"internal/app.Service": 84,
+	"internal/app.Service": 72,
 	"internal/store.Store": 88,
 }
 
