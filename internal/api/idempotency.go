@@ -91,14 +91,14 @@ func (s *Server) idempotent(scope string, next http.Handler) http.Handler {
 		}
 		scope += " " + r.URL.Path
 		sum := sha256.Sum256(body)
-		replay, err := s.svc.BeginIdempotent(r.Context(), scope, key, hex.EncodeToString(sum[:]))
+		replay, err := s.svc.Idempotency().Begin(r.Context(), scope, key, hex.EncodeToString(sum[:]))
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		aad := []byte(scope + "\x00" + key)
 		if replay != nil {
-			s.replay(w, r, replay, aad)
+			s.replay(w, r, replay.SealedResponse, aad)
 			return
 		}
 		rec := &responseCapture{header: http.Header{}}
@@ -119,9 +119,9 @@ func (s *Server) keep(r *http.Request, rec *responseCapture, outcome *outcomeFla
 	var err error
 	switch {
 	case outcome.unknown:
-		err = s.svc.HoldIdempotent(ctx, scope, key)
+		err = s.svc.Idempotency().Hold(ctx, scope, key)
 	case rec.status >= 500 || rec.status == http.StatusTooManyRequests:
-		err = s.svc.AbandonIdempotent(ctx, scope, key)
+		err = s.svc.Idempotency().Abandon(ctx, scope, key)
 	default:
 		stored := storedResponse{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes(),
 			Holder: credentialDigest(r), NeverReplayed: outcome.neverReplayed}
@@ -132,7 +132,7 @@ func (s *Server) keep(r *http.Request, rec *responseCapture, outcome *outcomeFla
 			stored.Body, stored.ContentType = nil, "" // the new key is not kept, even sealed
 		}
 		resp, _ := json.Marshal(stored)
-		err = s.svc.FinishIdempotent(ctx, scope, key, rec.status, s.cfg.Sealer.Seal(resp, aad))
+		err = s.svc.Idempotency().Finish(ctx, scope, key, rec.status, s.cfg.Sealer.Seal(resp, aad))
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "idempotency record not saved", "request_id", requestID(r), "err", err)

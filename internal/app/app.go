@@ -12,6 +12,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/egress"
+	"github.com/botpay/botpay/internal/idempotency"
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/notifications"
@@ -123,6 +124,8 @@ type Service struct {
 	// jobs is the job queue the process's runner takes its jobs from, so
 	// that what the service enqueues wakes it.
 	jobs *jobs.Queue
+	// idempotency keeps the first responses of idempotent requests.
+	idempotency *idempotency.Keys
 	// notifications hands bots their pending messages and authenticates
 	// tunnel clients.
 	notifications *notifications.Service
@@ -185,6 +188,7 @@ func New(c Config) *Service {
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
 	}
+	svc.idempotency = idempotency.New(c.Store.Kernel())
 	if svc.jobs == nil {
 		svc.jobs = jobs.NewQueue(c.Store.Kernel())
 	}

@@ -6,31 +6,22 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Read use cases of the owner dashboard (internal/web). They read what the
-// owner may see and decide nothing; a bot passed in has been authorized by
-// the caller (OwnedBot).
+// Dashboard holds the read use cases of the owner dashboard (internal/web):
+// what the owner may see, composed across the capabilities. They decide
+// nothing; a bot passed in has been authorized by the caller (OwnedBot).
+type Dashboard struct{ s *Service }
+
+// Dashboard hands the owner dashboard its reads.
+func (s *Service) Dashboard() Dashboard { return Dashboard{s} }
 
 // OwnedBot is the bot botID when owner owns it, else not found.
-func (s *Service) OwnedBot(ctx context.Context, owner botpay.Owner, botID string) (botpay.Bot, error) {
+func (d Dashboard) OwnedBot(ctx context.Context, owner botpay.Owner, botID string) (botpay.Bot, error) {
+	s := d.s
 	return s.store.OwnedBot(ctx, owner.ID, botID)
 }
 
 // OwnerBots pages through the bots owner owns.
-func (s *Service) OwnerBots(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
+func (d Dashboard) OwnerBots(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
+	s := d.s
 	return s.store.OwnerBots(ctx, owner.ID, page)
-}
-
-// BotWallet is an owned bot's card wallet; ok is false before the claim.
-func (s *Service) BotWallet(ctx context.Context, bot botpay.Bot) (botpay.WalletView, bool, error) {
-	return s.store.WalletView(ctx, bot.ID)
-}
-
-// RecentTopupRequests lists a bot's latest top-up requests, newest first.
-func (s *Service) RecentTopupRequests(ctx context.Context, bot botpay.Bot, limit int) ([]botpay.TopupRequest, error) {
-	return s.store.TopupRequests(ctx, bot.ID, limit)
-}
-
-// SpendingByDay sums a bot's checkouts per UTC day over the last days days.
-func (s *Service) SpendingByDay(ctx context.Context, bot botpay.Bot, days int) ([]botpay.DaySpending, error) {
-	return s.store.SpendingByDay(ctx, bot.ID, days)
 }

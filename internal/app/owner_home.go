@@ -45,7 +45,8 @@ type OwnerHomeView struct {
 }
 
 // OwnerHome reads the owner's overview.
-func (s *Service) OwnerHome(ctx context.Context, owner botpay.Owner) (OwnerHomeView, error) {
+func (d Dashboard) OwnerHome(ctx context.Context, owner botpay.Owner) (OwnerHomeView, error) {
+	s := d.s
 	var v OwnerHomeView
 	approvals, err := allPages(func(pr botpay.PageRequest) (botpay.Page[Approval], error) { return s.Approvals(ctx, owner, pr) })
 	if err != nil {

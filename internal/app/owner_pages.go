@@ -42,7 +42,8 @@ type BotSpendingView struct {
 
 // BotSpending reads the spending section: the charts' sums, recent
 // purchases, and the last ledgerLimit movements of every rail.
-func (s *Service) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit int) (BotSpendingView, error) {
+func (d Dashboard) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit int) (BotSpendingView, error) {
+	s := d.s
 	var v BotSpendingView
 	var err error
 	steps := []func() error{
@@ -99,7 +100,8 @@ type BotSettingsView struct {
 }
 
 // BotSettings reads what the settings section shows besides the cards.
-func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpay.Bot) (BotSettingsView, error) {
+func (d Dashboard) BotSettings(ctx context.Context, owner botpay.Owner, bot botpay.Bot) (BotSettingsView, error) {
+	s := d.s
 	var v BotSettingsView
 	var err error
 	if v.Guardrails, err = s.spending.OwnedGuardrails(ctx, owner, bot.ID); err != nil {
@@ -116,7 +118,8 @@ func (s *Service) BotSettings(ctx context.Context, owner botpay.Owner, bot botpa
 }
 
 // EarningByDay sums a bot's confirmed sales per day over ChartDays days.
-func (s *Service) EarningByDay(ctx context.Context, bot botpay.Bot) ([]botpay.DayAmount, error) {
+func (d Dashboard) EarningByDay(ctx context.Context, bot botpay.Bot) ([]botpay.DayAmount, error) {
+	s := d.s
 	return s.earning.SalesByDay(ctx, bot.ID, ChartDays)
 }
 

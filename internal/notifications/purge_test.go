@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/idempotency"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -19,13 +20,13 @@ func TestPurgeDeletesOldRowsInBoundedBatches(t *testing.T) {
 			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 			st := storetest.Open(t, d, clock).Store
 			for i := range 23 {
-				if _, err := st.BeginIdempotent(ctx, "scope", fmt.Sprintf("old-%d", i), "hash"); err != nil {
+				if _, err := idempotency.New(st.Kernel()).Begin(ctx, "scope", fmt.Sprintf("old-%d", i), "hash"); err != nil {
 					t.Fatal(err)
 				}
 			}
 			clock.Advance(49 * time.Hour)
 			for i := range 4 {
-				if _, err := st.BeginIdempotent(ctx, "scope", fmt.Sprintf("new-%d", i), "hash"); err != nil {
+				if _, err := idempotency.New(st.Kernel()).Begin(ctx, "scope", fmt.Sprintf("new-%d", i), "hash"); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -61,14 +61,6 @@ func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []in
 // many running transactions would, until release.
 func (s *Store) HoldWriteGate() (release func()) { return s.db.HoldWriteGate() }
 
-// IdempotencyKeyCount (tests only) counts the stored idempotency keys of a
-// scope.
-func (s *Store) IdempotencyKeyCount(ctx context.Context, scope string) (int, error) {
-	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM idempotency_keys WHERE scope = $1`, scope).Scan(&n)
-	return n, err
-}
-
 // PGMigrationLock (tests only) is the statement a replica runs to take the
 // migration lock, so a test can hold it as a migrating replica would.
 const PGMigrationLock = kernel.PGMigrationLock

@@ -33,7 +33,7 @@ func (h BotHead) Tabs() []struct{ Path, Label string } { return botSections }
 
 // ownedBot loads the bot named in the path if the owner owns it.
 func (p *Pages) ownedBot(r *http.Request, owner botpay.Owner) (botpay.Bot, error) {
-	return p.svc.OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
+	return p.svc.Dashboard().OwnedBot(r.Context(), owner, r.PathValue("bot_id"))
 }
 
 // headOf loads the bot named in the path and what every section shows
@@ -122,7 +122,7 @@ func (p *Pages) botSpendingPage(w http.ResponseWriter, r *http.Request, owner bo
 	if n, err := strconv.Atoi(r.URL.Query().Get("tx")); err == nil && n > 0 && n <= 1000 {
 		limit = n
 	}
-	v, err := p.svc.BotSpending(ctx, h.Bot, limit)
+	v, err := p.svc.Dashboard().BotSpending(ctx, h.Bot, limit)
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -151,7 +151,7 @@ func (p *Pages) botSettingsPage(w http.ResponseWriter, r *http.Request, owner bo
 		return
 	}
 	pg := botSettingsPage{BotHead: h}
-	if pg.BotSettingsView, err = p.svc.BotSettings(ctx, owner, h.Bot); err == nil {
+	if pg.BotSettingsView, err = p.svc.Dashboard().BotSettings(ctx, owner, h.Bot); err == nil {
 		pg.Cards, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Card], error) {
 			return p.svc.Spending().Cards(ctx, owner, h.Bot.ID, pr)
 		})
@@ -203,7 +203,11 @@ func (p *Pages) earningPage(w http.ResponseWriter, r *http.Request, owner botpay
 	b := h.Bot
 	pg := earningPage{BotHead: h, BaseURL: p.svc.BaseURL()}
 	steps := []func() error{
-		func() error { days, err := p.svc.EarningByDay(ctx, b); pg.Chart = earningChart(days); return err },
+		func() error {
+			days, err := p.svc.Dashboard().EarningByDay(ctx, b)
+			pg.Chart = earningChart(days)
+			return err
+		},
 		func() (err error) {
 			pg.Pages, err = everything(func(pr botpay.PageRequest) (botpay.Page[botpay.CheckoutPage], error) {
 				return p.svc.Earning().CheckoutPages(ctx, b, pr)

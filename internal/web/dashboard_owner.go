@@ -92,7 +92,7 @@ func (overviewPage) PageTitle() string { return "Overview" }
 const overviewApprovals = 5
 
 func (p *Pages) botsPage(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	v, err := p.svc.OwnerHome(r.Context(), owner)
+	v, err := p.svc.Dashboard().OwnerHome(r.Context(), owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -236,7 +236,7 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	}
 	names := map[string]string{}
 	if bots, err := everything(func(pr botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
-		return p.svc.OwnerBots(ctx, owner, pr)
+		return p.svc.Dashboard().OwnerBots(ctx, owner, pr)
 	}); err == nil {
 		for _, b := range bots {
 			names[b.ID] = b.Name

@@ -106,3 +106,11 @@ func NewPaymentLink(t testing.TB, st *store.Store, l botpay.PaymentLink) {
 		t.Fatalf("create payment link: %v", err)
 	}
 }
+
+// WantCode fails the test unless err is the domain error of code.
+func WantCode(t testing.TB, err error, code string) {
+	t.Helper()
+	if e := botpay.AsError(err); e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %q", err, code)
+	}
+}
