@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/botpay/botpay/internal/accounts"
@@ -78,7 +77,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.CheckoutPerHour, 30)
 	def(&l.InvoiceMailsPerBotPerDay, 50)
 	def(&l.InvoiceMailsPerOwnerPerDay, 200)
-	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
+	def(&l.FacilitatorPerMinute, payments.FacilitatorCallsPerMinute)
 	def(&l.OwnerMailsPerBotPerDay, 20)
 	def(&l.OwnerMailsPerAddressPerDay, 50)
 	def(&l.ReceiptMailsPerBotPerDay, 1000)
@@ -90,7 +89,6 @@ func (l Limits) withDefaults() Limits {
 type Service struct {
 	store   *store.Store
 	earning *earning.Service
-	sales   salePath // earning, as x402 settlement records through it
 	sealer  *seal.Sealer
 	mail    mail.Sender
 	clock   botpay.Clock
@@ -100,8 +98,6 @@ type Service struct {
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
-	// settler settles signed x402 payments; see settlement.go.
-	settler Settler
 	// chain settles on a real chain in live mode (nil in the sandbox);
 	// domain is the token every signature and requirement names.
 	chain  *settle.Chain
@@ -118,13 +114,7 @@ type Service struct {
 	invoiceKey []byte
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
 	explorerURL string
-	// replacements counts the relayer transactions this process replaced
-	// (ReplacedTransactions, exported as a metric).
-	replacements atomic.Int64
-	// buyerWait bounds how long a buyer's request waits for its
-	// settlement (settlement_chain.go).
-	buyerWait time.Duration
-	accounts  *accounts.Service
+	accounts    *accounts.Service
 	// jobs is the job queue the process's runner takes its jobs from, so
 	// that what the service enqueues wakes it.
 	jobs *jobs.Queue
@@ -153,7 +143,7 @@ type Config struct {
 	WebhookAllowPrivate bool
 	// Settler settles x402 payments (nil: the sandbox settler, or in live
 	// mode a settler that refuses every payment).
-	Settler Settler
+	Settler settle.Settler
 	// Chain, set in live mode, settles x402 payments on chain and names
 	// the token domain; without it Domain does (zero: USDC on Base).
 	Chain  *settle.Chain
@@ -183,10 +173,10 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
+		chain: c.Chain, domain: c.Domain, live: c.Live, invoiceKey: invoiceTokenKey(c.Sealer),
 		explorerURL: c.ExplorerURL,
 		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: payments.ResourceFetchTimeout}),
-		buyerWait:   buyerWaitWithin(c.WriteTimeout), jobs: c.Jobs}
+		jobs:        c.Jobs}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
 	}
@@ -202,8 +192,6 @@ func New(c Config) *Service {
 	svc.ownerMail = svc.newOwnerMail(c)
 	svc.earning = earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Offers: c.Store.SaleOffers(),
 		Chain: chainRefunds{svc}, Receipts: svc.receipts(c), Logger: log})
-	svc.sales = svc.earning
-	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
 	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
