@@ -46,7 +46,7 @@ type Limits struct {
 	InvoiceMailsPerBotPerDay   int
 	InvoiceMailsPerOwnerPerDay int
 	// FacilitatorPerMinute bounds each of a bot's x402 facilitator verify
-	// and settle calls (facilitator.go).
+	// and settle calls (internal/payments/facilitator.go).
 	FacilitatorPerMinute int
 	// Owner notifications per rolling 24 hours, per bot and per recipient
 	// address (owner_mail_limits.go).
@@ -106,7 +106,7 @@ type Service struct {
 	// (recipient_binding.go), through the outbound guard.
 	resources *http.Client
 	// live is BOTPAY_MODE=live: no sandbox payment, no owner funding of
-	// processor wallets, no sandbox settler (mode.go).
+	// processor wallets (mode.go), no sandbox settler (internal/payments).
 	live bool
 	// bots registers, claims and authenticates bots and rotates their keys.
 	bots *bots.Service

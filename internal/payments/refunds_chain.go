@@ -51,7 +51,7 @@ func (s *Service) RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID 
 	if err != nil {
 		return botpay.Refund{}, s.refundRefusal(ctx, err)
 	}
-	// Read now, not from the cache: the store judges the refund against it
+	// Read now, not from the cache: the refund is judged against it
 	// beside the signatures and refunds that promise the same tokens.
 	micro, readAt, err := s.FreshChainBalance(ctx, payment.Authorization.From)
 	if err != nil {
