@@ -26,7 +26,7 @@ func startMetrics(d *deps) (observers, func(), error) {
 	}
 	m := metrics.New(d.store)
 	if d.cfg.Mode.Live() {
-		m.WatchChain(d.svc)
+		m.WatchChain(d.svc.Payments())
 	}
 	ln, err := net.Listen("tcp", d.cfg.MetricsAddr)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // middleware calls, with the bot's API key as its auth header.
 
 func (s *Server) facilitatorSupported(w http.ResponseWriter, _ *http.Request, _ botpay.Bot) {
-	writeJSON(w, http.StatusOK, s.svc.Facilitator().Supported())
+	writeJSON(w, http.StatusOK, s.svc.Payments().Facilitator().Supported())
 }
 
 func (s *Server) facilitatorVerify(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -21,7 +21,7 @@ func (s *Server) facilitatorVerify(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	out, err := s.svc.Facilitator().Verify(r.Context(), bot.ID, body)
+	out, err := s.svc.Payments().Facilitator().Verify(r.Context(), bot.ID, body)
 	if err != nil {
 		writeError(w, r, facilitatorError(err))
 		return
@@ -35,7 +35,7 @@ func (s *Server) facilitatorSettle(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	out, err := s.svc.Facilitator().Settle(r.Context(), bot.ID, body)
+	out, err := s.svc.Payments().Facilitator().Settle(r.Context(), bot.ID, body)
 	if err != nil {
 		writeError(w, r, facilitatorError(err))
 		return

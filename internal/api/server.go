@@ -119,7 +119,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": botpay.CodeDatabaseUnreachable})
 		return
 	}
-	if err := s.svc.ChainReady(r.Context()); err != nil {
+	if err := s.svc.Payments().ChainReady(r.Context()); err != nil {
 		// A load balancer takes a replica whose chain cannot settle out of
 		// rotation; the failed check tells the operator what to fix.
 		check, detail := settle.CheckNode, err.Error()

@@ -146,7 +146,7 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 		}
 		requested = &m
 	}
-	offer, err := s.svc.X402Offer(r.Context(), pathID(r, "id"), q.Get("ref"), q.Get("t"), requested, clientIP(r))
+	offer, err := s.svc.Payments().X402Offer(r.Context(), pathID(r, "id"), q.Get("ref"), q.Get("t"), requested, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -164,7 +164,7 @@ func (s *Server) checkoutX402(w http.ResponseWriter, r *http.Request) {
 // payment_link_not_pending instead of any 402, while the authorization
 // that paid it gets its first answer again.
 func (s *Server) paymentLinkX402(w http.ResponseWriter, r *http.Request) {
-	offer, err := s.svc.X402LinkOffer(r.Context(), pathID(r, "id"))
+	offer, err := s.svc.Payments().X402LinkOffer(r.Context(), pathID(r, "id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -189,7 +189,7 @@ func (s *Server) payX402(w http.ResponseWriter, r *http.Request, offer app.X402O
 		ask.refuse(w, r, "X-PAYMENT header is required", "PAYMENT-SIGNATURE header is required")
 		return
 	}
-	res, err := s.svc.SettleX402(r.Context(), offer, header)
+	res, err := s.svc.Payments().SettleX402(r.Context(), offer, header)
 	s.answerSettlement(w, r, ask, res, err, nil)
 }
 
@@ -224,5 +224,5 @@ func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
 	if len(problems) > 0 {
 		return botpay.ValidationError(problems)
 	}
-	return s.svc.X402Buyer(offer, text["buyer_email"], text["buyer_name"])
+	return s.svc.Payments().X402Buyer(offer, text["buyer_email"], text["buyer_name"])
 }

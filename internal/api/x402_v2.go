@@ -76,7 +76,7 @@ func (s *Server) payX402V2(w http.ResponseWriter, r *http.Request, offer app.X40
 		ask.refuse(w, r, reason, reason)
 		return
 	}
-	res, err := s.svc.SettleX402V2(r.Context(), offer, sig)
+	res, err := s.svc.Payments().SettleX402V2(r.Context(), offer, sig)
 	s.answerSettlement(w, r, ask, res, err, func(settled x402.SettleResponse) {
 		settled.Network, settled.Amount = s.svc.Domain().CAIP2(), strconv.FormatInt(int64(offer.Micro()), 10)
 		w.Header().Set(x402.HeaderPaymentResponse, x402.EncodePaymentResponse(settled))

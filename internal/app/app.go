@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/botpay/botpay/internal/accounts"
@@ -48,7 +47,7 @@ type Limits struct {
 	InvoiceMailsPerBotPerDay   int
 	InvoiceMailsPerOwnerPerDay int
 	// FacilitatorPerMinute bounds each of a bot's x402 facilitator verify
-	// and settle calls (facilitator.go).
+	// and settle calls (internal/payments/facilitator.go).
 	FacilitatorPerMinute int
 	// Owner notifications per rolling 24 hours, per bot and per recipient
 	// address (owner_mail_limits.go).
@@ -76,7 +75,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.ClaimFailuresPerHour, 1000)
 	def(&l.TopupPerHour, 10)
 	def(&l.CheckoutPerHour, 30)
-	def(&l.FacilitatorPerMinute, FacilitatorCallsPerMinute)
+	def(&l.FacilitatorPerMinute, payments.FacilitatorCallsPerMinute)
 	def(&l.OwnerMailsPerBotPerDay, 20)
 	def(&l.OwnerMailsPerAddressPerDay, 50)
 	def(&l.ReceiptMailsPerBotPerDay, 1000)
@@ -88,7 +87,6 @@ func (l Limits) withDefaults() Limits {
 type Service struct {
 	store   *store.Store
 	earning *earning.Service
-	sales   salePath // earning, as x402 settlement records through it
 	sealer  *seal.Sealer
 	mail    mail.Sender
 	clock   botpay.Clock
@@ -98,8 +96,6 @@ type Service struct {
 	// allowPrivate lets callback URLs point at internal addresses
 	// (BOTPAY_WEBHOOK_ALLOW_PRIVATE).
 	allowPrivate bool
-	// settler settles signed x402 payments; see settlement.go.
-	settler Settler
 	// chain settles on a real chain in live mode (nil in the sandbox);
 	// domain is the token every signature and requirement names.
 	chain  *settle.Chain
@@ -108,19 +104,13 @@ type Service struct {
 	// (recipient_binding.go), through the outbound guard.
 	resources *http.Client
 	// live is BOTPAY_MODE=live: no sandbox payment, no owner funding of
-	// processor wallets, no sandbox settler (mode.go).
+	// processor wallets (mode.go), no sandbox settler (internal/payments).
 	live bool
 	// bots registers, claims and authenticates bots and rotates their keys.
 	bots *bots.Service
 	// explorerURL is BOTPAY_X402_EXPLORER_URL.
 	explorerURL string
-	// replacements counts the relayer transactions this process replaced
-	// (ReplacedTransactions, exported as a metric).
-	replacements atomic.Int64
-	// buyerWait bounds how long a buyer's request waits for its
-	// settlement (settlement_chain.go).
-	buyerWait time.Duration
-	accounts  *accounts.Service
+	accounts    *accounts.Service
 	// jobs is the job queue the process's runner takes its jobs from, so
 	// that what the service enqueues wakes it.
 	jobs *jobs.Queue
@@ -151,7 +141,7 @@ type Config struct {
 	WebhookAllowPrivate bool
 	// Settler settles x402 payments (nil: the sandbox settler, or in live
 	// mode a settler that refuses every payment).
-	Settler Settler
+	Settler settle.Settler
 	// Chain, set in live mode, settles x402 payments on chain and names
 	// the token domain; without it Domain does (zero: USDC on Base).
 	Chain  *settle.Chain
@@ -181,10 +171,10 @@ func New(c Config) *Service {
 	}
 	svc := &Service{store: c.Store, sealer: c.Sealer, mail: c.Mail, clock: c.Store.Clock(), log: log,
 		baseURL: c.BaseURL, limits: c.Limits.withDefaults(), allowPrivate: c.WebhookAllowPrivate,
-		settler: c.Settler, chain: c.Chain, domain: c.Domain, live: c.Live,
+		chain: c.Chain, domain: c.Domain, live: c.Live,
 		explorerURL: c.ExplorerURL,
 		resources:   egress.Client(egress.Options{AllowPrivate: c.WebhookAllowPrivate, Timeout: payments.ResourceFetchTimeout}),
-		buyerWait:   buyerWaitWithin(c.WriteTimeout), jobs: c.Jobs}
+		jobs:        c.Jobs}
 	if c.ResourceHTTP != nil {
 		svc.resources = c.ResourceHTTP
 	}
@@ -200,8 +190,6 @@ func New(c Config) *Service {
 	}
 	svc.ownerMail = svc.newOwnerMail(c)
 	svc.earning = svc.newEarning(c)
-	svc.sales = svc.earning
-	svc.x402Defaults()
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
 	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,

@@ -37,10 +37,10 @@ func (s *Service) RegisterJobs(r *jobs.Runner, every JobIntervals) {
 func (s *Service) resumeJob(every time.Duration) jobs.Kind {
 	return jobs.Kind{Name: "chain.resume", Every: every, Run: func(ctx context.Context, _ jobs.Job) error {
 		var errs []error
-		if err := s.ResumePass(ctx, s.clock.Now().Add(-every)); err != nil {
+		if err := s.payments.ResumePass(ctx, s.clock.Now().Add(-every)); err != nil {
 			errs = append(errs, fmt.Errorf("resuming x402 settlements: %w", err))
 		}
-		if err := s.ResumeRefunds(ctx, s.clock.Now().Add(-every)); err != nil {
+		if err := s.payments.ResumeRefunds(ctx, s.clock.Now().Add(-every)); err != nil {
 			errs = append(errs, fmt.Errorf("resuming on-chain refunds: %w", err))
 		}
 		return errors.Join(errs...)

@@ -6,21 +6,70 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/x402"
 )
 
 // newPayments builds the capability of x402 money over the store's kernel
-// and outbox, with the owner's mail of this package.
+// and outbox, with the owner's mail, the offers and the receipts of this
+// package and the sales and refunds of internal/earning.
 func newPayments(s *Service, c Config) *payments.Service {
 	d := payments.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Logger: s.log, Domain: s.domain, Sealer: c.Sealer,
-		Bots: c.Store, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources, Live: s.live}
+		Bots: c.Store, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources, Live: s.live,
+		Settler: c.Settler, Offers: paymentsOffers{s.earning}, Sales: s.earning, Receipts: paymentsPorts{s}, Refunds: saleRefunds{s.earning},
+		Limits: paymentsPorts{s}, FacilitatorPerMinute: s.limits.FacilitatorPerMinute, WriteTimeout: c.WriteTimeout}
 	if s.onChain() {
-		d.Chain = s.chain
+		d.Chain, d.Relayer = s.chain, s.chain
 	}
 	return payments.New(d)
+}
+
+// X402 payments of pages, invoices and links, their settlement and the
+// facilitator are internal/payments; the api names their types here.
+type (
+	X402Offer      = payments.X402Offer
+	X402Settlement = payments.X402Settlement
+	X402Rejected   = payments.X402Rejected
+)
+
+// X402Timeout is the maxTimeoutSeconds of the requirements.
+const X402Timeout = payments.X402Timeout
+
+// paymentsOffers gives internal/payments the pages, invoices and links of
+// internal/earning.
+type paymentsOffers struct{ *earning.Service }
+
+func (o paymentsOffers) PaidInvoice(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {
+	inv, err := o.InvoiceByRef(ctx, pageID, ref)
+	return o.WithPayToken(inv), err
+}
+
+func (p paymentsPorts) MailReceipt(ctx context.Context, res botpay.SaleResult) {
+	p.s.mailReceipt(ctx, res)
+}
+
+func (p paymentsPorts) TakeCall(ctx context.Context, bucket string, max int, window time.Duration) error {
+	return p.s.store.Take(ctx, store.Limit{Bucket: bucket, Max: max, Window: window})
+}
+
+// saleRefunds gives internal/payments the refund rows of internal/earning.
+type saleRefunds struct{ *earning.Service }
+
+func (r saleRefunds) SalePayer(ctx context.Context, botID, saleID string) (string, error) {
+	sale, err := r.SaleForRefund(ctx, botID, saleID)
+	return sale.Payer, err
+}
+
+// chainRefunds pays internal/earning's refunds of live x402 sales back on
+// chain through internal/payments.
+type chainRefunds struct{ s *Service }
+
+func (c chainRefunds) RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale earning.SaleForRefund,
+	req botpay.RefundRequest) (botpay.Refund, error) {
+	return c.s.payments.RefundSaleOnChain(ctx, bot, saleID,
+		payments.SaleToRefund{Amount: sale.Amount, Refunded: sale.Refunded, Payer: sale.Payer}, req)
 }
 
 // Payments signs x402 payments from bots' processor wallets.
@@ -73,21 +122,8 @@ func (s *Service) decideSigningByLink(ctx context.Context, owner botpay.Owner, l
 	return Approval{Kind: "signing", Signing: a}, nil
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// The use cases still here (settlement, on-chain refunds, pages, links,
-// the wallet view) reach processor wallets through these.
-
-func (s *Service) processorWallet(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	return s.payments.ProcessorWallet(ctx, botID)
-}
+// The use cases still here (pages, links, the wallet view) reach
+// processor wallets through these.
 
 func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
 	return s.payments.ProcessorWalletWithBalance(ctx, botID)
@@ -108,16 +144,3 @@ func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID stri
 func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
 	return s.payments.FundProcessorWallet(ctx, owner, botID, amount)
 }
-
-func (s *Service) walletKey(w botpay.ProcessorWallet) (x402.Key, x402.Address, error) {
-	return s.payments.WalletKey(w)
-}
-
-func (s *Service) forgetChainBalance(a x402.Address) { s.payments.ForgetChainBalance(a) }
-
-func (s *Service) freshChainBalance(ctx context.Context, a x402.Address) (store.ChainBalance, error) {
-	b, at, err := s.payments.FreshChainBalance(ctx, a)
-	return store.ChainBalance{Micro: b, ReadAt: at}, err
-}
-
-var checksummed = payments.Checksummed

@@ -17,8 +17,8 @@ const maxExportedMethods = 40
 // with the count it may not exceed: the ceiling only comes down, and a
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
-	"internal/app.Service": 51,
-	"internal/store.Store": 67,
+	"internal/app.Service": 40,
+	"internal/store.Store": 48,
 }
 
 // exportedMethods counts, per "package.Type" of non-test files, the

@@ -96,6 +96,5 @@ func TestProcessorWalletIsCreatedOnceSealedAndShownInStatus(t *testing.T) {
 			t.Fatalf("events = %s", got)
 		}
 		_ = time.Second
-		_ = store.X402Confirmed
 	})
 }

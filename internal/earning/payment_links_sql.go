@@ -63,6 +63,12 @@ func (s *Service) PaymentLink(ctx context.Context, id string) (botpay.PaymentLin
 	return l, wrapErr(err, "payment link %s", id)
 }
 
+// LockLink locks a payment link inside the caller's transaction: an x402
+// payer's claim holds the link it locks (internal/payments).
+func (s *Service) LockLink(ctx context.Context, tx *kernel.Tx, id string) (botpay.PaymentLink, error) {
+	return lockLink(ctx, tx, id)
+}
+
 func lockLink(ctx context.Context, tx *kernel.Tx, id string) (botpay.PaymentLink, error) {
 	l, err := scanLink(tx.QueryRow(ctx, `SELECT `+linkColumns+` FROM payment_links WHERE id = $1`+tx.ForUpdate(), id))
 	if isNoRows(err) {

@@ -93,7 +93,7 @@ func TestAHeldLinkIsRecordedWhenTheChainConfirmsItAfterExpiry(t *testing.T) {
 		clock.Advance(botpay.PaymentLinkLifetime + time.Minute)
 		l.node.Mine(t)
 		l.node.Automine(t, true)
-		if err := l.srv.App.ResumePass(context.Background(), time.Now().Add(48*time.Hour)); err != nil {
+		if err := l.srv.App.Payments().ResumePass(context.Background(), time.Now().Add(48*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		status, body := call(t, base, "POST", url[len(base):], "", nil, "X-PAYMENT", header)

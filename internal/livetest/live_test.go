@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -72,7 +72,7 @@ func TestStockClientPaysACheckoutPageOnChain(t *testing.T) {
 		if n := l.node.Nonce(t, l.relayer.Address()); n != 1 || after != block {
 			t.Fatalf("unfunded payer: relayer nonce %d, blocks %d → %d", n, block, after)
 		}
-		next, _ := l.srv.Store.RelayerNextNonce(context.Background(), store.RelayerAccount{ChainID: 84532, Address: l.relayer.Address().Hex()})
+		next, _ := l.srv.App.Payments().RelayerNextNonce(context.Background(), payments.RelayerAccount{ChainID: 84532, Address: l.relayer.Address().Hex()})
 		if next != 1 {
 			t.Fatalf("stored next nonce %d", next)
 		}

@@ -217,14 +217,14 @@ func TestLostRefundTransactionIsResumedOnce(t *testing.T) {
 		l.node.Drop(t, rf["tx_hash"].(string))
 		later := time.Now().Add(time.Minute)
 		for range 2 {
-			if err := replica.App.ResumeRefunds(context.Background(), later); err != nil {
+			if err := replica.App.Payments().ResumeRefunds(context.Background(), later); err != nil {
 				t.Fatal(err)
 			}
 			l.node.Mine(t)
 		}
 		l.node.Automine(t, true)
 		for range 3 {
-			if err := replica.App.ResumeRefunds(context.Background(), later); err != nil {
+			if err := replica.App.Payments().ResumeRefunds(context.Background(), later); err != nil {
 				t.Fatal(err)
 			}
 		}

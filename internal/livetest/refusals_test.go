@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -70,7 +70,7 @@ func TestRefusedPaymentsNameTheirReasonAndSendNothing(t *testing.T) {
 		if status, body := call(t, base, "GET", path, "", nil, "X-PAYMENT", waiting); status != 402 || body["error"] != "settlement_unavailable" {
 			t.Fatalf("relayer without gas: %d %v", status, body)
 		}
-		if next, _ := l.srv.Store.RelayerNextNonce(t.Context(), store.RelayerAccount{ChainID: 84532, Address: l.relayer.Address().Hex()}); next != 0 {
+		if next, _ := l.srv.App.Payments().RelayerNextNonce(t.Context(), payments.RelayerAccount{ChainID: 84532, Address: l.relayer.Address().Hex()}); next != 0 {
 			t.Fatalf("a nonce was taken for a transaction the relayer could not pay: next %d", next)
 		}
 		l.node.FundGas(t, l.relayer.Address())

@@ -9,7 +9,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/evm"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -30,10 +30,10 @@ func replacing(t *testing.T, l *live) *testserver.Server {
 }
 
 // submitted waits for the one payment the service stored and sent.
-func submitted(t *testing.T, l *live) store.X402Payment {
+func submitted(t *testing.T, l *live) payments.X402Payment {
 	t.Helper()
 	for range 200 {
-		pays, err := l.srv.Store.SubmittedX402Payments(context.Background(), time.Now().Add(time.Hour), 10)
+		pays, err := l.srv.App.Payments().SubmittedX402Payments(context.Background(), time.Now().Add(time.Hour), 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func submitted(t *testing.T, l *live) store.X402Payment {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("no submitted payment")
-	return store.X402Payment{}
+	return payments.X402Payment{}
 }
 
 // inMempool waits until the node knows the transaction hash.
@@ -63,13 +63,13 @@ func inMempool(t *testing.T, l *live, hash string) {
 
 // replace runs one resume pass after the payment waited long enough and
 // returns the replacement it stored.
-func replace(t *testing.T, l *live, replica *testserver.Server, old store.X402Payment) store.X402Payment {
+func replace(t *testing.T, l *live, replica *testserver.Server, old payments.X402Payment) payments.X402Payment {
 	t.Helper()
 	time.Sleep(2 * replaceAfter)
-	if err := replica.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+	if err := replica.App.Payments().ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	now, err := l.srv.Store.X402PaymentByID(context.Background(), old.ID)
+	now, err := l.srv.App.Payments().X402PaymentByID(context.Background(), old.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestAStuckSettlementIsReplacedAndThePayingRequestFollowsIt(t *testing.T) {
 		})
 		old := submitted(t, l)
 		next := replace(t, l, replica, old)
-		if n := replica.App.ReplacedTransactions(); n != 1 { // botpay_relayer_replaced_transactions_total
+		if n := replica.App.Payments().ReplacedTransactions(); n != 1 { // botpay_relayer_replaced_transactions_total
 			t.Fatalf("the replica counts %d replaced transactions, want 1", n)
 		}
 		if known, _ := l.node.RPC.KnowsTransaction(context.Background(), old.TxHash); known {
@@ -143,7 +143,7 @@ func TestAReplacedSettlementWhoseFirstTransactionIsMinedIsRecordedOnce(t *testin
 		l.node.Mine(t)
 		l.node.Automine(t, true)
 		for range 2 {
-			if err := replica.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+			if err := replica.App.Payments().ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -191,16 +191,16 @@ func TestAStuckRefundIsReplacedAndCompletesOnce(t *testing.T) {
 		rf := must(t, l.srv.URL, 201, "POST", "/api/v1/bot/sales/"+saleID+"/refund", seller.Key, map[string]any{"reason": "stuck"})
 		old := rf["tx_hash"].(string)
 		time.Sleep(2 * replaceAfter)
-		if err := replica.App.ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		if err := replica.App.Payments().ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		c, err := l.srv.Store.ChainRefundByID(context.Background(), rf["refund_id"].(string))
+		c, err := l.srv.App.Payments().ChainRefundByID(context.Background(), rf["refund_id"].(string))
 		if err != nil || c.Refund.TxHash == old {
 			t.Fatalf("refund after the resume pass: %+v %v, want a replacement of %s", c, err, old)
 		}
 		l.node.Mine(t)
 		l.node.Automine(t, true)
-		if err := replica.App.ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		if err := replica.App.Payments().ResumeRefunds(context.Background(), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		done := refundStatus(t, l, seller.ID, saleID, c.Refund.ID)

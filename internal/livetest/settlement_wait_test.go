@@ -46,7 +46,7 @@ func TestABuyerWaitingPastTheWriteTimeoutGetsPaymentInProgress(t *testing.T) {
 
 		l.node.Mine(t)
 		l.node.Automine(t, true)
-		if err := short.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		if err := short.App.Payments().ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		if code, again := call(t, short.URL, "GET", path, "", nil, "X-PAYMENT", header); code != http.StatusOK || again["status"] != "confirmed" {

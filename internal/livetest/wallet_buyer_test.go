@@ -32,7 +32,7 @@ func TestWalletPayersDetailsReachASaleTheResumeWorkerRecords(t *testing.T) {
 		<-gone
 		l.node.Mine(t)
 		l.node.Automine(t, true)
-		if err := l.srv.App.ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		if err := l.srv.App.Payments().ResumePass(context.Background(), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		sale, err := l.srv.App.Earning().SaleByTxHash(context.Background(), pay.TxHash)

@@ -33,8 +33,8 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 // chain holds: $10.
 const onChain botpay.Micro = 10_000_000
 
-func chainBalance(st *store.Store) store.ChainBalance {
-	return store.ChainBalance{Micro: onChain, ReadAt: st.Clock().Now()}
+func chainBalance(st *store.Store) payments.ChainBalance {
+	return payments.ChainBalance{Micro: onChain, ReadAt: st.Clock().Now()}
 }
 
 // signOnChain asks to sign micro against the chain balance, signing when
@@ -54,9 +54,9 @@ var refundNonce atomic.Uint64
 
 func refundOnChain(st *store.Store, b botpay.Bot, saleID string, amount botpay.Money) error {
 	rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: b.ID, SaleID: saleID, Amount: amount, Reason: "r"}
-	relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
-	_, err := st.SubmitSaleRefund(ctx, rf, relayer, 0, chainBalance(st), func(n uint64) (store.SignedSubmission, error) {
-		return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", refundNonce.Add(1)), RawTx: "0x02"}, nil
+	relayer := payments.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
+	_, err := paymentsOf(st).SubmitSaleRefund(ctx, rf, relayer, 0, chainBalance(st), func(n uint64) (payments.SignedSubmission, error) {
+		return payments.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", refundNonce.Add(1)), RawTx: "0x02"}, nil
 	})
 	return err
 }

@@ -100,3 +100,62 @@ func (s *Service) FundProcessorWalletMicro(ctx context.Context, ownerID, botID s
 func (s *Service) ReadProcessorWallet(ctx context.Context, botID string) (botpay.ProcessorWallet, bool, error) {
 	return s.readProcessorWallet(ctx, botID)
 }
+
+// The SQL of settlement, the relayer and on-chain refunds, as the tests
+// drive it without a settler or a chain.
+
+type InternalDebit = internalDebit
+
+func (s *Service) ClaimX402Payment(ctx context.Context, p X402Payment) (int64, error) {
+	return s.claimX402Payment(ctx, p)
+}
+
+func (s *Service) ReleaseX402Payment(ctx context.Context, id int64) error {
+	return s.releaseX402Payment(ctx, id)
+}
+
+func (s *Service) CompleteX402Payment(ctx context.Context, id int64, in botpay.SaleInput, debit *InternalDebit) (botpay.SaleResult, error) {
+	return s.completeX402Payment(ctx, id, in, debit)
+}
+
+func (s *Service) X402PaymentByNonce(ctx context.Context, payer, nonce string) (X402Payment, bool, error) {
+	return s.x402PaymentByNonce(ctx, payer, nonce)
+}
+
+func (s *Service) X402PaymentByIdentifier(ctx context.Context, route, paymentID string) (X402Payment, bool, error) {
+	return s.x402PaymentByIdentifier(ctx, route, paymentID)
+}
+
+func (s *Service) SubmitX402Payment(ctx context.Context, id int64, r RelayerAccount, chainNonce uint64,
+	sign func(nonce uint64) (SignedSubmission, error)) (SignedSubmission, error) {
+	return s.submitX402Payment(ctx, id, r, chainNonce, sign)
+}
+
+func (s *Service) ConfirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput) (botpay.SaleResult, error) {
+	return s.confirmX402Payment(ctx, id, in)
+}
+
+func (s *Service) FailX402Payment(ctx context.Context, id int64, reason string) error {
+	return s.failX402Payment(ctx, id, reason)
+}
+
+func (s *Service) ReplaceX402Transaction(ctx context.Context, id int64, old string, next SignedSubmission) error {
+	return s.replaceX402Transaction(ctx, id, old, next)
+}
+
+func (s *Service) ReplaceRefundTransaction(ctx context.Context, id, old string, next SignedSubmission) error {
+	return s.replaceRefundTransaction(ctx, id, old, next)
+}
+
+func (s *Service) ReplacedHashes(ctx context.Context, kind, ownerID string) ([]string, error) {
+	return s.replacedTransactions(ctx, kind, ownerID)
+}
+
+func (s *Service) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r RelayerAccount, chainNonce uint64, balance ChainBalance,
+	sign func(nonce uint64) (SignedSubmission, error)) (ChainRefund, error) {
+	return s.submitSaleRefund(ctx, rf, r, chainNonce, balance, sign)
+}
+
+func (s *Service) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit int) ([]ChainRefund, error) {
+	return s.pendingChainRefunds(ctx, cutoff, limit)
+}

@@ -22,12 +22,15 @@ var services sync.Map // *store.Store → *payments.Service
 
 // paymentsOf is the Service over st's database, one per store as app.New
 // builds one per process (so its signing rules in memory are kept), with
-// neither wallet keys nor mail: the tests judge and sign nothing.
+// neither wallet keys nor mail: the tests judge and sign nothing. Sales
+// and refunds go through internal/earning, as app.New wires them.
 func paymentsOf(st *store.Store) *payments.Service {
 	if s, ok := services.Load(st); ok {
 		return s.(*payments.Service)
 	}
-	s, _ := services.LoadOrStore(st, payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox()}))
+	sales := earningOf(st)
+	s, _ := services.LoadOrStore(st, payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Bots: st,
+		Sales: sales, Refunds: saleRefunds{sales}, Offers: saleOffers{sales}}))
 	return s.(*payments.Service)
 }
 
@@ -155,4 +158,22 @@ func sweepOnReplicas(t *testing.T, replicas []*payments.Service, sweep func(*pay
 	}
 	wg.Wait()
 	return total.Load()
+}
+
+// saleRefunds is internal/earning's side of on-chain refunds, as app.New
+// wires it.
+type saleRefunds struct{ *earning.Service }
+
+func (r saleRefunds) SalePayer(ctx context.Context, botID, saleID string) (string, error) {
+	sale, err := r.SaleForRefund(ctx, botID, saleID)
+	return sale.Payer, err
+}
+
+// saleOffers are internal/earning's pages, invoices and links, as app.New
+// wires them.
+type saleOffers struct{ *earning.Service }
+
+func (o saleOffers) PaidInvoice(ctx context.Context, pageID, ref string) (botpay.Invoice, error) {
+	inv, err := o.InvoiceByRef(ctx, pageID, ref)
+	return o.WithPayToken(inv), err
 }

@@ -117,12 +117,12 @@ func reserveChecked(rt *rapid.T, st *store.Store, owner botpay.Owner, b botpay.B
 
 // settle pays a checkout page with a signed request, through the wallet.
 func settle(rt *rapid.T, st *store.Store, page botpay.CheckoutPage, payer string, r botpay.SigningRequest) {
-	id, err := st.ClaimX402Payment(ctx, store.X402Payment{Payer: payer, Nonce: r.Nonce, PageID: page.ID, Amount: r.Amount})
+	id, err := paymentsOf(st).ClaimX402Payment(ctx, payments.X402Payment{Payer: payer, Nonce: r.Nonce, PageID: page.ID, Amount: r.Amount})
 	if err != nil {
 		rt.Fatal(err)
 	}
-	if _, err := st.CompleteX402Payment(ctx, id, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: payer, TxHash: botpay.NewID("0x")}, &store.InternalDebit{Payer: payer, Nonce: r.Nonce, Amount: r.Amount}, earningOf(st).RecordSaleIn); err != nil {
+	if _, err := paymentsOf(st).CompleteX402Payment(ctx, id, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
+		BuyerIdentifier: payer, TxHash: botpay.NewID("0x")}, &payments.InternalDebit{Payer: payer, Nonce: r.Nonce, Amount: r.Amount}); err != nil {
 		rt.Fatalf("settle: %v", err)
 	}
 }

@@ -2,70 +2,13 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
-
-	"github.com/botpay/botpay/internal/botpay"
 )
 
-// AbandonedLinkClaim is how long a claim on a payment link may stay
-// settling before another payer may take the link. A live claim is
-// submitted (or released) within a request's chain checks and a sandbox
-// claim within milliseconds, so one this old belongs to a request that
-// died; dropping it also stops it from ever being submitted
-// (SubmitX402Payment needs the row in the settling state).
+// AbandonedLinkClaim is payments.AbandonedLinkClaim, which the store cannot
+// import: a sale by another path treats an x402 claim on a link this old
+// as its payer's request that died.
 const AbandonedLinkClaim = 5 * time.Minute
-
-// errLinkNotPending refuses a payment at a link that is not pending, or
-// that another payer's authorization is already paying.
-func errLinkNotPending(state string) error {
-	return botpay.Errorf(botpay.KindConflict, botpay.CodePaymentLinkNotPending, "this payment link is %s and cannot be paid", state)
-}
-
-// holdLink takes a pending payment link for the authorization p claims,
-// inside the claim's transaction and under the link's row lock: exactly
-// one authorization at a time may be paying a link, so of two racing
-// payers the second is refused before its authorization reaches a
-// settler or the chain. The same authorization presented again is left
-// to the (payer, nonce) key, which answers it as a replay.
-func (t *Tx) holdLink(ctx context.Context, p X402Payment) error {
-	link, err := t.lockLink(ctx, p.LinkID)
-	if err != nil {
-		return err
-	}
-	var seen int
-	err = t.queryRow(ctx, `SELECT COUNT(*) FROM x402_payments WHERE payer = $1 AND nonce = $2`,
-		strings.ToLower(p.Payer), strings.ToLower(p.Nonce)).Scan(&seen)
-	if err != nil || seen > 0 {
-		return err
-	}
-	if st := link.Status(t.s.clock.Now()); st != botpay.LinkPending {
-		return errLinkNotPending(st)
-	}
-	if err := t.dropAbandonedLinkClaims(ctx, link.ID); err != nil {
-		return err
-	}
-	var paying int
-	err = t.queryRow(ctx, `SELECT COUNT(*) FROM x402_payments WHERE link_id = $1 AND status IN ('settling', 'submitted', 'confirmed')`,
-		link.ID).Scan(&paying)
-	if err == nil && paying > 0 {
-		return errLinkNotPending("being paid by another authorization")
-	}
-	return err
-}
-
-// dropAbandonedLinkClaims releases the link's claims that have been
-// settling for longer than AbandonedLinkClaim, with their payment
-// identifiers: nothing was sent under them.
-func (t *Tx) dropAbandonedLinkClaims(ctx context.Context, linkID string) error {
-	cutoff := ms(t.s.clock.Now().Add(-AbandonedLinkClaim))
-	if _, err := t.exec(ctx, `DELETE FROM x402_payment_identifiers WHERE payment_row IN
-		(SELECT id FROM x402_payments WHERE link_id = $1 AND status = 'settling' AND created_at < $2)`, linkID, cutoff); err != nil {
-		return err
-	}
-	_, err := t.exec(ctx, `DELETE FROM x402_payments WHERE link_id = $1 AND status = 'settling' AND created_at < $2`, linkID, cutoff)
-	return err
-}
 
 // linkBeingPaid reports whether an x402 claim holds the link: a sale by
 // any other path must wait for it to settle or be released.

@@ -66,7 +66,7 @@ type Options struct {
 	Logger *slog.Logger
 	// Settler replaces the sandbox x402 settler (in live mode, without
 	// one, every x402 payment is refused).
-	Settler app.Settler
+	Settler settle.Settler
 	// Chain settles x402 payments on a real chain (and implies Live).
 	Chain *settle.Chain
 	// Live starts the service in live mode (BOTPAY_MODE=live).

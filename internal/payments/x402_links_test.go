@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -24,7 +25,7 @@ func (c *linkClaims) claim(st *store.Store) (int64, error) {
 }
 
 func (c *linkClaims) claimAs(st *store.Store, payer int) (int64, error) {
-	return st.ClaimX402Payment(ctx, store.X402Payment{Payer: fmt.Sprintf("0x%040x", payer), Nonce: fmt.Sprintf("0x%064x", 7),
+	return paymentsOf(st).ClaimX402Payment(ctx, payments.X402Payment{Payer: fmt.Sprintf("0x%040x", payer), Nonce: fmt.Sprintf("0x%064x", 7),
 		LinkID: c.link.ID, BotID: c.link.BotID, Amount: botpay.MicroOf(c.link.Amount), Route: c.link.ID})
 }
 
@@ -67,7 +68,7 @@ func TestOnePayerAtATimeClaimsAPaymentLink(t *testing.T) {
 }
 
 // A claim holds its link until it is released or fails on chain; one that
-// was never submitted is abandoned after store.AbandonedLinkClaim and can
+// was never submitted is abandoned after payments.AbandonedLinkClaim and can
 // then never be submitted; a link held while pending records its sale even
 // when the chain confirms it after the link expired.
 func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
@@ -76,7 +77,7 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 		st, clock := openWithClock(t, d)
 		bot := claimedBot(t, st, newOwner(t, st))
 		c := &linkClaims{link: newLink(t, st, bot.ID)}
-		relayer := store.RelayerAccount{ChainID: 8453, Address: "0x00000000000000000000000000000000000000ee"}
+		relayer := payments.RelayerAccount{ChainID: 8453, Address: "0x00000000000000000000000000000000000000ee"}
 		first, err := c.claim(st)
 		if err != nil {
 			t.Fatal(err)
@@ -90,42 +91,42 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 		_, err = earningOf(st).RecordSale(ctx, botpay.SaleInput{LinkID: c.link.ID, Method: botpay.MethodUSDCDirect, BuyerType: botpay.BuyerEmail,
 			BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 		wantCode(t, err, botpay.CodePaymentLinkNotPending)
-		if err := st.ReleaseX402Payment(ctx, first); err != nil {
+		if err := paymentsOf(st).ReleaseX402Payment(ctx, first); err != nil {
 			t.Fatal(err)
 		}
 		submitted, err := c.claim(st)
 		if err != nil {
 			t.Fatalf("a claim after the release: %v", err)
 		}
-		if _, err := st.SubmitX402Payment(ctx, submitted, relayer, 0, fakeSigner); err != nil {
+		if _, err := paymentsOf(st).SubmitX402Payment(ctx, submitted, relayer, 0, fakeSigner); err != nil {
 			t.Fatal(err)
 		}
-		clock.Advance(store.AbandonedLinkClaim + time.Second)
+		clock.Advance(payments.AbandonedLinkClaim + time.Second)
 		_, err = c.claim(st)
 		wantCode(t, err, botpay.CodePaymentLinkNotPending) // a submitted transaction is the chain's to decide
-		if err := st.FailX402Payment(ctx, submitted, "reverted"); err != nil {
+		if err := paymentsOf(st).FailX402Payment(ctx, submitted, "reverted"); err != nil {
 			t.Fatal(err)
 		}
 		abandoned, err := c.claim(st)
 		if err != nil {
 			t.Fatalf("a claim after a failure on chain: %v", err)
 		}
-		clock.Advance(store.AbandonedLinkClaim + time.Second)
+		clock.Advance(payments.AbandonedLinkClaim + time.Second)
 		last, err := c.claim(st)
 		if err != nil {
 			t.Fatalf("a claim after an abandoned one: %v", err)
 		}
-		if _, err := st.SubmitX402Payment(ctx, abandoned, relayer, 0, fakeSigner); !errors.Is(err, store.ErrNotSubmittable) {
+		if _, err := paymentsOf(st).SubmitX402Payment(ctx, abandoned, relayer, 0, fakeSigner); !errors.Is(err, payments.ErrNotSubmittable) {
 			t.Fatalf("submitting the abandoned claim: %v, want ErrNotSubmittable", err)
 		}
-		sub, err := st.SubmitX402Payment(ctx, last, relayer, 0, fakeSigner)
+		sub, err := paymentsOf(st).SubmitX402Payment(ctx, last, relayer, 0, fakeSigner)
 		if err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(botpay.PaymentLinkLifetime)
 		amount := c.link.Amount
-		res, err := st.ConfirmX402Payment(ctx, last, botpay.SaleInput{LinkID: c.link.ID, LinkHeld: true, OnChain: true,
-			Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet, BuyerIdentifier: fmt.Sprintf("0x%040x", c.n), TxHash: sub.TxHash, Amount: &amount}, earningOf(st).RecordSaleIn)
+		res, err := paymentsOf(st).ConfirmX402Payment(ctx, last, botpay.SaleInput{LinkID: c.link.ID, LinkHeld: true, OnChain: true,
+			Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet, BuyerIdentifier: fmt.Sprintf("0x%040x", c.n), TxHash: sub.TxHash, Amount: &amount})
 		if err != nil || res.Link == nil || !res.Link.Completed {
 			t.Fatalf("confirming a held link after its expiry: %+v, %v", res.Link, err)
 		}

@@ -1,14 +1,14 @@
-package store
+package payments
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // States of a live-mode x402 payment after its claim (X402Settling): the
@@ -34,30 +34,29 @@ type SignedSubmission struct {
 
 // ErrNotSubmittable is a payment that is no longer a fresh claim (another
 // request or replica moved it on).
-var ErrNotSubmittable = errors.New("store: the x402 payment is not in the settling state")
+var ErrNotSubmittable = errors.New("payments: the x402 payment is not in the settling state")
 
-// SubmitX402Payment takes the relayer's next transaction nonce, has sign
+// submitX402Payment takes the relayer's next transaction nonce, has sign
 // build and sign the transaction with it, and records the payment as
 // submitted with its hash and raw bytes — all in one transaction, so a
 // nonce is never handed out without the transaction that uses it being
 // stored, and no replica can take the same nonce. chainNonce is the
 // node's pending count for the relayer: the stored counter never goes
 // below it (the account may also have been used by hand).
-func (s *Store) SubmitX402Payment(ctx context.Context, id int64, r RelayerAccount, chainNonce uint64,
+func (s *Service) submitX402Payment(ctx context.Context, id int64, r RelayerAccount, chainNonce uint64,
 	sign func(nonce uint64) (SignedSubmission, error)) (SignedSubmission, error) {
 	var out SignedSubmission
-	err := s.inTx(ctx, func(tx *Tx) error {
-		nonce, err := tx.takeRelayerNonce(ctx, r, chainNonce)
+	err := s.db.InTx(ctx, func(tx *kernel.Tx) error {
+		nonce, err := takeRelayerNonce(ctx, tx, r, chainNonce)
 		if err != nil {
 			return err
 		}
-		next := int64(nonce) + 1
 		if out, err = sign(nonce); err != nil {
 			return err
 		}
-		res, err := tx.exec(ctx, `UPDATE x402_payments SET status = 'submitted', tx_hash = $1, raw_tx = $2, relayer = $3,
+		res, err := tx.Exec(ctx, `UPDATE x402_payments SET status = 'submitted', tx_hash = $1, raw_tx = $2, relayer = $3,
 			relayer_nonce = $4, submitted_at = $5 WHERE id = $6 AND status = 'settling'`,
-			strings.ToLower(out.TxHash), out.RawTx, strings.ToLower(r.Address), next-1, ms(s.clock.Now()), id)
+			strings.ToLower(out.TxHash), out.RawTx, strings.ToLower(r.Address), int64(nonce), ms(s.clock.Now()), id)
 		if err != nil {
 			return fmt.Errorf("record submitted x402 payment: %w", err)
 		}
@@ -71,9 +70,9 @@ func (s *Store) SubmitX402Payment(ctx context.Context, id int64, r RelayerAccoun
 
 // takeRelayerNonce hands out the relayer's next transaction nonce inside
 // the caller's transaction, never below the node's pending count.
-func (tx *Tx) takeRelayerNonce(ctx context.Context, r RelayerAccount, chainNonce uint64) (uint64, error) {
+func takeRelayerNonce(ctx context.Context, tx *kernel.Tx, r RelayerAccount, chainNonce uint64) (uint64, error) {
 	var next int64
-	err := tx.queryRow(ctx, `INSERT INTO relayer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3 + 1)
+	err := tx.QueryRow(ctx, `INSERT INTO relayer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3 + 1)
 		ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce =
 			CASE WHEN relayer_nonces.next_nonce > $3 THEN relayer_nonces.next_nonce + 1 ELSE $3 + 1 END
 		RETURNING next_nonce`, int64(r.ChainID), strings.ToLower(r.Address), int64(chainNonce)).Scan(&next)
@@ -85,17 +84,17 @@ func (tx *Tx) takeRelayerNonce(ctx context.Context, r RelayerAccount, chainNonce
 
 // ErrSettledElsewhere is a confirmation that another request or replica
 // already recorded: the sale exists once.
-var ErrSettledElsewhere = errors.New("store: the x402 payment was already confirmed or failed")
+var ErrSettledElsewhere = errors.New("payments: the x402 payment was already confirmed or failed")
 
-// ConfirmX402Payment records the sale of a submitted payment whose
+// confirmX402Payment records the sale of a submitted payment whose
 // transaction the chain confirmed, in one transaction with the state
 // change; only the first of concurrent confirmations records it.
-func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput, record SaleRecorder) (botpay.SaleResult, error) {
+func (s *Service) confirmX402Payment(ctx context.Context, id int64, in botpay.SaleInput) (botpay.SaleResult, error) {
 	var res botpay.SaleResult
-	err := s.inTx(ctx, func(tx *Tx) error {
+	err := s.db.InTx(ctx, func(tx *kernel.Tx) error {
 		var nonce string
 		// The hash mined may be one the current transaction replaced.
-		err := tx.queryRow(ctx, `UPDATE x402_payments SET status = 'confirmed', tx_hash = $2 WHERE id = $1 AND status = 'submitted'
+		err := tx.QueryRow(ctx, `UPDATE x402_payments SET status = 'confirmed', tx_hash = $2 WHERE id = $1 AND status = 'submitted'
 			RETURNING nonce`, id, strings.ToLower(in.TxHash)).Scan(&nonce)
 		if isNoRows(err) {
 			return ErrSettledElsewhere
@@ -103,13 +102,13 @@ func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.Sale
 		if err != nil {
 			return fmt.Errorf("confirm x402 payment: %w", err)
 		}
-		if err := tx.settleOwnSignature(ctx, in.BuyerIdentifier, nonce); err != nil {
+		if err := settleOwnSignature(ctx, tx, in.BuyerIdentifier, nonce); err != nil {
 			return err
 		}
-		if res, err = record(ctx, tx.k, in); err != nil {
+		if res, err = s.sales.RecordSaleIn(ctx, tx, in); err != nil {
 			return err
 		}
-		_, err = tx.exec(ctx, `UPDATE x402_payments SET sale_id = $1 WHERE id = $2`, res.Sale.ID, id)
+		_, err = tx.Exec(ctx, `UPDATE x402_payments SET sale_id = $1 WHERE id = $2`, res.Sale.ID, id)
 		return err
 	})
 	return res, wrapErr(err, "confirm x402 payment")
@@ -119,42 +118,32 @@ func (s *Store) ConfirmX402Payment(ctx context.Context, id int64, in botpay.Sale
 // processor wallets made, once the chain has paid it: the wallet's chain
 // balance already shows the payment. The wallet row is locked first, the
 // order every signing path keeps.
-func (tx *Tx) settleOwnSignature(ctx context.Context, payer, nonce string) error {
+func settleOwnSignature(ctx context.Context, tx *kernel.Tx, payer, nonce string) error {
 	var botID string
-	err := tx.queryRow(ctx, `SELECT bot_id FROM processor_wallets WHERE address = $1`+tx.forUpdate(), strings.ToLower(payer)).Scan(&botID)
+	err := tx.QueryRow(ctx, `SELECT bot_id FROM processor_wallets WHERE address = $1`+tx.ForUpdate(), strings.ToLower(payer)).Scan(&botID)
 	if isNoRows(err) {
 		return nil // an outside payer
 	}
 	if err != nil {
 		return fmt.Errorf("lock paying processor wallet: %w", err)
 	}
-	var until int64
-	var amount botpay.Micro
-	err = tx.queryRow(ctx, `UPDATE signing_requests SET status = 'settled' WHERE bot_id = $1 AND nonce = $2 AND status = 'signed'
-		RETURNING reserved_until, amount_micro`, botID, strings.ToLower(nonce)).Scan(&until, &amount)
-	if isNoRows(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return tx.releaseReservation(ctx, botID, amount, until, 0)
+	return settleSignature(ctx, tx, botID, nonce)
 }
 
-// FailX402Payment records that the chain refused a submitted payment's
+// failX402Payment records that the chain refused a submitted payment's
 // transaction (it reverted). The authorization stays used in the
 // database: the payer signs a new one.
-func (s *Store) FailX402Payment(ctx context.Context, id int64, reason string) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error {
-		_, err := tx.exec(ctx, `UPDATE x402_payments SET status = 'failed', failure = $1 WHERE id = $2 AND status = 'submitted'`, reason, id)
+func (s *Service) failX402Payment(ctx context.Context, id int64, reason string) error {
+	return wrapErr(s.db.InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE x402_payments SET status = 'failed', failure = $1 WHERE id = $2 AND status = 'submitted'`, reason, id)
 		return err
 	}), "fail x402 payment")
 }
 
 // SubmittedX402Payments lists payments submitted before cutoff that the
 // chain has not decided yet, oldest first: the resume worker's queue.
-func (s *Store) SubmittedX402Payments(ctx context.Context, cutoff time.Time, limit int) ([]X402Payment, error) {
-	rows, err := s.query(ctx, `SELECT `+x402PaymentColumns+` FROM x402_payments
+func (s *Service) SubmittedX402Payments(ctx context.Context, cutoff time.Time, limit int) ([]X402Payment, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+x402PaymentColumns+` FROM x402_payments
 		WHERE status = 'submitted' AND submitted_at < $1 ORDER BY submitted_at LIMIT $2`, ms(cutoff), limit)
 	if err != nil {
 		return nil, fmt.Errorf("list submitted x402 payments: %w", err)
@@ -171,43 +160,14 @@ func (s *Store) SubmittedX402Payments(ctx context.Context, cutoff time.Time, lim
 	return out, wrapErr(rows.Err(), "submitted x402 payments")
 }
 
-// X402PaymentByID reads one payment.
-func (s *Store) X402PaymentByID(ctx context.Context, id int64) (X402Payment, error) {
-	p, err := scanX402Payment(s.queryRow(ctx, `SELECT `+x402PaymentColumns+` FROM x402_payments WHERE id = $1`, id))
-	if isNoRows(err) {
-		return p, botpay.ErrNotFound("x402 payment")
-	}
-	return p, wrapErr(err, "x402 payment by id")
-}
-
 // RelayerNextNonce is the stored next nonce of a relayer (0 when none was
 // ever allocated); tests and operators read it.
-func (s *Store) RelayerNextNonce(ctx context.Context, r RelayerAccount) (uint64, error) {
+func (s *Service) RelayerNextNonce(ctx context.Context, r RelayerAccount) (uint64, error) {
 	var next int64
-	err := s.queryRow(ctx, `SELECT next_nonce FROM relayer_nonces WHERE chain_id = $1 AND address = $2`,
+	err := s.db.QueryRow(ctx, `SELECT next_nonce FROM relayer_nonces WHERE chain_id = $1 AND address = $2`,
 		int64(r.ChainID), strings.ToLower(r.Address)).Scan(&next)
 	if isNoRows(err) {
 		return 0, nil
 	}
 	return uint64(next), wrapErr(err, "relayer next nonce")
-}
-
-const x402PaymentColumns = `id, payer, nonce, page_id, invoice_ref, amount_micro, status, sale_id, tx_hash, created_at,
-	token, raw_tx, relayer_nonce, failure, submitted_at, bot_id, resource_url, link_id, buyer_email, buyer_name`
-
-func scanX402Payment(row interface{ Scan(...any) error }) (X402Payment, error) {
-	var p X402Payment
-	var page, sale, tx, raw, failure, bot, resource, link, email, name sql.NullString
-	var relayerNonce, submitted sql.NullInt64
-	var created int64
-	err := row.Scan(&p.ID, &p.Payer, &p.Nonce, &page, &p.InvoiceRef, &p.Amount, &p.Status, &sale, &tx, &created,
-		&p.Token, &raw, &relayerNonce, &failure, &submitted, &bot, &resource, &link, &email, &name)
-	p.PageID, p.BotID, p.ResourceURL, p.LinkID = page.String, bot.String, resource.String, link.String
-	p.BuyerEmail, p.BuyerName = email.String, name.String
-	p.SaleID, p.TxHash, p.RawTx, p.Failure, p.CreatedAt = sale.String, tx.String, raw.String, failure.String, fromMS(created)
-	if submitted.Valid {
-		p.SubmittedAt = fromMS(submitted.Int64)
-	}
-	p.RelayerNonce = uint64(relayerNonce.Int64)
-	return p, err
 }

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -16,23 +16,23 @@ const chainReadyTimeout = 3 * time.Second
 // holds enough gas, and returns a *settle.NotReady naming the check that
 // failed.
 func (s *Service) ChainReady(ctx context.Context) error {
-	if s.chain == nil {
+	if s.relay == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, chainReadyTimeout)
 	defer cancel()
-	return s.chain.Readiness(ctx)
+	return s.relay.Readiness(ctx)
 }
 
 // RelayerGasWei is the relayer's ether balance in wei (live mode only;
 // nil without a chain).
 func (s *Service) RelayerGasWei(ctx context.Context) (*big.Int, error) {
-	if s.chain == nil {
+	if s.relay == nil {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, chainReadyTimeout)
 	defer cancel()
-	return s.chain.RelayerGas(ctx)
+	return s.relay.RelayerGas(ctx)
 }
 
 // ReplacedTransactions counts the stuck relayer transactions this process

@@ -1,12 +1,12 @@
-package store_test
+package payments_test
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -19,18 +19,20 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		st := db.Store
 		owner := newOwner(t, st)
 		bot := claimedBot(t, st, owner)
-		processorWalletAt(t, st, bot.ID, "0x00000000000000000000000000000000000000cc")
+		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, bot.ID, "0x00000000000000000000000000000000000000cc", []byte("sealed")); err != nil {
+			t.Fatal(err)
+		}
 		page := newPage(t, st, bot.ID, cents(1000))
 		sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		relayer := store.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
-		submit := func(amount botpay.Money) (store.ChainRefund, error) {
+		relayer := payments.RelayerAccount{ChainID: 84532, Address: "0x00000000000000000000000000000000000000Bb"}
+		submit := func(amount botpay.Money) (payments.ChainRefund, error) {
 			rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: sale.Sale.ID, Amount: amount, Reason: "r"}
-			return st.SubmitSaleRefund(ctx, rf, relayer, 0, store.ChainBalance{Micro: 100_000_000, ReadAt: time.Now()}, func(n uint64) (store.SignedSubmission, error) {
-				return store.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", n), RawTx: "0x02"}, nil
+			return paymentsOf(st).SubmitSaleRefund(ctx, rf, relayer, 0, payments.ChainBalance{Micro: 100_000_000, ReadAt: time.Now()}, func(n uint64) (payments.SignedSubmission, error) {
+				return payments.SignedSubmission{Nonce: n, TxHash: fmt.Sprintf("0x%064x", n), RawTx: "0x02"}, nil
 			})
 		}
 		first, err := submit(600)
@@ -39,34 +41,34 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		}
 		_, err = submit(401)
 		wantCode(t, err, botpay.CodeRefundExceedsAmount)
-		if next, _ := st.RelayerNextNonce(ctx, relayer); next != 1 {
+		if next, _ := paymentsOf(st).RelayerNextNonce(ctx, relayer); next != 1 {
 			t.Fatalf("relayer next nonce %d after a refused refund, want 1 (rolled back)", next)
 		}
 		second, err := submit(400)
 		if err != nil || second.Nonce != 1 {
 			t.Fatalf("second refund = %+v, %v", second, err)
 		}
-		pending, err := st.PendingChainRefunds(ctx, time.Now().Add(time.Minute), 10)
+		pending, err := paymentsOf(st).PendingChainRefunds(ctx, time.Now().Add(time.Minute), 10)
 		if err != nil || len(pending) != 2 || pending[0].Refund.ID != first.Refund.ID || pending[1].RawTx != "0x02" {
 			t.Fatalf("pending = %+v, %v", pending, err)
 		}
-		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); err != nil {
-			t.Fatal(err)
+		if done, err := earningOf(st).CompleteChainRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); err != nil || !done {
+			t.Fatal(done, err)
 		}
-		if _, err := st.CompleteSaleRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); !errors.Is(err, store.ErrRefundSettled) {
-			t.Fatalf("second completion: %v", err)
+		if done, err := earningOf(st).CompleteChainRefund(ctx, first.Refund.ID, first.Refund.TxHash, 400); err != nil || done {
+			t.Fatalf("second completion: %v, %v", done, err)
 		}
-		if err := st.FailSaleRefund(ctx, second.Refund.ID, "reverted"); err != nil {
-			t.Fatal(err)
+		if done, err := earningOf(st).FailChainRefund(ctx, second.Refund.ID, "reverted"); err != nil || !done {
+			t.Fatal(done, err)
 		}
-		if err := st.FailSaleRefund(ctx, first.Refund.ID, "reverted"); !errors.Is(err, store.ErrRefundSettled) {
-			t.Fatalf("failing a succeeded refund: %v", err)
+		if done, err := earningOf(st).FailChainRefund(ctx, first.Refund.ID, "reverted"); err != nil || done {
+			t.Fatalf("failing a succeeded refund: %v, %v", done, err)
 		}
 		got, err := earningOf(st).SaleForRefund(ctx, bot.ID, sale.Sale.ID)
 		if err != nil || got.Refunded != 600 {
 			t.Fatalf("sale after one success and one failure = %+v, %v; want 600 refunded", got, err)
 		}
-		failed, err := st.ChainRefundByID(ctx, second.Refund.ID)
+		failed, err := paymentsOf(st).ChainRefundByID(ctx, second.Refund.ID)
 		if err != nil || failed.Refund.Status != botpay.RefundFailed || failed.Failure != "reverted" {
 			t.Fatalf("failed refund = %+v, %v", failed, err)
 		}
@@ -75,4 +77,29 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		}
 		wantBooksBalanced(t, st, bot.ID, 0)
 	})
+}
+
+func countOf(types []string, want string) int {
+	n := 0
+	for _, typ := range types {
+		if typ == want {
+			n++
+		}
+	}
+	return n
+}
+
+func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
+	t.Helper()
+	v, _, err := st.WalletView(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := st.LedgerSum(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Wallet.Balance != balance || sum != balance {
+		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
 }

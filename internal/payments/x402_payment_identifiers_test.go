@@ -1,10 +1,11 @@
-package store_test
+package payments_test
 
 import (
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
@@ -18,11 +19,11 @@ func TestPaymentIdentifierBindsOneAuthorizationPerRoute(t *testing.T) {
 		st, other := db.Store, db.OpenAnother(t)
 		page := newPage(t, st, claimedBot(t, st, newOwner(t, st)).ID, cents(1999))
 		claim := func(st *store.Store, route string, nonce int) (int64, error) {
-			return st.ClaimX402Payment(ctx, store.X402Payment{Payer: "0x00000000000000000000000000000000000000aa",
+			return paymentsOf(st).ClaimX402Payment(ctx, payments.X402Payment{Payer: "0x00000000000000000000000000000000000000aa",
 				Nonce: fmt.Sprintf("0x%064x", nonce), PageID: page.ID, Amount: 19_990_000, Route: route, PaymentID: "order-0000000000000001"})
 		}
 		ids := make([]int64, 2)
-		wins, refusals := raceReplicas(t, []*store.Store{st, other}, store.ErrPaymentIdentifierTaken, func(i int, replica *store.Store) error {
+		wins, refusals := raceReplicas(t, []*store.Store{st, other}, payments.ErrPaymentIdentifierTaken, func(i int, replica *store.Store) error {
 			var err error
 			for range 3 { // the loser of the primary key sees the winner's row when it claims again
 				if ids[i], err = claim(replica, page.ID, i+1); !errors.Is(err, store.ErrUnique) {
@@ -35,17 +36,17 @@ func TestPaymentIdentifierBindsOneAuthorizationPerRoute(t *testing.T) {
 			t.Fatalf("%d claims won and %d were refused, want 1 and 1", wins, refusals)
 		}
 		winner := ids[0] + ids[1] // the loser's id is 0
-		bound, ok, err := st.X402PaymentByIdentifier(ctx, page.ID, "order-0000000000000001")
+		bound, ok, err := paymentsOf(st).X402PaymentByIdentifier(ctx, page.ID, "order-0000000000000001")
 		if err != nil || !ok || bound.ID != winner {
 			t.Fatalf("bound to %+v (%v, %v), want claim %d", bound, ok, err, winner)
 		}
 		if _, err := claim(st, page.ID+"?ref=INV-2026-000001", 3); err != nil {
 			t.Fatalf("the same id on another route: %v", err)
 		}
-		if err := st.ReleaseX402Payment(ctx, winner); err != nil {
+		if err := paymentsOf(st).ReleaseX402Payment(ctx, winner); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, _ := st.X402PaymentByIdentifier(ctx, page.ID, "order-0000000000000001"); ok {
+		if _, ok, _ := paymentsOf(st).X402PaymentByIdentifier(ctx, page.ID, "order-0000000000000001"); ok {
 			t.Fatal("the id is still bound after its claim was released")
 		}
 		if _, err := claim(st, page.ID, 4); err != nil {

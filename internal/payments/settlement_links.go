@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // that paid it still answers its first result, a new one is refused
 // (409 payment_link_not_pending).
 func (s *Service) X402LinkOffer(ctx context.Context, linkID string) (X402Offer, error) {
-	link, err := s.earning.PaymentLink(ctx, linkID)
+	link, err := s.offers.PaymentLink(ctx, linkID)
 	if err != nil {
 		return X402Offer{}, err
 	}
@@ -21,15 +21,15 @@ func (s *Service) X402LinkOffer(ctx context.Context, linkID string) (X402Offer, 
 	if st := link.Status(s.clock.Now()); st != botpay.LinkPending {
 		o.Closed = botpay.Errorf(botpay.KindConflict, botpay.CodePaymentLinkNotPending, "this payment link is %s and cannot be paid", st)
 	}
-	addr := s.processorAddress(ctx, link.BotID)
+	addr := s.ProcessorAddress(ctx, link.BotID)
 	if addr == "" {
 		// Links made before links created the wallet: the seller gets it
 		// with its first x402 buyer, as with a first checkout page.
-		bot, err := s.store.Bot(ctx, link.BotID)
+		bot, err := s.bots.Bot(ctx, link.BotID)
 		if err != nil {
 			return o, err
 		}
-		if addr, err = s.ensureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
+		if addr, err = s.EnsureProcessorWallet(ctx, bot.OwnerID, bot.ID); err != nil {
 			return o, err
 		}
 	}

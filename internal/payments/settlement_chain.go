@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/evm"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -85,7 +84,7 @@ func verifyReason(err error) string {
 // past answerBy the buyer gets 409 payment_in_progress.
 func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x402.Payment, answerBy time.Time) (botpay.SaleResult, error) {
 	release := func(err error) (botpay.SaleResult, error) {
-		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
+		if rerr := s.releaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
 			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
 		}
 		return botpay.SaleResult{}, err
@@ -105,19 +104,19 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 		return release(&X402Rejected{Reason: ReasonUnavailable})
 	}
 	raw, _ := evm.ParseHexBytes(sub.RawTx)
-	if err := s.chain.Broadcast(ctx, raw, sub.TxHash); err != nil {
+	if err := s.relay.Broadcast(ctx, raw, sub.TxHash); err != nil {
 		// Stored already: the worker sends it again; the buyer waits here.
 		s.log.WarnContext(ctx, "x402 settlement not sent yet", "tx", sub.TxHash, "err", err)
 	}
 	wait, cancel := context.WithDeadline(ctx, answerBy)
 	defer cancel()
-	sent := paymentTx(store.X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx, RelayerNonce: sub.Nonce})
+	sent := paymentTx(X402Payment{ID: id, TxHash: sub.TxHash, RawTx: sub.RawTx, RelayerNonce: sub.Nonce})
 	outcome, mined, err := s.awaitSent(wait, sent)
 	if err != nil {
 		return botpay.SaleResult{}, errPaymentInProgress("transaction " + mined +
 			" is not confirmed yet; the same payment again returns the sale once it is")
 	}
-	pay := store.X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined,
+	pay := X402Payment{ID: id, PageID: o.Page.ID, Amount: o.Micro(), Payer: p.Authorization.From.Hex(), TxHash: mined,
 		BotID: o.BotID, ResourceURL: o.ResourceURL, BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		pay.InvoiceRef = o.Invoice.ReferenceNumber
@@ -130,34 +129,34 @@ func (s *Service) settleOnChain(ctx context.Context, id int64, o X402Offer, p x4
 
 // submit runs the chain checks and drafts the transaction (one batch),
 // then stores it signed with the relayer's next nonce.
-func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (store.SignedSubmission, error) {
-	prepared, err := s.chain.Prepare(ctx, p)
+func (s *Service) submit(ctx context.Context, id int64, p x402.Payment) (SignedSubmission, error) {
+	prepared, err := s.relay.Prepare(ctx, p)
 	if err != nil {
 		var refusal *settle.Refusal
 		if !errors.As(err, &refusal) && !errors.Is(err, settle.ErrFeeAboveCap) && !errors.Is(err, settle.ErrRelayerUnfunded) {
 			err = fmt.Errorf("%w: %w", errNodeFault, err)
 		}
-		return store.SignedSubmission{}, err
+		return SignedSubmission{}, err
 	}
-	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
-	return s.store.SubmitX402Payment(ctx, id, relayer, prepared.NonceFloor, func(nonce uint64) (store.SignedSubmission, error) {
-		signed, err := s.chain.Sign(prepared.Tx, nonce)
-		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
+	relayer := RelayerAccount{ChainID: s.relay.Domain.ChainID, Address: s.relay.Relayer().Hex()}
+	return s.submitX402Payment(ctx, id, relayer, prepared.NonceFloor, func(nonce uint64) (SignedSubmission, error) {
+		signed, err := s.relay.Sign(prepared.Tx, nonce)
+		return SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
 	})
 }
 
 // errNodeFault is a node that did not answer a settlement's checks
 // usefully (down, slow, an error page, a JSON-RPC error, a malformed
 // result), as opposed to a refusal or a relayer that cannot pay the gas.
-var errNodeFault = errors.New("app: the node did not answer the payment's checks")
+var errNodeFault = errors.New("payments: the node did not answer the payment's checks")
 
 // finishOnChain records what the chain decided of a submitted payment:
 // the sale once confirmed (exactly once across requests and replicas), or
 // the failure of a reverted transaction.
-func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outcome settle.Outcome) (botpay.SaleResult, error) {
+func (s *Service) finishOnChain(ctx context.Context, pay X402Payment, outcome settle.Outcome) (botpay.SaleResult, error) {
 	ctx = context.WithoutCancel(ctx)
 	if outcome == settle.Reverted {
-		if err := s.store.FailX402Payment(ctx, pay.ID, "transaction reverted"); err != nil {
+		if err := s.failX402Payment(ctx, pay.ID, "transaction reverted"); err != nil {
 			return botpay.SaleResult{}, err
 		}
 		return botpay.SaleResult{}, &X402Rejected{Reason: ReasonSettlementFailed}
@@ -168,17 +167,17 @@ func (s *Service) finishOnChain(ctx context.Context, pay store.X402Payment, outc
 		return botpay.SaleResult{}, err
 	}
 	in := botpay.SaleInput{PageID: pay.PageID, InvoiceRef: pay.InvoiceRef, Method: method, BuyerType: botpay.BuyerWallet,
-		BuyerIdentifier: checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
+		BuyerIdentifier: Checksummed(pay.Payer), TxHash: strings.ToLower(pay.TxHash), Amount: &amount, OnChain: true,
 		BotID: pay.BotID, ResourceURL: pay.ResourceURL, LinkID: pay.LinkID, LinkHeld: pay.LinkID != "",
 		BuyerEmail: pay.BuyerEmail, BuyerName: pay.BuyerName}
-	res, err := s.store.ConfirmX402Payment(ctx, pay.ID, in, s.sales.RecordSaleIn)
+	res, err := s.confirmX402Payment(ctx, pay.ID, in)
 	if payer, perr := x402.ParseAddress(pay.Payer); perr == nil {
-		s.forgetChainBalance(payer)
+		s.ForgetChainBalance(payer)
 	}
 	if err == nil {
-		s.mailReceipt(ctx, res)
+		s.receipts.MailReceipt(ctx, res)
 	}
-	if errors.Is(err, store.ErrSettledElsewhere) {
+	if errors.Is(err, ErrSettledElsewhere) {
 		a := x402.Authorization{}
 		a.From, _ = x402.ParseAddress(pay.Payer)
 		if pay.Nonce == "" {
@@ -196,7 +195,7 @@ func (s *Service) walletMethod(ctx context.Context, pageID string) (string, erro
 	if pageID == "" {
 		return botpay.MethodX402, nil
 	}
-	page, err := s.earning.CheckoutPage(ctx, pageID)
+	page, err := s.offers.CheckoutPage(ctx, pageID)
 	if err != nil {
 		return "", err
 	}
@@ -205,7 +204,7 @@ func (s *Service) walletMethod(ctx context.Context, pageID string) (string, erro
 
 // originalByID is the recorded result of a payment known by its id.
 func (s *Service) originalByID(ctx context.Context, id int64) (botpay.SaleResult, error) {
-	pay, err := s.store.X402PaymentByID(ctx, id)
+	pay, err := s.X402PaymentByID(ctx, id)
 	if err != nil {
 		return botpay.SaleResult{}, err
 	}
@@ -222,7 +221,7 @@ func (s *Service) originalByID(ctx context.Context, id int64) (botpay.SaleResult
 // ResumePass checks once every settlement submitted before cutoff, and
 // replaces those stuck first in the relayer's line.
 func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
-	pending, err := s.store.SubmittedX402Payments(ctx, cutoff, 100)
+	pending, err := s.SubmittedX402Payments(ctx, cutoff, 100)
 	if err != nil {
 		return err
 	}
@@ -234,7 +233,7 @@ func (s *Service) ResumePass(ctx context.Context, cutoff time.Time) error {
 
 // resumeSettlement checks one submitted payment: recorded once final,
 // replaced when stuck, left for the next pass otherwise.
-func (s *Service) resumeSettlement(ctx context.Context, pay store.X402Payment) {
+func (s *Service) resumeSettlement(ctx context.Context, pay X402Payment) {
 	outcome, hash, err := s.resumeSent(ctx, paymentTx(pay))
 	if err != nil {
 		s.log.WarnContext(ctx, "x402 settlement check failed", "tx", pay.TxHash, "err", err)
@@ -249,3 +248,7 @@ func (s *Service) resumeSettlement(ctx context.Context, pay store.X402Payment) {
 		s.log.WarnContext(ctx, "x402 settlement not recorded", "tx", pay.TxHash, "err", err)
 	}
 }
+
+// onChain reports whether x402 payments settle on a real chain (live
+// mode with its relayer).
+func (s *Service) onChain() bool { return s.relay != nil }

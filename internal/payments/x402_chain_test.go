@@ -1,4 +1,4 @@
-package store_test
+package payments_test
 
 import (
 	"errors"
@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
-var testRelayer = store.RelayerAccount{ChainID: 84532, Address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}
+var testRelayer = payments.RelayerAccount{ChainID: 84532, Address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"}
 
 func claimLive(t *testing.T, st *store.Store, page botpay.CheckoutPage, nonce string) int64 {
 	t.Helper()
-	id, err := st.ClaimX402Payment(ctx, store.X402Payment{Payer: "0x00000000000000000000000000000000000000aa", Nonce: nonce,
+	id, err := paymentsOf(st).ClaimX402Payment(ctx, payments.X402Payment{Payer: "0x00000000000000000000000000000000000000aa", Nonce: nonce,
 		PageID: page.ID, Amount: 19_990_000, Token: "0x036CbD53842c5426634e7929541eC2318f3dCF7e"})
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +50,8 @@ func raceReplicas(t *testing.T, replicas []*store.Store, refused error, do func(
 	return wins, refusals
 }
 
-func fakeSigner(nonce uint64) (store.SignedSubmission, error) {
-	return store.SignedSubmission{Nonce: nonce, TxHash: fmt.Sprintf("0x%064x", nonce+1000), RawTx: fmt.Sprintf("0x02%04x", nonce)}, nil
+func fakeSigner(nonce uint64) (payments.SignedSubmission, error) {
+	return payments.SignedSubmission{Nonce: nonce, TxHash: fmt.Sprintf("0x%064x", nonce+1000), RawTx: fmt.Sprintf("0x02%04x", nonce)}, nil
 }
 
 // Concurrent submissions (as from two replicas) take distinct relayer
@@ -72,14 +73,14 @@ func TestSubmittingTakesEachRelayerNonceOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				sub, err := replica.SubmitX402Payment(ctx, id, testRelayer, 3, fakeSigner)
+				sub, err := paymentsOf(replica).SubmitX402Payment(ctx, id, testRelayer, 3, fakeSigner)
 				if err != nil {
 					t.Error(err)
 					return
 				}
 				got[i] = sub.Nonce
-				p, err := st.X402PaymentByID(ctx, id)
-				if err != nil || p.Status != store.X402Submitted || p.RelayerNonce != sub.Nonce || p.TxHash != sub.TxHash || p.RawTx != sub.RawTx {
+				p, err := paymentsOf(st).X402PaymentByID(ctx, id)
+				if err != nil || p.Status != payments.X402Submitted || p.RelayerNonce != sub.Nonce || p.TxHash != sub.TxHash || p.RawTx != sub.RawTx {
 					t.Errorf("stored %+v, %v for %+v", p, err, sub)
 				}
 			}()
@@ -92,12 +93,12 @@ func TestSubmittingTakesEachRelayerNonceOnce(t *testing.T) {
 			}
 			seen[nonce] = true
 		}
-		if next, _ := st.RelayerNextNonce(ctx, testRelayer); next != 3+n {
+		if next, _ := paymentsOf(st).RelayerNextNonce(ctx, testRelayer); next != 3+n {
 			t.Fatalf("next nonce %d", next)
 		}
 		// The node's count wins when it is ahead (the account was used by hand).
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 999))
-		if sub, err := st.SubmitX402Payment(ctx, id, testRelayer, 100, fakeSigner); err != nil || sub.Nonce != 100 {
+		if sub, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 100, fakeSigner); err != nil || sub.Nonce != 100 {
 			t.Fatalf("behind the node: %+v %v", sub, err)
 		}
 	})
@@ -111,19 +112,19 @@ func TestSubmittingRollsBackWithoutItsTransaction(t *testing.T) {
 		page := newPage(t, st, claimedBot(t, st, newOwner(t, st)).ID, cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 1))
 		boom := errors.New("boom")
-		if _, err := st.SubmitX402Payment(ctx, id, testRelayer, 0, func(uint64) (store.SignedSubmission, error) { return store.SignedSubmission{}, boom }); !errors.Is(err, boom) {
+		if _, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, func(uint64) (payments.SignedSubmission, error) { return payments.SignedSubmission{}, boom }); !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if next, _ := st.RelayerNextNonce(ctx, testRelayer); next != 0 {
+		if next, _ := paymentsOf(st).RelayerNextNonce(ctx, testRelayer); next != 0 {
 			t.Fatalf("a failed signing took nonce: next %d", next)
 		}
-		if _, err := st.SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner); err != nil {
+		if _, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner); !errors.Is(err, store.ErrNotSubmittable) {
+		if _, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner); !errors.Is(err, payments.ErrNotSubmittable) {
 			t.Fatalf("second submission: %v", err)
 		}
-		if next, _ := st.RelayerNextNonce(ctx, testRelayer); next != 1 {
+		if next, _ := paymentsOf(st).RelayerNextNonce(ctx, testRelayer); next != 1 {
 			t.Fatalf("next %d", next)
 		}
 	})
@@ -138,19 +139,19 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 		bot := claimedBot(t, st, newOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 1))
-		sub, err := st.SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)
+		sub, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)
 		if err != nil {
 			t.Fatal(err)
 		}
-		queue, err := st.SubmittedX402Payments(ctx, st.Clock().Now().Add(1e9), 10)
+		queue, err := paymentsOf(st).SubmittedX402Payments(ctx, st.Clock().Now().Add(1e9), 10)
 		if err != nil || len(queue) != 1 || queue[0].ID != id || queue[0].RawTx != sub.RawTx {
 			t.Fatalf("queue %+v %v", queue, err)
 		}
 		in := botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: sub.TxHash, OnChain: true}
-		wins, elsewhere := raceReplicas(t, []*store.Store{st, other, st, other}, store.ErrSettledElsewhere,
+		wins, elsewhere := raceReplicas(t, []*store.Store{st, other, st, other}, payments.ErrSettledElsewhere,
 			func(_ int, replica *store.Store) error {
-				_, err := replica.ConfirmX402Payment(ctx, id, in, earningOf(replica).RecordSaleIn)
+				_, err := paymentsOf(replica).ConfirmX402Payment(ctx, id, in)
 				return err
 			})
 		if wins != 1 || elsewhere != 3 {
@@ -164,13 +165,13 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 		if err != nil || w.Wallet.Balance != 0 {
 			t.Fatalf("card wallet credited for an on-chain sale: %+v %v", w, err)
 		}
-		if queue, _ := st.SubmittedX402Payments(ctx, st.Clock().Now().Add(1e9), 10); len(queue) != 0 {
+		if queue, _ := paymentsOf(st).SubmittedX402Payments(ctx, st.Clock().Now().Add(1e9), 10); len(queue) != 0 {
 			t.Fatalf("queue after confirmation %+v", queue)
 		}
-		if err := st.FailX402Payment(ctx, id, "late"); err != nil {
+		if err := paymentsOf(st).FailX402Payment(ctx, id, "late"); err != nil {
 			t.Fatal(err)
 		}
-		if p, _ := st.X402PaymentByID(ctx, id); p.Status != store.X402Confirmed {
+		if p, _ := paymentsOf(st).X402PaymentByID(ctx, id); p.Status != payments.X402Confirmed {
 			t.Fatalf("a confirmed payment became %s", p.Status)
 		}
 	})

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -9,30 +9,27 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/validate"
 	"github.com/botpay/botpay/internal/x402"
 )
 
-// salePath is the one sale path of internal/earning as x402 settlement
-// uses it: the sale recorded in the transaction of its claim, and found
-// again by its transaction hash.
-type salePath interface {
-	RecordSaleIn(ctx context.Context, tx *kernel.Tx, in botpay.SaleInput) (botpay.SaleResult, error)
-	SaleByTxHash(ctx context.Context, hash string) (botpay.Sale, error)
-}
-
-// Settler settles verified x402 authorizations (package settle).
-type Settler = settle.Settler
-
 // X402Tolerance is the clock skew allowed at both ends of an
 // authorization's validity window; a signature stays reserved as long
-// (store.signatureReservedUntil).
+// (signatureReservedUntil).
 const X402Tolerance = int64(botpay.SettlementTolerance / time.Second)
 
 // X402Timeout is the maxTimeoutSeconds of the requirements: how long a
 // payer's authorization should stay valid.
 const X402Timeout = 300
+
+// noChain is the settler of a live service built without a relayer: it
+// refuses every payment rather than fall back to the sandbox, which would
+// record sales nobody paid for.
+type noChain struct{}
+
+func (noChain) Settle(context.Context, x402.Payment) (settle.Result, error) {
+	return settle.Result{}, errors.New("live mode without a chain settler")
+}
 
 func (s *Service) x402Defaults() {
 	if s.settler == nil && s.live {
@@ -40,7 +37,7 @@ func (s *Service) x402Defaults() {
 	}
 	if s.settler == nil {
 		s.settler = settle.Sandbox{IsOurs: func(ctx context.Context, a x402.Address) (bool, error) {
-			_, ok, err := s.payments.ProcessorWalletByAddress(ctx, a.Hex())
+			_, ok, err := s.ProcessorWalletByAddress(ctx, a.Hex())
 			return ok, err
 		}}
 	}
@@ -78,7 +75,7 @@ func (o X402Offer) Micro() botpay.Micro { return botpay.MicroOf(o.Amount) }
 // invoice on the page; requested is the buyer's amount on pages that let
 // the buyer choose (nil: the page's own price).
 func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requested *botpay.Money, clientIP string) (X402Offer, error) {
-	page, err := s.earning.CheckoutPage(ctx, pageID)
+	page, err := s.offers.CheckoutPage(ctx, pageID)
 	if err != nil {
 		return X402Offer{}, err
 	}
@@ -87,7 +84,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 		return o, botpay.Errorf(botpay.KindInvalid, botpay.CodeMethodNotAllowedOnPage, "this checkout page accepts no wallet payment (neither x402 nor usdc_direct)")
 	}
 	if ref = strings.TrimSpace(ref); ref != "" {
-		inv, err := s.earning.InvoiceForBuyer(ctx, page.ID, ref, token, clientIP)
+		inv, err := s.offers.InvoiceForBuyer(ctx, page.ID, ref, token, clientIP)
 		if err != nil {
 			return o, err
 		}
@@ -101,7 +98,7 @@ func (s *Service) X402Offer(ctx context.Context, pageID, ref, token string, requ
 	if o.Amount, err = botpay.SaleAmount(&page, o.Invoice, requested); err != nil {
 		return o, err
 	}
-	w, err := s.processorWallet(ctx, page.BotID)
+	w, err := s.ProcessorWallet(ctx, page.BotID)
 	if err != nil {
 		return o, err
 	}
@@ -172,16 +169,16 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		return out, o.Closed
 	}
 	expect := x402.Expect{PayTo: o.PayTo, Amount: uint64(o.Micro()), Exact: true, Now: s.clock.Now().Unix(), Tolerance: X402Tolerance}
-	if s.Live() {
+	if s.live {
 		expect.Tolerance, expect.ExpiryMargin = 0, X402ExpiryMargin
 	}
 	if err := x402.Verify(p, s.domain, expect); err != nil {
-		if s.Live() {
+		if s.live {
 			return out, &X402Rejected{Reason: verifyReason(err)}
 		}
 		return out, &X402Rejected{Reason: strings.TrimPrefix(err.Error(), "x402: ")}
 	}
-	claim := store.X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex(),
+	claim := X402Payment{Payer: a.From.Hex(), Nonce: a.Nonce.Hex(), PageID: o.Page.ID, Amount: o.Micro(), Token: s.domain.Contract.Hex(),
 		Route: o.Route(), PaymentID: paymentID, BuyerEmail: o.BuyerEmail, BuyerName: o.BuyerName}
 	if o.Invoice != nil {
 		claim.InvoiceRef = o.Invoice.ReferenceNumber
@@ -193,7 +190,7 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 		claim.BotID, claim.ResourceURL = o.BotID, o.ResourceURL
 	}
 	for attempt := 0; ; attempt++ {
-		id, err := s.store.ClaimX402Payment(ctx, claim)
+		id, err := s.claimX402Payment(ctx, claim)
 		if err == nil && s.onChain() {
 			out.Sale, err = s.settleOnChain(ctx, id, o, p, answerBy)
 			return out, err
@@ -202,10 +199,10 @@ func (s *Service) settleX402(ctx context.Context, o X402Offer, p x402.Payment, p
 			out.Sale, err = s.settleClaim(ctx, id, o, p)
 			return out, err
 		}
-		if errors.Is(err, store.ErrPaymentIdentifierTaken) {
+		if errors.Is(err, ErrPaymentIdentifierTaken) {
 			return out, errPaymentIdentifierReused(paymentID)
 		}
-		if !errors.Is(err, store.ErrUnique) || attempt == 3 {
+		if !errors.Is(err, kernel.ErrUnique) || attempt == 3 {
 			return out, err
 		}
 		res, ok, err := s.awaitOriginal(ctx, a, answerBy)
@@ -255,7 +252,7 @@ func (s *Service) signedBy(p x402.Payment) bool {
 // sale; on failure the claim is dropped so the payer may try again.
 func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402.Payment) (botpay.SaleResult, error) {
 	release := func(err error) (botpay.SaleResult, error) {
-		if rerr := s.store.ReleaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
+		if rerr := s.releaseX402Payment(context.WithoutCancel(ctx), id); rerr != nil {
 			s.log.ErrorContext(ctx, "x402 claim not released", "claim", id, "err", rerr)
 		}
 		return botpay.SaleResult{}, err
@@ -274,32 +271,32 @@ func (s *Service) settleClaim(ctx context.Context, id int64, o X402Offer, p x402
 	if o.Link != nil {
 		in.LinkID, in.LinkHeld = o.Link.ID, true
 	}
-	var debit *store.InternalDebit
+	var debit *internalDebit
 	if r.Internal {
-		debit = &store.InternalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
+		debit = &internalDebit{Payer: p.Authorization.From.Hex(), Nonce: p.Authorization.Nonce.Hex(), Amount: o.Micro()}
 	}
-	res, err := s.store.CompleteX402Payment(ctx, id, in, debit, s.sales.RecordSaleIn)
+	res, err := s.completeX402Payment(ctx, id, in, debit)
 	if err != nil {
-		if errors.Is(err, store.ErrPayerBalance) {
+		if errors.Is(err, ErrPayerBalance) {
 			return release(&X402Rejected{Reason: "insufficient_funds"})
 		}
 		return release(err)
 	}
-	s.mailReceipt(ctx, res)
+	s.receipts.MailReceipt(ctx, res)
 	return res, nil
 }
 
 // errAuthorizationFailed is an authorization whose transaction the chain
 // reverted: it is used up here, and the payer signs a new one.
-var errAuthorizationFailed = errors.New("app: the authorization's settlement failed on chain")
+var errAuthorizationFailed = errors.New("payments: the authorization's settlement failed on chain")
 
 // x402Original is the result of an authorization settled before.
 func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpay.SaleResult, bool, error) {
-	pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
-	if err == nil && ok && pay.Status == store.X402Failed {
+	pay, ok, err := s.x402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
+	if err == nil && ok && pay.Status == X402Failed {
 		return botpay.SaleResult{}, false, errAuthorizationFailed
 	}
-	if err != nil || !ok || pay.Status != store.X402Confirmed {
+	if err != nil || !ok || pay.Status != X402Confirmed {
 		return botpay.SaleResult{}, false, err
 	}
 	var res botpay.SaleResult
@@ -307,7 +304,7 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 		return res, false, err
 	}
 	if pay.LinkID != "" {
-		link, err := s.earning.PaymentLink(ctx, pay.LinkID)
+		link, err := s.offers.PaymentLink(ctx, pay.LinkID)
 		if err != nil {
 			return res, false, err
 		}
@@ -317,14 +314,13 @@ func (s *Service) x402Original(ctx context.Context, a x402.Authorization) (botpa
 	if pay.PageID == "" { // a sale of the bot's own resource (facilitator)
 		return res, true, nil
 	}
-	page, err := s.earning.CheckoutPage(ctx, pay.PageID)
+	page, err := s.offers.CheckoutPage(ctx, pay.PageID)
 	if err != nil {
 		return res, false, err
 	}
 	res.Page = &page
 	if pay.InvoiceRef != "" {
-		if inv, err := s.earning.InvoiceByRef(ctx, pay.PageID, pay.InvoiceRef); err == nil {
-			inv = s.earning.WithPayToken(inv)
+		if inv, err := s.offers.PaidInvoice(ctx, pay.PageID, pay.InvoiceRef); err == nil {
 			res.Invoice = &inv
 		}
 	}
@@ -340,17 +336,17 @@ func (s *Service) awaitOriginal(ctx context.Context, a x402.Authorization, answe
 		deadline = answerBy
 	}
 	for time.Now().Before(deadline) {
-		pay, ok, err := s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
+		pay, ok, err := s.x402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex())
 		if err != nil {
 			return botpay.SaleResult{}, false, err
 		}
 		if !ok {
 			return botpay.SaleResult{}, false, nil // released: the caller claims again
 		}
-		if pay.Status == store.X402Confirmed {
+		if pay.Status == X402Confirmed {
 			return s.x402Original(ctx, a)
 		}
-		if pay.Status == store.X402Failed {
+		if pay.Status == X402Failed {
 			return botpay.SaleResult{}, false, &X402Rejected{Reason: ReasonSettlementFailed}
 		}
 		select {

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/facilitator"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -28,22 +27,21 @@ func (s *Service) Facilitator() facilitator.Facilitator {
 type facilitatorPayee struct{ s *Service }
 
 func (f facilitatorPayee) Domain() x402.Domain { return f.s.domain }
-func (f facilitatorPayee) Live() bool          { return f.s.Live() }
+func (f facilitatorPayee) Live() bool          { return f.s.live }
 
 func (f facilitatorPayee) Relayer() (x402.Address, bool) {
-	if f.s.chain == nil {
+	if f.s.relay == nil {
 		return x402.Address{}, false
 	}
-	return f.s.chain.Relayer(), true
+	return f.s.relay.Relayer(), true
 }
 
 func (f facilitatorPayee) TakeFacilitatorCall(ctx context.Context, botID, call string) error {
-	return f.s.store.Take(ctx, store.Limit{Bucket: "facilitator-" + call + ":" + botID,
-		Max: f.s.limits.FacilitatorPerMinute, Window: time.Minute})
+	return f.s.limits.TakeCall(ctx, "facilitator-"+call+":"+botID, f.s.facilitatorPerMinute, time.Minute)
 }
 
 func (f facilitatorPayee) ProcessorAddress(ctx context.Context, botID string) (x402.Address, bool, error) {
-	w, err := f.s.processorWallet(ctx, botID)
+	w, err := f.s.ProcessorWallet(ctx, botID)
 	if err != nil || w == nil {
 		return x402.Address{}, false, err
 	}
@@ -59,13 +57,13 @@ func (f facilitatorPayee) CheckX402Resource(ctx context.Context, p facilitator.P
 		return reason, nil
 	}
 	a := p.Payment.Authorization
-	if _, used, err := f.s.store.X402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex()); err != nil || used {
+	if _, used, err := f.s.x402PaymentByNonce(ctx, a.From.Hex(), a.Nonce.Hex()); err != nil || used {
 		return "authorization_used", err
 	}
 	if !f.s.onChain() {
 		return "", nil
 	}
-	if _, err := f.s.chain.Prepare(ctx, p.Payment); err != nil {
+	if _, err := f.s.relay.Prepare(ctx, p.Payment); err != nil {
 		var refusal *settle.Refusal
 		if errors.As(err, &refusal) {
 			return refusal.Reason, nil
@@ -108,7 +106,7 @@ func (f facilitatorPayee) SettleX402Resource(ctx context.Context, p facilitator.
 // window as a settlement does; "" when they hold.
 func (f facilitatorPayee) offChainReason(p facilitator.Payment) string {
 	expect := x402.Expect{PayTo: p.PayTo, Amount: p.Amount, Exact: true, Now: f.s.clock.Now().Unix(), Tolerance: X402Tolerance}
-	if f.s.Live() {
+	if f.s.live {
 		expect.Tolerance, expect.ExpiryMargin = 0, X402ExpiryMargin
 	}
 	if err := x402.Verify(p.Payment, f.s.domain, expect); err != nil {

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -6,11 +6,8 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/evm"
-	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -23,22 +20,21 @@ const refundValidity = time.Hour
 // after the request answered; past it the resume worker finishes it.
 const refundConfirmWait = 2 * time.Minute
 
-// chainRefunds pays internal/earning's refunds of live x402 sales back on
-// chain.
-type chainRefunds struct{ s *Service }
-
-func (c chainRefunds) RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale earning.SaleForRefund,
-	req botpay.RefundRequest) (botpay.Refund, error) {
-	return c.s.refundSaleOnChain(ctx, bot, saleID, sale, req)
+// SaleToRefund is what is left to refund of a live x402 sale, and who paid
+// it: a chain address.
+type SaleToRefund struct {
+	Amount   botpay.Money
+	Refunded botpay.Money
+	Payer    string
 }
 
-// refundSaleOnChain pays (part of) a live x402 sale back to its payer: the
+// RefundSaleOnChain pays (part of) a live x402 sale back to its payer: the
 // seller's processor wallet signs a transferWithAuthorization to the
 // payer, the facilitator's checks run (nothing is sent or recorded if the
 // chain would refuse), the refund is stored pending with the relayer's
 // signed transaction, sent, and the request answers at once; confirmation
 // completes it in the background or in the resume worker.
-func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale earning.SaleForRefund, req botpay.RefundRequest) (botpay.Refund, error) {
+func (s *Service) RefundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID string, sale SaleToRefund, req botpay.RefundRequest) (botpay.Refund, error) {
 	if !s.onChain() {
 		return botpay.Refund{}, botpay.Errorf(botpay.KindConflict, botpay.CodeNotRefundable,
 			"this sale was paid on chain; it can be refunded only while the service runs on the chain")
@@ -51,27 +47,28 @@ func (s *Service) refundSaleOnChain(ctx context.Context, bot botpay.Bot, saleID 
 	if err != nil {
 		return botpay.Refund{}, err
 	}
-	prepared, err := s.chain.Prepare(ctx, payment)
+	prepared, err := s.relay.Prepare(ctx, payment)
 	if err != nil {
 		return botpay.Refund{}, s.refundRefusal(ctx, err)
 	}
-	// Read now, not from the cache: the store judges the refund against it
+	// Read now, not from the cache: the refund is judged against it
 	// beside the signatures and refunds that promise the same tokens.
-	balance, err := s.freshChainBalance(ctx, payment.Authorization.From)
+	micro, readAt, err := s.FreshChainBalance(ctx, payment.Authorization.From)
 	if err != nil {
 		return botpay.Refund{}, err
 	}
+	balance := chainBalance{Micro: micro, ReadAt: readAt}
 	rf := botpay.Refund{ID: botpay.NewID("rf_"), BotID: bot.ID, SaleID: saleID, Amount: amount, Reason: req.Reason}
-	relayer := store.RelayerAccount{ChainID: s.chain.Domain.ChainID, Address: s.chain.Relayer().Hex()}
-	c, err := s.store.SubmitSaleRefund(ctx, rf, relayer, prepared.NonceFloor, balance, func(nonce uint64) (store.SignedSubmission, error) {
-		signed, err := s.chain.Sign(prepared.Tx, nonce)
-		return store.SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
+	relayer := RelayerAccount{ChainID: s.relay.Domain.ChainID, Address: s.relay.Relayer().Hex()}
+	c, err := s.submitSaleRefund(ctx, rf, relayer, prepared.NonceFloor, balance, func(nonce uint64) (SignedSubmission, error) {
+		signed, err := s.relay.Sign(prepared.Tx, nonce)
+		return SignedSubmission{Nonce: nonce, TxHash: signed.HashHex(), RawTx: signed.RawHex()}, err
 	})
 	if err != nil {
 		return botpay.Refund{}, err
 	}
 	raw, _ := evm.ParseHexBytes(c.RawTx)
-	if err := s.chain.Broadcast(ctx, raw, c.Refund.TxHash); err != nil {
+	if err := s.relay.Broadcast(ctx, raw, c.Refund.TxHash); err != nil {
 		// Stored already: the resume worker sends it again.
 		s.log.WarnContext(ctx, "refund transaction not sent yet", "tx", c.Refund.TxHash, "err", err)
 	}
@@ -86,17 +83,17 @@ func (s *Service) refundAuthorization(ctx context.Context, botID, payer string, 
 	if err != nil {
 		return x402.Payment{}, botpay.Errorf(botpay.KindConflict, botpay.CodeNotRefundable, "the sale's payer %q is not a chain address", payer)
 	}
-	w, err := s.processorWallet(ctx, botID)
+	w, err := s.ProcessorWallet(ctx, botID)
 	if err != nil || w == nil {
-		return x402.Payment{}, firstErr(err, store.ErrNoProcessorWallet)
+		return x402.Payment{}, firstErr(err, ErrNoProcessorWallet)
 	}
-	key, from, err := s.walletKey(*w)
+	key, from, err := s.WalletKey(*w)
 	if err != nil {
 		return x402.Payment{}, err
 	}
 	auth := x402.Authorization{From: from, To: to, Value: uint64(botpay.MicroOf(amount)),
-		ValidBefore: uint64(s.clock.Now().Add(refundValidity).Unix()), Nonce: payments.NewNonce()}
-	return s.payments.SignAuthorization(key, auth), nil
+		ValidBefore: uint64(s.clock.Now().Add(refundValidity).Unix()), Nonce: NewNonce()}
+	return s.SignAuthorization(key, auth), nil
 }
 
 // refundRefusal answers a refund the chain checks refused before anything
@@ -116,7 +113,7 @@ func (s *Service) refundRefusal(ctx context.Context, err error) error {
 }
 
 // awaitRefund waits a while for a just-sent refund and records its outcome.
-func (s *Service) awaitRefund(ctx context.Context, c store.ChainRefund) {
+func (s *Service) awaitRefund(ctx context.Context, c ChainRefund) {
 	wait, cancel := context.WithTimeout(ctx, refundConfirmWait)
 	defer cancel()
 	outcome, mined, err := s.awaitSent(wait, refundTx(c))
@@ -131,46 +128,43 @@ func (s *Service) awaitRefund(ctx context.Context, c store.ChainRefund) {
 // finishRefund records what the chain decided of a refund (minedTx, the
 // transaction it decided), once across requests and replicas: succeeded
 // with its event, or failed with the sale's refunded total lowered again.
-func (s *Service) finishRefund(ctx context.Context, c store.ChainRefund, outcome settle.Outcome, minedTx string) error {
+func (s *Service) finishRefund(ctx context.Context, c ChainRefund, outcome settle.Outcome, minedTx string) error {
 	var err error
 	switch outcome {
 	case settle.Reverted:
-		err = s.store.FailSaleRefund(ctx, c.Refund.ID, "the refund transaction reverted")
+		_, err = s.refunds.FailChainRefund(ctx, c.Refund.ID, "the refund transaction reverted")
 	case settle.Confirmed:
 		err = s.completeRefund(ctx, c, minedTx)
-	}
-	if errors.Is(err, store.ErrRefundSettled) {
-		return nil
 	}
 	return err
 }
 
 // completeRefund marks a confirmed refund succeeded; its event's
 // new_balance is the processor wallet's token balance, in cents.
-func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund, minedTx string) error {
-	w, err := s.processorWallet(ctx, c.Refund.BotID)
+func (s *Service) completeRefund(ctx context.Context, c ChainRefund, minedTx string) error {
+	w, err := s.ProcessorWallet(ctx, c.Refund.BotID)
 	if err != nil || w == nil {
-		return firstErr(err, store.ErrNoProcessorWallet)
+		return firstErr(err, ErrNoProcessorWallet)
 	}
 	addr, err := x402.ParseAddress(w.Address)
 	if err != nil {
 		return err
 	}
-	s.forgetChainBalance(addr)
-	balance, err := s.chain.TokenBalance(ctx, addr)
+	s.ForgetChainBalance(addr)
+	balance, err := s.relay.TokenBalance(ctx, addr)
 	if err != nil {
 		return err
 	}
-	if payer, err := s.earning.SaleForRefund(ctx, c.Refund.BotID, c.Refund.SaleID); err == nil {
-		if a, err := x402.ParseAddress(payer.Payer); err == nil {
-			s.forgetChainBalance(a)
+	if payer, err := s.refunds.SalePayer(ctx, c.Refund.BotID, c.Refund.SaleID); err == nil {
+		if a, err := x402.ParseAddress(payer); err == nil {
+			s.ForgetChainBalance(a)
 		}
 	}
-	_, err = s.store.CompleteSaleRefund(ctx, c.Refund.ID, minedTx, botpay.Money(balance.Int64()/botpay.MicroPerCent))
+	_, err = s.refunds.CompleteChainRefund(ctx, c.Refund.ID, minedTx, botpay.Money(balance.Int64()/botpay.MicroPerCent))
 	// A balance read while the refund was being recorded already shows the
 	// refund, yet its read time is before completed_at, so signing would
 	// count the refund twice against it; forget it once the record is in.
-	s.forgetChainBalance(addr)
+	s.ForgetChainBalance(addr)
 	return err
 }
 
@@ -179,7 +173,7 @@ func (s *Service) completeRefund(ctx context.Context, c store.ChainRefund, mined
 // the node does not know it, and recorded once final. Every replica may
 // run it; recording is conditional.
 func (s *Service) ResumeRefunds(ctx context.Context, cutoff time.Time) error {
-	pending, err := s.store.PendingChainRefunds(ctx, cutoff, 100)
+	pending, err := s.pendingChainRefunds(ctx, cutoff, 100)
 	if err != nil {
 		return err
 	}

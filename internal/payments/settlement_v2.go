@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func (o X402Offer) Route() string {
 // refused for another; every other check is the one of version 1.
 func (s *Service) SettleX402V2(ctx context.Context, o X402Offer, sig x402.PaymentSignature) (X402Settlement, error) {
 	if sig.PaymentID != "" {
-		first, ok, err := s.store.X402PaymentByIdentifier(ctx, o.Route(), sig.PaymentID)
+		first, ok, err := s.x402PaymentByIdentifier(ctx, o.Route(), sig.PaymentID)
 		if err != nil {
 			return X402Settlement{Payer: sig.Payment.Authorization.From}, err
 		}

@@ -1,4 +1,4 @@
-package app
+package payments
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/evm"
 	"github.com/botpay/botpay/internal/settle"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // sentTx is a relayer transaction the service follows to its outcome: a
@@ -16,27 +15,27 @@ import (
 // row, with the hashes it replaced (replaceIfStuck), any of which may be
 // the one mined.
 type sentTx struct {
-	kind, owner string // store.Replaced…, and the payment's or refund's id
+	kind, owner string // Replaced…, and the payment's or refund's id
 	hash, raw   string
 	replaced    []string
 	nonce       uint64
 	sentAt      time.Time
 }
 
-func paymentTx(p store.X402Payment) sentTx {
-	return sentTx{kind: store.ReplacedX402Payment, owner: strconv.FormatInt(p.ID, 10), hash: p.TxHash, raw: p.RawTx,
+func paymentTx(p X402Payment) sentTx {
+	return sentTx{kind: ReplacedX402Payment, owner: strconv.FormatInt(p.ID, 10), hash: p.TxHash, raw: p.RawTx,
 		nonce: p.RelayerNonce, sentAt: p.SubmittedAt}
 }
 
-func refundTx(c store.ChainRefund) sentTx {
-	return sentTx{kind: store.ReplacedRefund, owner: c.Refund.ID, hash: c.Refund.TxHash, raw: c.RawTx,
+func refundTx(c ChainRefund) sentTx {
+	return sentTx{kind: ReplacedRefund, owner: c.Refund.ID, hash: c.Refund.TxHash, raw: c.RawTx,
 		nonce: c.Nonce, sentAt: c.SubmittedAt}
 }
 
 // withReplaced reads the hashes t's current transaction replaced.
 func (s *Service) withReplaced(ctx context.Context, t sentTx) (sentTx, error) {
 	var err error
-	t.replaced, err = s.store.ReplacedTransactions(ctx, t.kind, t.owner)
+	t.replaced, err = s.replacedTransactions(ctx, t.kind, t.owner)
 	return t, err
 }
 
@@ -46,7 +45,7 @@ func (s *Service) withReplaced(ctx context.Context, t sentTx) (sentTx, error) {
 // to; only one of them can be mined, since they share a nonce.
 func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
 	for _, hash := range t.replaced {
-		if outcome, mined, err := s.chain.Final(ctx, hash); err == nil && mined {
+		if outcome, mined, err := s.relay.Final(ctx, hash); err == nil && mined {
 			return outcome, hash, nil
 		}
 	}
@@ -54,7 +53,7 @@ func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, stri
 	if err != nil {
 		return settle.Pending, "", fmt.Errorf("%s %s: stored raw transaction: %w", t.kind, t.owner, err)
 	}
-	outcome, err := s.chain.Check(ctx, raw, t.hash)
+	outcome, err := s.relay.Check(ctx, raw, t.hash)
 	return outcome, t.hash, err
 }
 
@@ -64,7 +63,7 @@ func (s *Service) checkSent(ctx context.Context, t sentTx) (settle.Outcome, stri
 // it follows a replacement another replica's resume worker sent; before,
 // waiting costs no database read.
 func (s *Service) awaitSent(ctx context.Context, t sentTx) (settle.Outcome, string, error) {
-	replaceable := s.clock.Now().Add(s.chain.ReplaceWait())
+	replaceable := s.clock.Now().Add(s.relay.ReplaceWait())
 	for {
 		outcome, hash, err := s.checkSent(ctx, t)
 		if err == nil && outcome != settle.Pending {
@@ -73,7 +72,7 @@ func (s *Service) awaitSent(ctx context.Context, t sentTx) (settle.Outcome, stri
 		select {
 		case <-ctx.Done():
 			return settle.Pending, t.hash, ctx.Err()
-		case <-time.After(s.chain.PollInterval()):
+		case <-time.After(s.relay.PollInterval()):
 		}
 		if !s.clock.Now().Before(replaceable) {
 			t = s.followReplacement(ctx, t)
@@ -96,15 +95,15 @@ func (s *Service) followReplacement(ctx context.Context, t sentTx) sentTx {
 
 // reloadSent reads t's row again.
 func (s *Service) reloadSent(ctx context.Context, t sentTx) (sentTx, error) {
-	if t.kind == store.ReplacedRefund {
-		c, err := s.store.ChainRefundByID(ctx, t.owner)
+	if t.kind == ReplacedRefund {
+		c, err := s.ChainRefundByID(ctx, t.owner)
 		return refundTx(c), err
 	}
 	id, err := strconv.ParseInt(t.owner, 10, 64)
 	if err != nil {
 		return t, err
 	}
-	p, err := s.store.X402PaymentByID(ctx, id)
+	p, err := s.X402PaymentByID(ctx, id)
 	return paymentTx(p), err
 }
 
@@ -130,33 +129,33 @@ func (s *Service) replaceIfStuck(ctx context.Context, t sentTx) {
 	if err != nil {
 		return
 	}
-	stuck, err := s.chain.Stuck(ctx, raw, t.sentAt, s.clock.Now())
+	stuck, err := s.relay.Stuck(ctx, raw, t.sentAt, s.clock.Now())
 	if err != nil || !stuck {
 		return
 	}
-	next, err := s.chain.Replacement(ctx, raw)
+	next, err := s.relay.Replacement(ctx, raw)
 	if err != nil {
 		s.log.WarnContext(ctx, "stuck relayer transaction not replaced", "kind", t.kind, "tx", t.hash, "err", err)
 		return
 	}
-	sub := store.SignedSubmission{Nonce: t.nonce, TxHash: next.HashHex(), RawTx: next.RawHex()}
+	sub := SignedSubmission{Nonce: t.nonce, TxHash: next.HashHex(), RawTx: next.RawHex()}
 	if err := s.storeReplacement(ctx, t, sub); err != nil {
 		return // another replica replaced it, or the chain decided meanwhile
 	}
 	s.replacements.Add(1)
 	s.log.InfoContext(ctx, "stuck relayer transaction replaced", "kind", t.kind, "tx", t.hash, "replacement", sub.TxHash)
-	if err := s.chain.Broadcast(ctx, next.Raw, sub.TxHash); err != nil {
+	if err := s.relay.Broadcast(ctx, next.Raw, sub.TxHash); err != nil {
 		s.log.WarnContext(ctx, "replacement not sent yet", "tx", sub.TxHash, "err", err)
 	}
 }
 
-func (s *Service) storeReplacement(ctx context.Context, t sentTx, next store.SignedSubmission) error {
-	if t.kind == store.ReplacedRefund {
-		return s.store.ReplaceRefundTransaction(ctx, t.owner, t.hash, next)
+func (s *Service) storeReplacement(ctx context.Context, t sentTx, next SignedSubmission) error {
+	if t.kind == ReplacedRefund {
+		return s.replaceRefundTransaction(ctx, t.owner, t.hash, next)
 	}
 	id, err := strconv.ParseInt(t.owner, 10, 64)
 	if err != nil {
 		return err
 	}
-	return s.store.ReplaceX402Transaction(ctx, id, t.hash, next)
+	return s.replaceX402Transaction(ctx, id, t.hash, next)
 }
