@@ -18,7 +18,7 @@ const maxExportedMethods = 40
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
 	"internal/app.Service": 58,
-	"internal/store.Store": 65,
+	"internal/store.Store": 64,
 }
 
 // exportedMethods counts, per "package.Type" of non-test files, the

@@ -19,7 +19,7 @@ var ctx = context.Background()
 // earningOf is the Service over st's database, as app.New builds it
 // (without receipt mail, on-chain refunds or processor wallets).
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st, RateLimits: storeRates{st}})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: storeRates{st}})
 }
 
 // storeRates counts in the store's rate-limit windows, as app.New wires it.

@@ -117,9 +117,18 @@ func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualC
 }
 
 // earningOf is the sale path over st's database (internal/earning), as
-// app.New builds it without receipt mail or on-chain refunds.
+// app.New builds it without receipt mail or on-chain refunds: a link held
+// by an x402 claim of paymentsOf(st) waits for it.
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: claimsOf{st}})
+}
+
+// claimsOf reads the claims of st's payments service when asked, as
+// app.New wires the two services built one after the other.
+type claimsOf struct{ st *store.Store }
+
+func (c claimsOf) LinkBeingPaid(ctx context.Context, tx *kernel.Tx, linkID string) (bool, error) {
+	return paymentsOf(c.st).LinkBeingPaid(ctx, tx, linkID)
 }
 
 func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
