@@ -1,11 +1,13 @@
-// Package app holds the use cases of botpay: register a bot, sign up and
-// log in an owner, claim, fund, freeze, set guardrails, request a top-up;
-// and earning: checkout pages, payment links, invoices (PDF and e-mail),
-// sales and the buyers' payments.
-// Each use case validates its input, draws secrets, calls the store once
-// (one database transaction) and then does the work that must stay outside a
-// transaction, such as sending e-mail.
+// Package app is the composition root of botpay's use cases. New builds
+// the capability packages (bots, accounts, spending, payments, earning,
+// notifications, idempotency) from the database kernel and wires each one's
+// small interfaces to the others (the *_wiring.go files); the JSON API and
+// the web pages reach them through its accessors (Bots, Spending, Payments…),
+// so an action behaves the same wherever it is taken.
 //
-// Both the JSON API and the web pages call these functions, so an action
-// behaves the same wherever it is taken. It does not know about HTTP.
+// What stays here is what spans capabilities: the owner dashboard's reads
+// (Dashboard), the approvals list that merges held purchases and held
+// signatures, decision links by e-mail, the background jobs' registration,
+// and the use cases still being moved out. It does not know about HTTP or
+// SQL.
 package app

@@ -14,7 +14,7 @@ import (
 // paid for. Processor wallets and the owner check are read through the
 // Service, whose payments and accounts are built after it.
 func (s *Service) newEarning(c Config) *earning.Service {
-	return earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Claims: c.Store,
+	return earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Claims: earningPorts{s},
 		Chain: chainRefunds{s}, Receipts: s.receipts(c), Sellers: sellerNames{c.Store}, Wallets: earningPorts{s},
 		Senders: earningPorts{s}, InvoiceMail: s.ownerMail, RateLimits: offerRates{c.Store},
 		Limits: earning.OfferLimits{InvoiceMailsPerBotPerDay: c.Limits.InvoiceMailsPerBotPerDay,
@@ -23,8 +23,12 @@ func (s *Service) newEarning(c Config) *earning.Service {
 }
 
 // earningPorts are the Service's answers to earning's questions about
-// processor wallets and owners.
+// processor wallets, owners and links held by an x402 payment.
 type earningPorts struct{ s *Service }
+
+func (p earningPorts) LinkBeingPaid(ctx context.Context, tx *kernel.Tx, linkID string) (bool, error) {
+	return p.s.payments.LinkBeingPaid(ctx, tx, linkID)
+}
 
 func (p earningPorts) EnsureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
 	return p.s.ensureProcessorWallet(ctx, ownerID, botID)

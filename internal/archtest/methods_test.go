@@ -18,7 +18,7 @@ const maxExportedMethods = 40
 // type leaves the list when it is under maxExportedMethods.
 var drawers = map[string]int{
 	"internal/app.Service": 40,
-	"internal/store.Store": 48,
+	"internal/store.Store": 47,
 }
 
 // exportedMethods counts, per "package.Type" of non-test files, the

@@ -2,14 +2,12 @@ package bots_test
 
 import (
 	"context"
-	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -43,19 +41,6 @@ func serviceOf(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st, RateLimits: storeLimits{st}})
 }
 
-// newOwner creates an owner with a random e-mail.
-func newOwner(t testing.TB, st *store.Store) botpay.Owner {
-	t.Helper()
-	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
-		return err
-	}); err != nil {
-		t.Fatalf("create owner: %v", err)
-	}
-	return o
-}
-
 func registration(st *store.Store, name, email string) bots.NewBot {
 	return bots.NewBot{
 		Bot: botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: email, BotType: botpay.DefaultBotType,
@@ -63,45 +48,6 @@ func registration(st *store.Store, name, email string) bots.NewBot {
 		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
 		WebhookSecretSealed: []byte("sealed"),
 	}
-}
-
-// newBot registers an unclaimed bot and returns it with its claim token.
-func newBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
-	t.Helper()
-	token := botpay.NewClaimToken()
-	nb := registration(st, name, "owner@example.com")
-	nb.Bot.WebhookStatus, nb.Bot.CallbackURL = botpay.WebhookActive, "https://bot.example.com/hook"
-	nb.ClaimTokenHash = botpay.Digest(token)
-	if _, err := serviceOf(st).RegisterBot(ctx, nb); err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	return nb.Bot, token
-}
-
-func eventTypes(t *testing.T, st *store.Store, botID string) []string {
-	t.Helper()
-	events, err := st.Events(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	return types
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e := botpay.AsError(err)
-	if e == nil || e.Code != code {
-		t.Fatalf("error = %v, want code %q", err, code)
-	}
-}
-
-func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
-	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-	return storetest.Open(t, d, clock).Store, clock
 }
 
 // newPairingCode stores a live pairing code of the owner, as the account

@@ -15,7 +15,7 @@ func TestPairingCodeIsSingleUseUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		code := botpay.NewPairingCode()
 		if err := newPairingCode(st, owner.ID, code, st.Clock().Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
@@ -50,8 +50,8 @@ func TestPairingCodeExpiresAfterAnHour(t *testing.T) {
 	t.Parallel()
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			st, clock := openWithClock(t, d)
-			owner := newOwner(t, st)
+			st, clock := storetest.OpenWithClock(t, d)
+			owner := storetest.NewOwner(t, st)
 			code := botpay.NewPairingCode()
 			if err := newPairingCode(st, owner.ID, code, clock.Now().Add(time.Hour)); err != nil {
 				t.Fatal(err)
@@ -60,7 +60,7 @@ func TestPairingCodeExpiresAfterAnHour(t *testing.T) {
 			nb := registration(st, "late", "late@example.com")
 			nb.PairingCodeHash = botpay.Digest(code)
 			_, err := serviceOf(st).RegisterBot(ctx, nb)
-			wantCode(t, err, botpay.CodeInvalidPairingCode)
+			storetest.WantCode(t, err, botpay.CodeInvalidPairingCode)
 		})
 	}
 }
@@ -96,7 +96,7 @@ func TestRegistrationRateLimitCountsOnlyAdmittedRegistrations(t *testing.T) {
 	t.Parallel()
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			st, clock := openWithClock(t, d)
+			st, clock := storetest.OpenWithClock(t, d)
 			limit := bots.Limit{Bucket: "register:198.51.100.7", Max: 3, Window: time.Hour, FixedRetryAfter: time.Hour}
 			register := func(name string) error {
 				nb := registration(st, name, "limit@example.com")
@@ -107,14 +107,14 @@ func TestRegistrationRateLimitCountsOnlyAdmittedRegistrations(t *testing.T) {
 			if err := register("a"); err != nil {
 				t.Fatal(err)
 			}
-			wantCode(t, register("a"), botpay.CodeDuplicateRegistration) // rolled back: not counted
+			storetest.WantCode(t, register("a"), botpay.CodeDuplicateRegistration) // rolled back: not counted
 			for _, name := range []string{"b", "c"} {
 				if err := register(name); err != nil {
 					t.Fatal(err)
 				}
 			}
 			err := register("d")
-			wantCode(t, err, botpay.CodeRateLimited)
+			storetest.WantCode(t, err, botpay.CodeRateLimited)
 			if e := botpay.AsError(err); e.Kind != botpay.KindRateLimited || e.RetryAfterSeconds != 3600 {
 				t.Fatalf("rate limit error = %+v", e)
 			}
@@ -130,8 +130,8 @@ func TestClaimTokenWorksOnceUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		b, token := newBot(t, st, "contested")
-		owners := []botpay.Owner{newOwner(t, st), newOwner(t, st), newOwner(t, st), newOwner(t, st)}
+		b, token := storetest.NewBot(t, st, "contested")
+		owners := []botpay.Owner{storetest.NewOwner(t, st), storetest.NewOwner(t, st), storetest.NewOwner(t, st), storetest.NewOwner(t, st)}
 		var wins atomic.Int32
 		var wg sync.WaitGroup
 		for _, o := range owners {
@@ -154,7 +154,7 @@ func TestClaimTokenWorksOnceUnderConcurrency(t *testing.T) {
 		if err != nil || !got.Claimed() {
 			t.Fatalf("bot after claim = %+v, %v", got, err)
 		}
-		if types := eventTypes(t, st, b.ID); len(types) != 1 || types[0] != botpay.EventWalletActivated {
+		if types := storetest.EventTypes(t, st, b.ID); len(types) != 1 || types[0] != botpay.EventWalletActivated {
 			t.Fatalf("events = %v, want one wallet.activated", types)
 		}
 	})

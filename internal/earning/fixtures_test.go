@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/internal/store/storetest"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
@@ -19,7 +19,7 @@ var ctx = context.Background()
 // earningOf is the Service over st's database, as app.New builds it
 // (without receipt mail, on-chain refunds or processor wallets).
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st, RateLimits: storeRates{st}})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: storeRates{st}})
 }
 
 // storeRates counts in the store's rate-limit windows, as app.New wires it.
@@ -33,56 +33,10 @@ func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, 
 	return r.st.TakeIn(ctx, tx, store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
 }
 
-// newOwner creates an owner with a random e-mail.
-func newOwner(t testing.TB, st *store.Store) botpay.Owner {
-	t.Helper()
-	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
-		return err
-	}); err != nil {
-		t.Fatalf("create owner: %v", err)
-	}
-	return o
-}
-
-// claimedBot registers a bot and has owner claim it.
-func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
-	t.Helper()
-	token := botpay.NewClaimToken()
-	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
-		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
-	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
-	_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
-		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
-		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
-	if err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	claimed, err := registry.ClaimBot(ctx, owner.ID, botpay.Digest(token))
-	if err != nil {
-		t.Fatalf("claim: %v", err)
-	}
-	return claimed
-}
-
-func eventTypes(t *testing.T, st *store.Store, botID string) []string {
-	t.Helper()
-	events, err := st.Events(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	return types
-}
-
 // shopper is a claimed, funded bot with default guardrails and one card.
 func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
 	t.Helper()
-	b := claimedBot(t, st, owner)
+	b := storetest.ClaimedBot(t, st, owner)
 	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,14 +52,6 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 		t.Fatal(err)
 	}
 	return b, c
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e := botpay.AsError(err)
-	if e == nil || e.Code != code {
-		t.Fatalf("error = %v, want code %q", err, code)
-	}
 }
 
 // heldShopper is a shopper whose every checkout waits for its owner.

@@ -18,8 +18,8 @@ import (
 func TestConcurrentInvoiceSendsNeverExceedTheMailLimits(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		stores := []*store.Store{db.Store, db.OpenAnother(t)}
-		owner := newOwner(t, db.Store)
-		bots := []botpay.Bot{claimedBot(t, db.Store, owner), claimedBot(t, db.Store, owner)}
+		owner := storetest.NewOwner(t, db.Store)
+		bots := []botpay.Bot{storetest.ClaimedBot(t, db.Store, owner), storetest.ClaimedBot(t, db.Store, owner)}
 		limits := func(b botpay.Bot) []earning.Limit {
 			return []earning.Limit{{Bucket: "invoice-mails-bot:" + b.ID, Max: 3, Window: 24 * time.Hour},
 				{Bucket: "invoice-mails-owner:" + owner.ID, Max: 4, Window: 24 * time.Hour}}

@@ -33,7 +33,7 @@ func TestRandomRefundsKeepTheBooksStraight(t *testing.T) {
 			clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 			st := storetest.Open(t, d, clock).Store
 			rapid.Check(t, func(rt *rapid.T) {
-				owner := newOwner(t, st)
+				owner := storetest.NewOwner(t, st)
 				bot, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
 				page := newPage(t, st, bot.ID, nil)
 				m := &refundModel{balance: 100000, purchases: map[string]*refundable{}, sales: map[string]*refundable{}}

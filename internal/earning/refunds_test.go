@@ -55,7 +55,7 @@ func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botp
 func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		bot, _ := shopper(t, st, owner, func(*botpay.Guardrails) {})
 		p := approvedPurchase(t, st, bot, 2500)
 		wantBooksBalanced(t, st, bot.ID, 100000-2500)
@@ -73,9 +73,9 @@ func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 			t.Fatalf("refund of the rest = %+v, %v", res.Refund, err)
 		}
 		_, err = earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(1))
-		wantCode(t, err, botpay.CodeRefundExceedsAmount)
+		storetest.WantCode(t, err, botpay.CodeRefundExceedsAmount)
 		wantBooksBalanced(t, st, bot.ID, 100000)
-		types := eventTypes(t, st, bot.ID)
+		types := storetest.EventTypes(t, st, bot.ID)
 		if n := countOf(types, botpay.EventRefundCompleted); n != 2 {
 			t.Errorf("events %v: %d refund events, want 2", types, n)
 		}
@@ -89,7 +89,7 @@ func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 func TestPurchaseRefundRefusals(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		bot, _ := heldShopper(t, st, owner)
 		held := hold(t, st, bot, 700)
 		cases := []struct {
@@ -100,13 +100,13 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 			code    string
 		}{
 			{"a held purchase moved no money", owner.ID, held.ID, botpay.RefundRequest{}, botpay.CodeNotRefundable},
-			{"another owner's purchase is not found", newOwner(t, st).ID, held.ID, botpay.RefundRequest{}, botpay.CodeNotFound},
+			{"another owner's purchase is not found", storetest.NewOwner(t, st).ID, held.ID, botpay.RefundRequest{}, botpay.CodeNotFound},
 			{"a missing purchase is not found", owner.ID, "chk_0000000000000000", botpay.RefundRequest{}, botpay.CodeNotFound},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				_, err := earningOf(st).RefundPurchaseResult(ctx, c.ownerID, c.id, c.req)
-				wantCode(t, err, c.code)
+				storetest.WantCode(t, err, c.code)
 			})
 		}
 		wantBooksBalanced(t, st, bot.ID, 100000)
@@ -116,13 +116,13 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 func TestSaleRefundsDebitTheWalletNeverBelowZero(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		bot := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		bot := storetest.ClaimedBot(t, st, owner)
 		sale := soldByCard(t, st, bot.ID, 1999)
 		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(2000)); err == nil {
 			t.Fatal("a refund above the sale succeeded")
 		} else {
-			wantCode(t, err, botpay.CodeRefundExceedsAmount)
+			storetest.WantCode(t, err, botpay.CodeRefundExceedsAmount)
 		}
 		res, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(999))
 		if err != nil || res.Wallet.Balance != 1000 || res.Refund.SaleID != sale.Sale.ID {
@@ -138,17 +138,17 @@ func TestSaleRefundsDebitTheWalletNeverBelowZero(t *testing.T) {
 		if err != nil || len(got) != 1 || got[0].Refunded != 1999 {
 			t.Errorf("sales = %+v, %v; want refunded 1999", got, err)
 		}
-		other := claimedBot(t, st, owner)
+		other := storetest.ClaimedBot(t, st, owner)
 		_, err = earningOf(st).RefundSaleFromWallet(ctx, other.ID, sale.Sale.ID, botpay.RefundRequest{})
-		wantCode(t, err, botpay.CodeNotFound)
+		storetest.WantCode(t, err, botpay.CodeNotFound)
 	})
 }
 
 func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		bot := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		bot := storetest.ClaimedBot(t, st, owner)
 		sale := soldByCard(t, st, bot.ID, 5000)
 		// The bot spends $40 of the $50 it earned.
 		g := botpay.DefaultGuardrails(st.Clock().Now())
@@ -164,7 +164,7 @@ func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 		}
 		approvedPurchase(t, st, bot, 4000)
 		_, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, botpay.RefundRequest{})
-		wantCode(t, err, botpay.CodeInsufficientFunds)
+		storetest.WantCode(t, err, botpay.CodeInsufficientFunds)
 		wantBooksBalanced(t, st, bot.ID, 1000)
 		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatalf("a refund the balance covers: %v", err)
@@ -180,7 +180,7 @@ func TestRacingRefundsNeverExceedThePurchase(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		other := db.OpenAnother(t)
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		bot, _ := shopper(t, st, owner, func(*botpay.Guardrails) {})
 		p := approvedPurchase(t, st, bot, 1000)
 		var ok, exceeded atomic.Int64

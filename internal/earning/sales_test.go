@@ -24,7 +24,7 @@ func cents(m botpay.Money) *botpay.Money { return &m }
 func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		bot := claimedBot(t, st, newOwner(t, st))
+		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1999))
 		res, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
@@ -50,7 +50,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 		if p.PaymentCount != 1 || p.TotalReceived != 1999 || sum != 1999 {
 			t.Errorf("after a refused replay: page %+v, ledger %d", p, sum)
 		}
-		if types := eventTypes(t, st, bot.ID); len(types) != 2 || types[1] != botpay.EventWalletSaleCompleted {
+		if types := storetest.EventTypes(t, st, bot.ID); len(types) != 2 || types[1] != botpay.EventWalletSaleCompleted {
 			t.Errorf("events = %v, want wallet.activated then one wallet.sale.completed", types)
 		}
 	})
@@ -59,7 +59,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		bot := claimedBot(t, st, newOwner(t, st))
+		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 		fixed := newPage(t, st, bot.ID, cents(500))
 		open := newPage(t, st, bot.ID, nil)
 		in := func(page string, amount *botpay.Money, method string) botpay.SaleInput {
@@ -92,7 +92,7 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		bot := claimedBot(t, st, newOwner(t, st))
+		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 		now := st.Clock().Now()
 		link := botpay.PaymentLink{ID: botpay.NewID("pl_"), BotID: bot.ID, Amount: 2500, Description: "Once",
 			CreatedAt: now, ExpiresAt: now.Add(botpay.PaymentLinkLifetime)}

@@ -12,7 +12,9 @@ import (
 )
 
 // LinkClaims are the x402 payers' claims on payment links: a sale by any
-// other path waits while one holds the link.
+// other path waits while one holds the link. Without them (a process that
+// takes no x402 payments, as the database tests build it) no claim ever
+// holds a link.
 type LinkClaims interface {
 	// LinkBeingPaid reports whether an x402 claim holds the link.
 	LinkBeingPaid(ctx context.Context, tx *kernel.Tx, id string) (bool, error)
@@ -172,7 +174,7 @@ func New(d Deps) *Service {
 	if key == nil {
 		key = InvoiceTokenKey(nil)
 	}
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), claims: d.Claims, chain: d.Chain, receipts: d.Receipts,
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), claims: claimsOrNone(d.Claims), chain: d.Chain, receipts: d.Receipts,
 		sellers: d.Sellers, wallets: d.Wallets, senders: d.Senders, invoiceMail: d.InvoiceMail, rates: d.RateLimits,
 		limits: d.Limits.withDefaults(), invoiceKey: key, baseURL: d.BaseURL, log: log}
 }
@@ -180,3 +182,15 @@ func New(d Deps) *Service {
 // wrapErr adds the package and the context to a database error at its
 // boundary.
 var wrapErr = kernel.ErrorWrapper("earning")
+
+// noClaims is the LinkClaims of a process that takes no x402 payments.
+type noClaims struct{}
+
+func (noClaims) LinkBeingPaid(context.Context, *kernel.Tx, string) (bool, error) { return false, nil }
+
+func claimsOrNone(c LinkClaims) LinkClaims {
+	if c == nil {
+		return noClaims{}
+	}
+	return c
+}

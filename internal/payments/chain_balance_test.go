@@ -16,7 +16,7 @@ import (
 // on-chain sale of $10 paid into it.
 func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, botpay.Bot, string) {
 	t.Helper()
-	owner := newOwner(t, st)
+	owner := storetest.NewOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.Monthly, g.AskApprovalAbove = 100000, 100000, nil })
 	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestSignaturesAndChainRefundsPromiseOneBalance(t *testing.T) {
 		if err := signOnChain(st, owner, signedFirst, onChain); err != nil {
 			t.Fatalf("signing the whole balance: %v", err)
 		}
-		wantCode(t, refundOnChain(st, signedFirst, sale, 1000), botpay.CodeInsufficientFunds)
+		storetest.WantCode(t, refundOnChain(st, signedFirst, sale, 1000), botpay.CodeInsufficientFunds)
 		if got, _ := earningOf(st).SaleForRefund(ctx, signedFirst.ID, sale); got.Refunded != 0 {
 			t.Fatalf("a refused refund left %d cents refunded", got.Refunded)
 		}
@@ -82,7 +82,7 @@ func TestSignaturesAndChainRefundsPromiseOneBalance(t *testing.T) {
 		if err := refundOnChain(st, refundedFirst, sale, 600); err != nil {
 			t.Fatalf("refunding $6 of $10: %v", err)
 		}
-		wantCode(t, signOnChain(st, owner, refundedFirst, 4_000_001), botpay.CodeInsufficientTokens)
+		storetest.WantCode(t, signOnChain(st, owner, refundedFirst, 4_000_001), botpay.CodeInsufficientTokens)
 		if err := signOnChain(st, owner, refundedFirst, 4_000_000); err != nil {
 			t.Fatalf("signing the $4 the refund leaves: %v", err)
 		}

@@ -5,10 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/payments"
@@ -34,45 +32,12 @@ func paymentsOf(st *store.Store) *payments.Service {
 	return s.(*payments.Service)
 }
 
-// newOwner creates an owner with a random e-mail.
-func newOwner(t testing.TB, st *store.Store) botpay.Owner {
-	t.Helper()
-	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
-		return err
-	}); err != nil {
-		t.Fatalf("create owner: %v", err)
-	}
-	return o
-}
-
-// claimedBot registers a bot and has owner claim it.
-func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
-	t.Helper()
-	token := botpay.NewClaimToken()
-	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: botpay.NewID("bot"), OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
-		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
-	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
-	_, err := registry.RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
-		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
-		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
-	if err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	claimed, err := registry.ClaimBot(ctx, owner.ID, botpay.Digest(token))
-	if err != nil {
-		t.Fatalf("claim: %v", err)
-	}
-	return claimed
-}
-
 // shopper is a claimed bot of owner funded with $1,000, with guardrails
 // adjusted from the defaults and one active card (profile 1, $1,000 a
 // month).
 func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
 	t.Helper()
-	b := claimedBot(t, st, owner)
+	b := storetest.ClaimedBot(t, st, owner)
 	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -90,36 +55,19 @@ func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*bot
 	return b, c
 }
 
-func eventTypes(t *testing.T, st *store.Store, botID string) []string {
-	t.Helper()
-	events, err := st.Events(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	return types
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e := botpay.AsError(err)
-	if e == nil || e.Code != code {
-		t.Fatalf("error = %v, want code %q", err, code)
-	}
-}
-
-func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
-	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-	return storetest.Open(t, d, clock).Store, clock
-}
-
 // earningOf is the sale path over st's database (internal/earning), as
-// app.New builds it without receipt mail or on-chain refunds.
+// app.New builds it without receipt mail or on-chain refunds: a link held
+// by an x402 claim of paymentsOf(st) waits for it.
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: claimsOf{st}})
+}
+
+// claimsOf reads the claims of st's payments service when asked, as
+// app.New wires the two services built one after the other.
+type claimsOf struct{ st *store.Store }
+
+func (c claimsOf) LinkBeingPaid(ctx context.Context, tx *kernel.Tx, linkID string) (bool, error) {
+	return paymentsOf(c.st).LinkBeingPaid(ctx, tx, linkID)
 }
 
 func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {

@@ -17,8 +17,8 @@ import (
 func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		bot := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		bot := storetest.ClaimedBot(t, st, owner)
 		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, bot.ID, "0x00000000000000000000000000000000000000cc", []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 			t.Fatalf("first refund = %+v, %v", first, err)
 		}
 		_, err = submit(401)
-		wantCode(t, err, botpay.CodeRefundExceedsAmount)
+		storetest.WantCode(t, err, botpay.CodeRefundExceedsAmount)
 		if next, _ := paymentsOf(st).RelayerNextNonce(ctx, relayer); next != 1 {
 			t.Fatalf("relayer next nonce %d after a refused refund, want 1 (rolled back)", next)
 		}
@@ -72,7 +72,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		if err != nil || failed.Refund.Status != botpay.RefundFailed || failed.Failure != "reverted" {
 			t.Fatalf("failed refund = %+v, %v", failed, err)
 		}
-		if n := countOf(eventTypes(t, st, bot.ID), botpay.EventRefundCompleted); n != 1 {
+		if n := countOf(storetest.EventTypes(t, st, bot.ID), botpay.EventRefundCompleted); n != 1 {
 			t.Fatalf("%d refund events, want 1", n)
 		}
 		wantBooksBalanced(t, st, bot.ID, 0)

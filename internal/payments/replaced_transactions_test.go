@@ -17,7 +17,7 @@ import (
 func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
-		bot := claimedBot(t, st, newOwner(t, st))
+		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 		page := newPage(t, st, bot.ID, cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 2))
 		first, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)

@@ -14,8 +14,8 @@ import (
 // just after validBefore must not promise the same funds again.
 func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
-		st, clock := openWithClock(t, d)
-		owner := newOwner(t, st)
+		st, clock := storetest.OpenWithClock(t, d)
+		owner := storetest.NewOwner(t, st)
 		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
 		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
 			t.Fatal(err)

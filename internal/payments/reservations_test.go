@@ -23,7 +23,7 @@ import (
 func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 	for _, d := range storetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			st, clock := openWithClock(t, d)
+			st, clock := storetest.OpenWithClock(t, d)
 			maxSteps := 30
 			if d == store.Postgres {
 				maxSteps = 15
@@ -34,7 +34,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 				if err != nil {
 					rt.Fatal(err)
 				}
-				seller := claimedBot(t, st, newOwner(t, st))
+				seller := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 				page := newPage(t, st, seller.ID, cents(1))
 				var held, signed []botpay.SigningRequest
 				for range rapid.IntRange(1, maxSteps).Draw(rt, "steps") {
@@ -152,7 +152,7 @@ func checkReserved(rt fatalf, st *store.Store, botID string, now time.Time) {
 // sweep the expired ones, so both see exactly the live reservations.
 func TestMigration0010CountsExistingReservations(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
-		st, clock := openWithClock(t, d)
+		st, clock := storetest.OpenWithClock(t, d)
 		owner, b := autoShopper(t, st)
 		signAs(t, st, owner, b, 1_000_000, botpay.SigningVerdict{})                    // runs out after 300 s
 		signAs(t, st, owner, b, 2_000_000, botpay.SigningVerdict{NeedsApproval: true}) // after the approval window

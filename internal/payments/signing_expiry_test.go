@@ -48,7 +48,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 		}
 		for _, s := range signers {
 			n := 0
-			for _, ty := range eventTypes(t, st, s.bot.ID) {
+			for _, ty := range storetest.EventTypes(t, st, s.bot.ID) {
 				if ty == botpay.EventPurchaseExpired {
 					n++
 				}
@@ -57,7 +57,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 				t.Errorf("bot %s: %d purchase.expired events, want 5", s.bot.ID, n)
 			}
 			_, err := paymentsOf(st).DecideHeld(ctx, s.owner.ID, s.held[0].ID, payments.SigningDecision{Approve: true, Event: botpay.PurchaseApprovedData{}})
-			wantCode(t, err, "expired")
+			storetest.WantCode(t, err, "expired")
 			if w, _, err := paymentsOf(st).ReadProcessorWallet(ctx, s.bot.ID); err != nil || w.Reserved != 0 {
 				t.Errorf("wallet = %+v, %v; want nothing reserved", w, err)
 			}
@@ -75,7 +75,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 // expired one can no longer be denied.
 func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
-		st, clock := openWithClock(t, d)
+		st, clock := storetest.OpenWithClock(t, d)
 		owner, b := autoShopper(t, st)
 		held := botpay.SigningVerdict{NeedsApproval: true}
 		_, denied := signAs(t, st, owner, b, 1_000_000, held)
@@ -88,10 +88,10 @@ func TestSigningDecisionAndExpiryNeverBothApply(t *testing.T) {
 			t.Fatalf("expired %d, %v; want only the undecided request", n, err)
 		}
 		_, err := paymentsOf(st).DecideHeld(ctx, owner.ID, lapsed.ID, payments.SigningDecision{Event: botpay.PurchaseRejectedData{}})
-		wantCode(t, err, "expired")
+		storetest.WantCode(t, err, "expired")
 		_, err = paymentsOf(st).DecideHeld(ctx, owner.ID, denied.ID, payments.SigningDecision{Event: botpay.PurchaseRejectedData{}})
-		wantCode(t, err, "already_decided")
-		types := eventTypes(t, st, b.ID)
+		storetest.WantCode(t, err, "already_decided")
+		types := storetest.EventTypes(t, st, b.ID)
 		if got := types[len(types)-2:]; got[0] != botpay.EventPurchaseRejected || got[1] != botpay.EventPurchaseExpired {
 			t.Errorf("last events = %v, want purchase.rejected then purchase.expired", got)
 		}

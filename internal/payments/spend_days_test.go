@@ -20,7 +20,7 @@ func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
 // wallet of a database has its own).
 func autoShopperAt(t *testing.T, st *store.Store, address string) (botpay.Owner, botpay.Bot) {
 	t.Helper()
-	owner := newOwner(t, st)
+	owner := storetest.NewOwner(t, st)
 	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
 	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestBudgetsAreSharedAcrossRails(t *testing.T) {
 		}
 		// $6.000001 signed (601 cents rounded up) + $4.00 > $10.00.
 		_, err := buy(st, b, 400)
-		wantCode(t, err, botpay.CodeCardGuardrailViolation)
+		storetest.WantCode(t, err, botpay.CodeCardGuardrailViolation)
 		res, err := buy(st, b, 399)
 		if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 			t.Fatalf("checkout of $3.99 = %+v, %v; want approved", res.Purchase, err)
@@ -121,7 +121,7 @@ func TestHeldSignaturesStopCountingWhenDeniedOrOverdue(t *testing.T) {
 	t.Run("overdue", func(t *testing.T) {
 		for _, d := range storetest.Dialects {
 			t.Run(string(d), func(t *testing.T) {
-				st, clock := openWithClock(t, d)
+				st, clock := storetest.OpenWithClock(t, d)
 				owner, b := autoShopper(t, st)
 				signAs(t, st, owner, b, 3_000_000, botpay.SigningVerdict{NeedsApproval: true})
 				clock.Advance(botpay.SigningApprovalWindow)

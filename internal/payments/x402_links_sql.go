@@ -67,3 +67,13 @@ func (s *Service) dropAbandonedLinkClaims(ctx context.Context, tx *kernel.Tx, li
 	_, err := tx.Exec(ctx, `DELETE FROM x402_payments WHERE link_id = $1 AND status = 'settling' AND created_at < $2`, linkID, cutoff)
 	return err
 }
+
+// LinkBeingPaid reports, inside the caller's transaction, whether an x402
+// claim holds the link: a sale by any other path (earning's) must wait for
+// it to settle or be released.
+func (s *Service) LinkBeingPaid(ctx context.Context, tx *kernel.Tx, linkID string) (bool, error) {
+	var paying int
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM x402_payments WHERE link_id = $1
+		AND (status = 'submitted' OR (status = 'settling' AND created_at >= $2))`, linkID, ms(s.clock.Now().Add(-AbandonedLinkClaim))).Scan(&paying)
+	return paying > 0, err
+}

@@ -43,7 +43,7 @@ func newLink(t *testing.T, st *store.Store, botID string) botpay.PaymentLink {
 func TestOnePayerAtATimeClaimsAPaymentLink(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
-		c := &linkClaims{link: newLink(t, st, claimedBot(t, st, newOwner(t, st)).ID)}
+		c := &linkClaims{link: newLink(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID)}
 		const racers = 6
 		errs := make([]error, racers)
 		var wg sync.WaitGroup
@@ -74,8 +74,8 @@ func TestOnePayerAtATimeClaimsAPaymentLink(t *testing.T) {
 func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
-		st, clock := openWithClock(t, d)
-		bot := claimedBot(t, st, newOwner(t, st))
+		st, clock := storetest.OpenWithClock(t, d)
+		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
 		c := &linkClaims{link: newLink(t, st, bot.ID)}
 		relayer := payments.RelayerAccount{ChainID: 8453, Address: "0x00000000000000000000000000000000000000ee"}
 		first, err := c.claim(st)
@@ -87,10 +87,10 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 			t.Fatalf("the same authorization again: %v, want ErrUnique", err)
 		}
 		_, err = c.claim(st)
-		wantCode(t, err, botpay.CodePaymentLinkNotPending)
+		storetest.WantCode(t, err, botpay.CodePaymentLinkNotPending)
 		_, err = earningOf(st).RecordSale(ctx, botpay.SaleInput{LinkID: c.link.ID, Method: botpay.MethodUSDCDirect, BuyerType: botpay.BuyerEmail,
 			BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
-		wantCode(t, err, botpay.CodePaymentLinkNotPending)
+		storetest.WantCode(t, err, botpay.CodePaymentLinkNotPending)
 		if err := paymentsOf(st).ReleaseX402Payment(ctx, first); err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 		}
 		clock.Advance(payments.AbandonedLinkClaim + time.Second)
 		_, err = c.claim(st)
-		wantCode(t, err, botpay.CodePaymentLinkNotPending) // a submitted transaction is the chain's to decide
+		storetest.WantCode(t, err, botpay.CodePaymentLinkNotPending) // a submitted transaction is the chain's to decide
 		if err := paymentsOf(st).FailX402Payment(ctx, submitted, "reverted"); err != nil {
 			t.Fatal(err)
 		}
@@ -131,6 +131,6 @@ func TestAClaimHoldsItsPaymentLinkUntilSettled(t *testing.T) {
 			t.Fatalf("confirming a held link after its expiry: %+v, %v", res.Link, err)
 		}
 		_, err = c.claim(st)
-		wantCode(t, err, botpay.CodePaymentLinkNotPending)
+		storetest.WantCode(t, err, botpay.CodePaymentLinkNotPending)
 	})
 }

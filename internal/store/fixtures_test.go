@@ -112,7 +112,7 @@ func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) er
 // earningOf is the sale path over st's database (internal/earning), as
 // app.New builds it without receipt mail or on-chain refunds.
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Claims: st})
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
@@ -113,4 +114,26 @@ func WantCode(t testing.TB, err error, code string) {
 	if e := botpay.AsError(err); e == nil || e.Code != code {
 		t.Fatalf("error = %v, want code %q", err, code)
 	}
+}
+
+// EventTypes lists the types of the events written for botID, oldest
+// first.
+func EventTypes(t testing.TB, st *store.Store, botID string) []string {
+	t.Helper()
+	events, err := st.Events(context.Background(), botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	return types
+}
+
+// OpenWithClock opens an isolated database of engine d whose clock the
+// test moves.
+func OpenWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
+	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
+	return Open(t, d, clock).Store, clock
 }
