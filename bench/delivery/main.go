@@ -98,7 +98,7 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 		return err
 	}
 	defer st.Close()
-	if _, err := st.Migrate(ctx); err != nil {
+	if _, err := st.Kernel().Migrate(ctx); err != nil {
 		return err
 	}
 	key := make([]byte, 32)

@@ -65,7 +65,7 @@ func open(b *testing.B) fixture {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(context.Background()); err != nil {
+	if _, err := st.Kernel().Migrate(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	db, err := sql.Open("pgx", opts.DatabaseURL)

@@ -41,7 +41,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := st.Migrate(ctx); err != nil {
+	if _, err := st.Kernel().Migrate(ctx); err != nil {
 		log.Fatal(err)
 	}
 	start := time.Now()

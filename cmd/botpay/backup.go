@@ -31,7 +31,7 @@ func backup(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.Backup(ctx, out); err != nil {
+	if err := st.Kernel().Backup(ctx, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "backup written to %s\n", out)
@@ -80,7 +80,7 @@ func checkBackup(ctx context.Context, from string) error {
 		return fmt.Errorf("restore: %s is not a botpay database: %w", from, err)
 	}
 	defer st.Close()
-	return st.CheckIntegrity(ctx)
+	return st.Kernel().CheckIntegrity(ctx)
 }
 
 func copyFile(from, to string) error {

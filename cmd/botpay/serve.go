@@ -51,7 +51,7 @@ func open(ctx context.Context, name string, args []string, logOut io.Writer, ext
 	if err != nil {
 		return nil, err
 	}
-	applied, err := st.Migrate(ctx)
+	applied, err := st.Kernel().Migrate(ctx)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("migrate: %w", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/store"
 )
 
@@ -18,14 +19,16 @@ var ctx = context.Background()
 // wiring does.
 type storeRates struct{ st *store.Store }
 
-func (r storeRates) Take(ctx context.Context, l Limit) error { return r.st.Take(ctx, r.limit(l)) }
-
-func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l Limit, now time.Time) error {
-	return r.st.TakeIn(ctx, tx, r.limit(l), now)
+func (r storeRates) Take(ctx context.Context, l Limit) error {
+	return ratelimit.New(r.st.Kernel()).Take(ctx, r.limit(l))
 }
 
-func (storeRates) limit(l Limit) store.Limit {
-	return store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
+func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l Limit, now time.Time) error {
+	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, r.limit(l), now)
+}
+
+func (storeRates) limit(l Limit) ratelimit.Limit {
+	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
 }
 
 // sentMail keeps the owner mails of a test.

@@ -16,6 +16,7 @@ import (
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/payments"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/spending"
@@ -114,6 +115,8 @@ type Service struct {
 	// jobs is the job queue the process's runner takes its jobs from, so
 	// that what the service enqueues wakes it.
 	jobs *jobs.Queue
+	// windows count the rate limits of every capability.
+	windows *ratelimit.Windows
 	// idempotency keeps the first responses of idempotent requests.
 	idempotency *idempotency.Keys
 	// notifications hands bots their pending messages and authenticates
@@ -179,6 +182,7 @@ func New(c Config) *Service {
 		svc.resources = c.ResourceHTTP
 	}
 	svc.idempotency = idempotency.New(c.Store.Kernel())
+	svc.windows = ratelimit.New(c.Store.Kernel())
 	if svc.jobs == nil {
 		svc.jobs = jobs.NewQueue(c.Store.Kernel())
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // newBots builds the capability of bots and their keys over the store's
@@ -25,24 +25,24 @@ func newBots(s *Service, c Config) *bots.Service {
 // the owner mail of this package.
 type botsPorts struct{ s *Service }
 
-func botStoreLimit(l bots.Limit) store.Limit {
-	return store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, FixedRetryAfter: l.FixedRetryAfter}
+func botStoreLimit(l bots.Limit) ratelimit.Limit {
+	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, FixedRetryAfter: l.FixedRetryAfter}
 }
 
 func (p botsPorts) Take(ctx context.Context, l bots.Limit) error {
-	return p.s.store.Take(ctx, botStoreLimit(l))
+	return p.s.windows.Take(ctx, botStoreLimit(l))
 }
 
 func (p botsPorts) TakeIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return p.s.store.TakeIn(ctx, tx, botStoreLimit(l), now)
+	return p.s.windows.TakeIn(ctx, tx, botStoreLimit(l), now)
 }
 
 func (p botsPorts) RefuseWhenSpentIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return p.s.store.RefuseWhenSpentIn(ctx, tx, botStoreLimit(l), now)
+	return p.s.windows.RefuseWhenSpentIn(ctx, tx, botStoreLimit(l), now)
 }
 
 func (p botsPorts) HitIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return p.s.store.HitIn(ctx, tx, botStoreLimit(l), now)
+	return p.s.windows.HitIn(ctx, tx, botStoreLimit(l), now)
 }
 
 func (p botsPorts) OwnerAddress(ctx context.Context, b botpay.Bot) (string, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/botpay/botpay/internal/jobs"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/notifications"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // newOwnerMail builds the owner mail of internal/notifications over the
@@ -16,7 +16,7 @@ import (
 func (s *Service) newOwnerMail(c Config) *notifications.OwnerMail {
 	return notifications.NewOwnerMail(notifications.OwnerMailDeps{DB: c.Store.Kernel(), Sealer: c.Sealer, Mail: c.Mail,
 		Logger: s.log, BaseURL: s.baseURL, PerBotPerDay: s.limits.OwnerMailsPerBotPerDay,
-		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{c.Store}, Jobs: s.jobs,
+		PerAddressPerDay: s.limits.OwnerMailsPerAddressPerDay, Limits: ownerMailLimits{s.windows}, Jobs: s.jobs,
 		Owners: owners{s}})
 }
 
@@ -30,14 +30,14 @@ func (o owners) OwnerByID(ctx context.Context, id string) (botpay.Owner, error) 
 
 // ownerMailLimits counts owner notifications in the store's windows,
 // unannounced: they are no answer's RateLimit headers.
-type ownerMailLimits struct{ st *store.Store }
+type ownerMailLimits struct{ w *ratelimit.Windows }
 
 func (l ownerMailLimits) TakeMailLimits(ctx context.Context, limits []notifications.MailLimit) error {
-	all := make([]store.Limit, len(limits))
+	all := make([]ratelimit.Limit, len(limits))
 	for i, m := range limits {
-		all[i] = store.Limit{Bucket: m.Bucket, Max: m.Max, Window: m.Window, Unannounced: true}
+		all[i] = ratelimit.Limit{Bucket: m.Bucket, Max: m.Max, Window: m.Window, Unannounced: true}
 	}
-	return l.st.TakeAll(ctx, all)
+	return l.w.TakeAll(ctx, all)
 }
 
 // notifyOwner sends an owner notification, kept for another attempt when

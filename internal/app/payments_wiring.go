@@ -9,7 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/payments"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // newPayments builds the capability of x402 money over the store's kernel
@@ -51,7 +51,7 @@ func (p paymentsPorts) MailReceipt(ctx context.Context, res botpay.SaleResult) {
 }
 
 func (p paymentsPorts) TakeCall(ctx context.Context, bucket string, max int, window time.Duration) error {
-	return p.s.store.Take(ctx, store.Limit{Bucket: bucket, Max: max, Window: window})
+	return p.s.windows.Take(ctx, ratelimit.Limit{Bucket: bucket, Max: max, Window: window})
 }
 
 // saleRefunds gives internal/payments the refund rows of internal/earning.

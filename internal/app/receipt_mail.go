@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/store"
 )
 
@@ -12,7 +13,7 @@ import (
 // the owner mail (retried when the mail server fails), within the store's
 // rate-limit windows.
 func (s *Service) receipts(c Config) earning.Receipts {
-	return earning.Receipts{Mail: s.ownerMail, Limits: receiptLimits{c.Store},
+	return earning.Receipts{Mail: s.ownerMail, Limits: receiptLimits{s.windows},
 		BaseURL: s.baseURL, PerBotPerDay: s.limits.ReceiptMailsPerBotPerDay, PerAddressPerDay: s.limits.ReceiptMailsPerAddressPerDay}
 }
 
@@ -25,14 +26,14 @@ func (n sellerNames) SellerName(ctx context.Context, botID string) (string, erro
 
 // receiptLimits counts receipts in the store's windows, unannounced: they
 // are no answer's RateLimit headers.
-type receiptLimits struct{ st *store.Store }
+type receiptLimits struct{ w *ratelimit.Windows }
 
 func (l receiptLimits) TakeMailLimits(ctx context.Context, limits []earning.MailLimit) error {
-	all := make([]store.Limit, len(limits))
+	all := make([]ratelimit.Limit, len(limits))
 	for i, m := range limits {
-		all[i] = store.Limit{Bucket: m.Bucket, Max: m.Max, Window: m.Window, Unannounced: true}
+		all[i] = ratelimit.Limit{Bucket: m.Bucket, Max: m.Max, Window: m.Window, Unannounced: true}
 	}
-	return l.st.TakeAll(ctx, all)
+	return l.w.TakeAll(ctx, all)
 }
 
 // mailReceipt sends the receipt of a sale recorded inside a transaction of

@@ -8,8 +8,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/validate"
 )
 
@@ -99,7 +99,7 @@ func (s *Service) RequestTopup(ctx context.Context, bot botpay.Bot, amount botpa
 	if !bot.Claimed() {
 		return botpay.TopupRequest{}, botpay.ErrWalletNotActive
 	}
-	if err := s.store.Take(ctx, store.Limit{Bucket: "topup:" + bot.ID, Max: s.limits.TopupPerHour, Window: time.Hour}); err != nil {
+	if err := s.windows.Take(ctx, ratelimit.Limit{Bucket: "topup:" + bot.ID, Max: s.limits.TopupPerHour, Window: time.Hour}); err != nil {
 		return botpay.TopupRequest{}, err
 	}
 	r := botpay.TopupRequest{BotID: bot.ID, Amount: amount, Reason: reason, Status: botpay.TopupSent, CreatedAt: s.clock.Now()}

@@ -70,6 +70,10 @@ var importRules = append(capabilityRules(), []importRule{
 			return strings.HasPrefix(imp, module+"/") &&
 				!inModule(imp, "internal/botpay", "internal/kernel", "internal/ledger", "internal/store", "internal/suite")
 		}},
+	{name: "the rate-limit windows import only the kernel and the domain", under: "internal/ratelimit",
+		forbidden: func(imp string) bool {
+			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/ratelimit")
+		}},
 	{name: "the job queue imports only the kernel and the domain", under: "internal/jobs",
 		forbidden: func(imp string) bool {
 			return strings.HasPrefix(imp, module+"/") && !inModule(imp, "internal/botpay", "internal/kernel", "internal/jobs")

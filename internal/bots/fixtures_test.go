@@ -7,6 +7,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/store"
 )
 
@@ -16,24 +17,24 @@ var ctx = context.Background()
 // the service's wiring does.
 type storeLimits struct{ st *store.Store }
 
-func storeLimit(l bots.Limit) store.Limit {
-	return store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, FixedRetryAfter: l.FixedRetryAfter}
+func storeLimit(l bots.Limit) ratelimit.Limit {
+	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, FixedRetryAfter: l.FixedRetryAfter}
 }
 
 func (s storeLimits) Take(ctx context.Context, l bots.Limit) error {
-	return s.st.Take(ctx, storeLimit(l))
+	return ratelimit.New(s.st.Kernel()).Take(ctx, storeLimit(l))
 }
 
 func (s storeLimits) TakeIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return s.st.TakeIn(ctx, tx, storeLimit(l), now)
+	return ratelimit.New(s.st.Kernel()).TakeIn(ctx, tx, storeLimit(l), now)
 }
 
 func (s storeLimits) RefuseWhenSpentIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return s.st.RefuseWhenSpentIn(ctx, tx, storeLimit(l), now)
+	return ratelimit.New(s.st.Kernel()).RefuseWhenSpentIn(ctx, tx, storeLimit(l), now)
 }
 
 func (s storeLimits) HitIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now time.Time) error {
-	return s.st.HitIn(ctx, tx, storeLimit(l), now)
+	return ratelimit.New(s.st.Kernel()).HitIn(ctx, tx, storeLimit(l), now)
 }
 
 // serviceOf is the Service over st's database, outbox and windows.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store/storetest"
 
@@ -26,11 +27,11 @@ func earningOf(st *store.Store) *earning.Service {
 type storeRates struct{ st *store.Store }
 
 func (r storeRates) Take(ctx context.Context, l earning.Limit) error {
-	return r.st.Take(ctx, store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced})
+	return ratelimit.New(r.st.Kernel()).Take(ctx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced})
 }
 
 func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
-	return r.st.TakeIn(ctx, tx, store.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
+	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
 }
 
 // shopper is a claimed, funded bot with default guardrails and one card.

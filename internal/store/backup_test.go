@@ -19,7 +19,7 @@ func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
 	defer syscall.Umask(old)
 	st := storetest.Open(t, store.SQLite, nil).Store
 	path := t.TempDir() + "/backup.db"
-	if err := st.Backup(ctx, path); err != nil {
+	if err := st.Kernel().Backup(ctx, path); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -32,14 +32,14 @@ func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
 	if fi.Size() == 0 {
 		t.Errorf("backup is empty")
 	}
-	if err := st.Backup(ctx, path); err == nil {
+	if err := st.Kernel().Backup(ctx, path); err == nil {
 		t.Errorf("a second backup over the first was not refused")
 	}
 }
 
 func TestBackupOnPostgresSaysToUsePgDump(t *testing.T) {
 	st := storetest.Open(t, store.Postgres, nil).Store
-	if err := st.Backup(ctx, t.TempDir()+"/x.db"); !errors.Is(err, store.ErrBackupPostgres) {
+	if err := st.Kernel().Backup(ctx, t.TempDir()+"/x.db"); !errors.Is(err, store.ErrBackupPostgres) {
 		t.Fatalf("backup on PostgreSQL: %v", err)
 	}
 }

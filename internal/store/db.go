@@ -72,15 +72,6 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.Ping(ctx) }
 // Close releases all connections.
 func (s *Store) Close() error { return s.db.Close() }
 
-// Migrate applies every embedded migration not yet applied.
-func (s *Store) Migrate(ctx context.Context) ([]string, error) { return s.db.Migrate(ctx) }
-
-// Backup writes a consistent copy of the embedded database to path.
-func (s *Store) Backup(ctx context.Context, path string) error { return s.db.Backup(ctx, path) }
-
-// CheckIntegrity checks a (restored) embedded database.
-func (s *Store) CheckIntegrity(ctx context.Context) error { return s.db.CheckIntegrity(ctx) }
-
 // MigrationFingerprint names the schema engine's migrations build.
 func MigrationFingerprint(engine Dialect) (string, error) { return kernel.MigrationFingerprint(engine) }
 

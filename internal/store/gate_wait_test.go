@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -15,18 +15,18 @@ import (
 // engines: with every turn taken it starts nothing until its context ends,
 // and runs once a turn is free.
 func TestWriteTransactionsWaitForATurnAtTheGate(t *testing.T) {
-	gateLimit := store.Limit{Bucket: "gate-test", Max: 10, Window: time.Hour}
+	gateLimit := ratelimit.Limit{Bucket: "gate-test", Max: 10, Window: time.Hour}
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		release := st.HoldWriteGate()
 		waiting, cancel := context.WithCancel(ctx)
 		cancel()
-		if err := st.Take(waiting, gateLimit); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting for a write turn") {
+		if err := ratelimit.New(st.Kernel()).Take(waiting, gateLimit); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "waiting for a write turn") {
 			release()
 			t.Fatalf("a write with every turn taken: %v, want it to wait until its context ends", err)
 		}
 		release()
-		if err := st.Take(ctx, gateLimit); err != nil {
+		if err := ratelimit.New(st.Kernel()).Take(ctx, gateLimit); err != nil {
 			t.Fatalf("a write with a turn free: %v", err)
 		}
 	})

@@ -12,7 +12,7 @@ import (
 
 func TestMigrateIsIdempotent(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
-		applied, err := db.Store.Migrate(context.Background())
+		applied, err := db.Store.Kernel().Migrate(context.Background())
 		if err != nil {
 			t.Fatalf("second migrate: %v", err)
 		}

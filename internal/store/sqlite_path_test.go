@@ -22,7 +22,7 @@ func TestSQLiteDataFolderNamesAreNotReadAsURIParts(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			if _, err := st.Migrate(context.Background()); err != nil {
+			if _, err := st.Kernel().Migrate(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "botpay.db")); err != nil {

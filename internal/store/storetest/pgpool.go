@@ -187,7 +187,7 @@ func (p *pgPool) build(ctx context.Context, conn *sql.Conn, name string) error {
 		return err
 	}
 	defer st.Close()
-	_, err = st.Migrate(ctx)
+	_, err = st.Kernel().Migrate(ctx)
 	return err
 }
 

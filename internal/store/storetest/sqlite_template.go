@@ -54,7 +54,7 @@ func buildSQLiteTemplate() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, err = st.Migrate(context.Background())
+	_, err = st.Kernel().Migrate(context.Background())
 	st.Close()
 	if err != nil {
 		return "", err

@@ -85,7 +85,7 @@ func Open(t testing.TB, dialect store.Dialect, clock botpay.Clock) *DB {
 		t.Fatalf("open %s: %v", dialect, err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(context.Background()); err != nil {
+	if _, err := st.Kernel().Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate %s: %v", dialect, err)
 	}
 	return &DB{Store: st, Options: opts}

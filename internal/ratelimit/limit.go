@@ -1,4 +1,4 @@
-package store
+package ratelimit
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // Limit is a rolling-window rate limit on one bucket (for example
@@ -33,40 +34,40 @@ func (l Limit) describe() *botpay.RateLimit {
 
 // take admits one hit in bucket or refuses with rate_limited. The bucket row
 // is locked first, so concurrent takers on PostgreSQL count one at a time.
-func (t *Tx) take(ctx context.Context, l Limit, now time.Time) error {
+func take(ctx context.Context, t *kernel.Tx, l Limit, now time.Time) error {
 	if l.Max <= 0 {
 		return nil
 	}
-	count, oldest, err := t.refuseWhenSpent(ctx, l, now)
+	count, oldest, err := refuseWhenSpent(ctx, t, l, now)
 	if err != nil {
 		return err
 	}
 	if !l.Unannounced {
 		reset := l.Window
 		if oldest != nil {
-			reset = fromMS(*oldest).Add(l.Window).Sub(now)
+			reset = kernel.FromMS(*oldest).Add(l.Window).Sub(now)
 		}
 		botpay.NoteLimit(ctx, botpay.LimitState{RateLimit: *l.describe(), Remaining: l.Max - count - 1, ResetSeconds: ceilSeconds(reset)})
 	}
-	return t.hit(ctx, l, now)
+	return hit(ctx, t, l, now)
 }
 
 // refuseWhenSpent locks l's bucket, forgets the hits that left its window
 // and refuses with rate_limited when the window is full; otherwise it
 // returns the count and the oldest hit in the window.
-func (t *Tx) refuseWhenSpent(ctx context.Context, l Limit, now time.Time) (count int, oldest *int64, err error) {
-	if _, err := t.exec(ctx, `INSERT INTO rate_limit_buckets (bucket) VALUES ($1) ON CONFLICT DO NOTHING`, l.Bucket); err != nil {
+func refuseWhenSpent(ctx context.Context, t *kernel.Tx, l Limit, now time.Time) (count int, oldest *int64, err error) {
+	if _, err := t.Exec(ctx, `INSERT INTO rate_limit_buckets (bucket) VALUES ($1) ON CONFLICT DO NOTHING`, l.Bucket); err != nil {
 		return 0, nil, err
 	}
 	var b string
-	if err := t.queryRow(ctx, `SELECT bucket FROM rate_limit_buckets WHERE bucket = $1`+t.forUpdate(), l.Bucket).Scan(&b); err != nil {
+	if err := t.QueryRow(ctx, `SELECT bucket FROM rate_limit_buckets WHERE bucket = $1`+t.ForUpdate(), l.Bucket).Scan(&b); err != nil {
 		return 0, nil, err
 	}
-	since := ms(now.Add(-l.Window))
-	if _, err := t.exec(ctx, `DELETE FROM rate_limit_hits WHERE bucket = $1 AND at <= $2`, l.Bucket, since); err != nil {
+	since := kernel.MS(now.Add(-l.Window))
+	if _, err := t.Exec(ctx, `DELETE FROM rate_limit_hits WHERE bucket = $1 AND at <= $2`, l.Bucket, since); err != nil {
 		return 0, nil, err
 	}
-	if err := t.queryRow(ctx, `SELECT COUNT(*), MIN(at) FROM rate_limit_hits WHERE bucket = $1 AND at > $2`, l.Bucket, since).Scan(&count, &oldest); err != nil {
+	if err := t.QueryRow(ctx, `SELECT COUNT(*), MIN(at) FROM rate_limit_hits WHERE bucket = $1 AND at > $2`, l.Bucket, since).Scan(&count, &oldest); err != nil {
 		return 0, nil, err
 	}
 	if count >= l.Max {
@@ -78,8 +79,8 @@ func (t *Tx) refuseWhenSpent(ctx context.Context, l Limit, now time.Time) (count
 }
 
 // hit counts one request in l's bucket.
-func (t *Tx) hit(ctx context.Context, l Limit, now time.Time) error {
-	_, err := t.exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, ms(now))
+func hit(ctx context.Context, t *kernel.Tx, l Limit, now time.Time) error {
+	_, err := t.Exec(ctx, `INSERT INTO rate_limit_hits (bucket, at) VALUES ($1, $2)`, l.Bucket, kernel.MS(now))
 	return err
 }
 
@@ -98,16 +99,10 @@ func (l Limit) untilOldestLeaves(oldest *int64, now time.Time) time.Duration {
 	if oldest == nil {
 		return l.Window
 	}
-	return fromMS(*oldest).Add(l.Window).Sub(now)
+	return kernel.FromMS(*oldest).Add(l.Window).Sub(now)
 }
 
 // ceilSeconds is d in whole seconds, rounded up, at least 1.
 func ceilSeconds(d time.Duration) int {
 	return max(1, int((d+time.Second-1)/time.Second))
-}
-
-// Take admits one hit on its own, for attempts that count whether or not
-// they succeed (logins, claims).
-func (s *Store) Take(ctx context.Context, l Limit) error {
-	return wrapErr(s.inTx(ctx, func(tx *Tx) error { return tx.take(ctx, l, s.clock.Now()) }), "take")
 }
