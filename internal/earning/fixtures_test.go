@@ -8,7 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
-	"github.com/botpay/botpay/internal/store/storetest"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
@@ -32,33 +31,6 @@ func (r storeRates) Take(ctx context.Context, l earning.Limit) error {
 
 func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
 	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
-}
-
-// shopper is a claimed, funded bot with default guardrails and one card.
-func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	b := storetest.ClaimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
-		t.Fatal(err)
-	}
-	g := botpay.DefaultGuardrails(st.Clock().Now())
-	adjust(&g)
-	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
-	}
-	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
-		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
-		CreatedAt: st.Clock().Now()}
-	if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
-		t.Fatal(err)
-	}
-	return b, c
-}
-
-// heldShopper is a shopper whose every checkout waits for its owner.
-func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
 }
 
 func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {

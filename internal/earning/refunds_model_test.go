@@ -34,7 +34,7 @@ func TestRandomRefundsKeepTheBooksStraight(t *testing.T) {
 			st := storetest.Open(t, d, clock).Store
 			rapid.Check(t, func(rt *rapid.T) {
 				owner := storetest.NewOwner(t, st)
-				bot, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
+				bot, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
 				page := newPage(t, st, bot.ID, nil)
 				m := &refundModel{balance: 100000, purchases: map[string]*refundable{}, sales: map[string]*refundable{}}
 				for range rapid.IntRange(3, 15).Draw(rt, "steps") {

@@ -37,28 +37,13 @@ func refundOf(amount botpay.Money) botpay.RefundRequest {
 	return botpay.RefundRequest{Amount: &amount, Reason: "returned"}
 }
 
-func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
-	t.Helper()
-	v, _, err := st.WalletView(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := st.LedgerSum(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Wallet.Balance != balance || sum != balance {
-		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
-	}
-}
-
 func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
-		bot, _ := shopper(t, st, owner, func(*botpay.Guardrails) {})
+		bot, _ := storetest.Shopper(t, st, owner, func(*botpay.Guardrails) {})
 		p := approvedPurchase(t, st, bot, 2500)
-		wantBooksBalanced(t, st, bot.ID, 100000-2500)
+		storetest.WantBooksBalanced(t, st, bot.ID, 100000-2500)
 
 		res, err := earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(1000))
 		if err != nil {
@@ -67,14 +52,14 @@ func TestPurchaseRefundsCreditTheWalletUpToThePurchase(t *testing.T) {
 		if res.Refund.Amount != 1000 || res.Refund.Status != botpay.RefundSucceeded || res.Refund.PurchaseID != p.ID {
 			t.Errorf("refund = %+v", res.Refund)
 		}
-		wantBooksBalanced(t, st, bot.ID, 100000-1500)
+		storetest.WantBooksBalanced(t, st, bot.ID, 100000-1500)
 		// The default refunds what is left, and nothing is left after it.
 		if res, err = earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, botpay.RefundRequest{}); err != nil || res.Refund.Amount != 1500 {
 			t.Fatalf("refund of the rest = %+v, %v", res.Refund, err)
 		}
 		_, err = earningOf(st).RefundPurchaseResult(ctx, owner.ID, p.ID, refundOf(1))
 		storetest.WantCode(t, err, botpay.CodeRefundExceedsAmount)
-		wantBooksBalanced(t, st, bot.ID, 100000)
+		storetest.WantBooksBalanced(t, st, bot.ID, 100000)
 		types := storetest.EventTypes(t, st, bot.ID)
 		if n := countOf(types, botpay.EventRefundCompleted); n != 2 {
 			t.Errorf("events %v: %d refund events, want 2", types, n)
@@ -90,7 +75,7 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
-		bot, _ := heldShopper(t, st, owner)
+		bot, _ := storetest.HeldShopper(t, st, owner)
 		held := hold(t, st, bot, 700)
 		cases := []struct {
 			name    string
@@ -109,7 +94,7 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 				storetest.WantCode(t, err, c.code)
 			})
 		}
-		wantBooksBalanced(t, st, bot.ID, 100000)
+		storetest.WantBooksBalanced(t, st, bot.ID, 100000)
 	})
 }
 
@@ -128,7 +113,7 @@ func TestSaleRefundsDebitTheWalletNeverBelowZero(t *testing.T) {
 		if err != nil || res.Wallet.Balance != 1000 || res.Refund.SaleID != sale.Sale.ID {
 			t.Fatalf("refund = %+v, %v", res, err)
 		}
-		wantBooksBalanced(t, st, bot.ID, 1000)
+		storetest.WantBooksBalanced(t, st, bot.ID, 1000)
 		// The bot spends what it holds; the rest of the sale cannot be paid back.
 		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatal(err)
@@ -165,11 +150,11 @@ func TestSaleRefundRefusedWhenTheWalletCannotCoverIt(t *testing.T) {
 		approvedPurchase(t, st, bot, 4000)
 		_, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, botpay.RefundRequest{})
 		storetest.WantCode(t, err, botpay.CodeInsufficientFunds)
-		wantBooksBalanced(t, st, bot.ID, 1000)
+		storetest.WantBooksBalanced(t, st, bot.ID, 1000)
 		if _, err := earningOf(st).RefundSaleFromWallet(ctx, bot.ID, sale.Sale.ID, refundOf(1000)); err != nil {
 			t.Fatalf("a refund the balance covers: %v", err)
 		}
-		wantBooksBalanced(t, st, bot.ID, 0)
+		storetest.WantBooksBalanced(t, st, bot.ID, 0)
 	})
 }
 
@@ -181,7 +166,7 @@ func TestRacingRefundsNeverExceedThePurchase(t *testing.T) {
 		st := db.Store
 		other := db.OpenAnother(t)
 		owner := storetest.NewOwner(t, st)
-		bot, _ := shopper(t, st, owner, func(*botpay.Guardrails) {})
+		bot, _ := storetest.Shopper(t, st, owner, func(*botpay.Guardrails) {})
 		p := approvedPurchase(t, st, bot, 1000)
 		var ok, exceeded atomic.Int64
 		var wg sync.WaitGroup
@@ -206,7 +191,7 @@ func TestRacingRefundsNeverExceedThePurchase(t *testing.T) {
 		if ok.Load() != 10 || exceeded.Load() != 10 {
 			t.Errorf("%d succeeded and %d exceeded, want 10 and 10", ok.Load(), exceeded.Load())
 		}
-		wantBooksBalanced(t, st, bot.ID, 100000)
+		storetest.WantBooksBalanced(t, st, bot.ID, 100000)
 	})
 }
 

@@ -27,7 +27,7 @@ func TestSigningAndCheckoutNeverShareTheLastOfABudget(t *testing.T) {
 		}},
 		{"owner master budget, sibling bots", func(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot, botpay.Bot) {
 			owner, signer := autoShopper(t, st)
-			buyer, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
+			buyer, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
 			noBotLimit := botpay.Money(100_000)
 			for _, b := range []botpay.Bot{signer, buyer} {
 				setDaily(t, st, owner, b, noBotLimit)

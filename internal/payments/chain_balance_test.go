@@ -17,7 +17,7 @@ import (
 func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, botpay.Bot, string) {
 	t.Helper()
 	owner := storetest.NewOwner(t, st)
-	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.Monthly, g.AskApprovalAbove = 100000, 100000, nil })
+	b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.Monthly, g.AskApprovalAbove = 100000, 100000, nil })
 	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}

@@ -32,29 +32,6 @@ func paymentsOf(st *store.Store) *payments.Service {
 	return s.(*payments.Service)
 }
 
-// shopper is a claimed bot of owner funded with $1,000, with guardrails
-// adjusted from the defaults and one active card (profile 1, $1,000 a
-// month).
-func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	b := storetest.ClaimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
-		t.Fatal(err)
-	}
-	g := botpay.DefaultGuardrails(st.Clock().Now())
-	adjust(&g)
-	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
-	}
-	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
-		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
-		CreatedAt: st.Clock().Now()}
-	if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
-		t.Fatal(err)
-	}
-	return b, c
-}
-
 // earningOf is the sale path over st's database (internal/earning), as
 // app.New builds it without receipt mail or on-chain refunds: a link held
 // by an x402 claim of paymentsOf(st) waits for it.

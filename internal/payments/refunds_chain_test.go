@@ -7,7 +7,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/payments"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -75,7 +74,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		if n := countOf(storetest.EventTypes(t, st, bot.ID), botpay.EventRefundCompleted); n != 1 {
 			t.Fatalf("%d refund events, want 1", n)
 		}
-		wantBooksBalanced(t, st, bot.ID, 0)
+		storetest.WantBooksBalanced(t, st, bot.ID, 0)
 	})
 }
 
@@ -87,19 +86,4 @@ func countOf(types []string, want string) int {
 		}
 	}
 	return n
-}
-
-func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
-	t.Helper()
-	v, _, err := st.WalletView(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := st.LedgerSum(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Wallet.Balance != balance || sum != balance {
-		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
-	}
 }

@@ -16,7 +16,7 @@ func TestASignatureStaysReservedThroughTheSettlementTolerance(t *testing.T) {
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		st, clock := storetest.OpenWithClock(t, d)
 		owner := storetest.NewOwner(t, st)
-		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
+		b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
 		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, "0x00000000000000000000000000000000000000aa", []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func autoShopper(t *testing.T, st *store.Store) (botpay.Owner, botpay.Bot) {
 func autoShopperAt(t *testing.T, st *store.Store, address string) (botpay.Owner, botpay.Bot) {
 	t.Helper()
 	owner := storetest.NewOwner(t, st)
-	b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
+	b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.Daily, g.AskApprovalAbove = 1000, nil })
 	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 	for _, ch := range changes {
 		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
 			owner := storetest.NewOwner(t, db.Store)
-			b, c := shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+			b, c := storetest.Shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			checkout := func() error {
 				_, err := spendingOf(db.Store).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
@@ -63,7 +63,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 				}
 			}
 			ch.change(t, changer, owner, b, c)
-			wantCode(t, checkout(), ch.want)
+			storetest.WantCode(t, checkout(), ch.want)
 		})
 	}
 }

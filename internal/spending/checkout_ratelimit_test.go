@@ -26,7 +26,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 		db := storetest.Open(t, d, clock)
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
-		b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) {
+		b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) {
 			g.ApprovalMode = botpay.ApprovalUnderThreshold
 			above := botpay.Money(5000)
 			g.AskApprovalAbove = &above
@@ -73,7 +73,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 				}
 				continue
 			}
-			wantCode(t, err, s.wantCode)
+			storetest.WantCode(t, err, s.wantCode)
 			if e := botpay.AsError(err); s.wantRetry != 0 && e.RetryAfterSeconds != s.wantRetry {
 				t.Fatalf("%s: retry after %d s, want %d", s.name, e.RetryAfterSeconds, s.wantRetry)
 			}

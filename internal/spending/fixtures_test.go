@@ -38,56 +38,6 @@ func statementByStatement(st *store.Store) {
 		Signing: st.ForSpending(), StatementByStatement: true}))
 }
 
-func eventTypes(t *testing.T, st *store.Store, botID string) []string {
-	t.Helper()
-	events, err := st.Events(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	return types
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e := botpay.AsError(err)
-	if e == nil || e.Code != code {
-		t.Fatalf("error = %v, want code %q", err, code)
-	}
-}
-
-// heldShopper is a funded bot whose every checkout waits for its owner.
-func heldShopper(t *testing.T, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	return shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
-}
-
-// shopper is a claimed bot of owner funded with $1,000, with guardrails
-// adjusted from the defaults and one active card (profile 1, $1,000 a
-// month).
-func shopper(t *testing.T, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
-	t.Helper()
-	b := storetest.ClaimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
-		t.Fatal(err)
-	}
-	g := botpay.DefaultGuardrails(st.Clock().Now())
-	adjust(&g)
-	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
-	}
-	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
-		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
-		CreatedAt: st.Clock().Now()}
-	if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
-		t.Fatal(err)
-	}
-	return b, c
-}
-
 func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
 	t.Helper()
 	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",

@@ -32,7 +32,7 @@ func TestGuardrailsRoundTripAndEmitLimitsUpdated(t *testing.T) {
 			*got.Notes != notes || !slices.Equal(got.BlockedCategories, []string{"gambling", "crypto"}) {
 			t.Fatalf("guardrails = %+v", got)
 		}
-		if types := eventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
+		if types := storetest.EventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
 			t.Fatalf("events = %v", types)
 		}
 	})
@@ -56,7 +56,7 @@ func TestMasterGuardrailsNotifyEveryBotOfTheOwner(t *testing.T) {
 			t.Fatalf("master guardrails = %+v, %v", m, err)
 		}
 		for _, b := range bots {
-			if types := eventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
+			if types := storetest.EventTypes(t, st, b.ID); types[len(types)-1] != botpay.EventRailsUpdated {
 				t.Fatalf("bot %s events = %v", b.ID, types)
 			}
 		}

@@ -21,7 +21,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 			owner := storetest.NewOwner(t, db.Store)
 			var bots []botpay.Bot
 			for range 3 {
-				b, _ := heldShopper(t, db.Store, owner)
+				b, _ := storetest.HeldShopper(t, db.Store, owner)
 				for range 10 {
 					hold(t, db.Store, b, 100)
 				}
@@ -39,7 +39,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 				t.Errorf("expired %d purchases in all, want 30", total)
 			}
 			for _, b := range bots {
-				types := eventTypes(t, db.Store, b.ID)
+				types := storetest.EventTypes(t, db.Store, b.ID)
 				n := 0
 				for _, ty := range types {
 					if ty == botpay.EventPurchaseExpired {
@@ -64,7 +64,7 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
-		b, _ := heldShopper(t, st, owner)
+		b, _ := storetest.HeldShopper(t, st, owner)
 		p := hold(t, st, b, 500)
 		if _, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, false); err != nil {
 			t.Fatal(err)
@@ -73,7 +73,7 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 			t.Errorf("expired %d decided purchases, %v", n, err)
 		}
 		_, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, true)
-		wantCode(t, err, botpay.CodeAlreadyDecided)
+		storetest.WantCode(t, err, botpay.CodeAlreadyDecided)
 		v, _, _ := st.WalletView(ctx, b.ID)
 		if v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
 			t.Errorf("wallet = %+v, want untouched after a denial", v.Wallet)

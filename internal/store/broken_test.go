@@ -15,8 +15,8 @@ func TestBrokenConnectionBeforeCommitIsRetriedOnce(t *testing.T) {
 	db := storetest.Open(t, store.Postgres, nil)
 	proxied, proxy := db.OpenThroughProxy(t)
 	st := proxied.Store
-	owner := newOwner(t, st)
-	bot := claimedBot(t, st, owner)
+	owner := storetest.NewOwner(t, st)
+	bot := storetest.ClaimedBot(t, st, owner)
 	for i := range 3 {
 		if _, err := st.Fund(ctx, owner.ID, bot.ID, 100, "warm"); err != nil {
 			t.Fatal(err)

@@ -19,10 +19,10 @@ func TestMigration0008NumbersExistingCheckoutsInTimeOrder(t *testing.T) {
 		start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 		clock := botpay.NewManualClock(start)
 		st := storetest.Open(t, d, clock).Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		var bots []botpay.Bot
 		for range 2 {
-			b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+			b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			confirmedRail5Card(t, st, owner, b)
 			bots = append(bots, b)
 		}

@@ -19,71 +19,6 @@ import (
 
 var ctx = context.Background()
 
-// newOwner creates an owner with a random e-mail.
-func newOwner(t testing.TB, st *store.Store) botpay.Owner {
-	t.Helper()
-	o := botpay.Owner{ID: botpay.NewID("own_"), Email: botpay.NewID("o") + "@example.com", CreatedAt: st.Clock().Now()}
-	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO owners (id, email, password_hash, created_at) VALUES ($1, $2, 'hash', $3)`, o.ID, o.Email, kernel.MS(o.CreatedAt))
-		return err
-	}); err != nil {
-		t.Fatalf("create owner: %v", err)
-	}
-	return o
-}
-
-// newBot registers an unclaimed bot and returns it with its claim token.
-func newBot(t testing.TB, st *store.Store, name string) (botpay.Bot, string) {
-	t.Helper()
-	token := botpay.NewClaimToken()
-	b := botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: "owner@example.com", BotType: botpay.DefaultBotType,
-		WebhookStatus: botpay.WebhookActive, CallbackURL: "https://bot.example.com/hook", CreatedAt: st.Clock().Now()}
-	_, err := registry(st).RegisterBot(ctx, bots.NewBot{Bot: b, APIKeyHash: botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
-		ClaimTokenHash: botpay.Digest(token), WebhookSecretSealed: []byte("sealed"),
-		Limit: bots.Limit{Bucket: "register:test", Max: 0}})
-	if err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	return b, token
-}
-
-// claimedBot registers a bot and has owner claim it.
-func claimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
-	t.Helper()
-	_, token := newBot(t, st, botpay.NewID("bot"))
-	claimed, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token))
-	if err != nil {
-		t.Fatalf("claim: %v", err)
-	}
-	return claimed
-}
-
-func eventTypes(t *testing.T, st *store.Store, botID string) []string {
-	t.Helper()
-	events, err := st.Events(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	return types
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e := botpay.AsError(err)
-	if e == nil || e.Code != code {
-		t.Fatalf("error = %v, want code %q", err, code)
-	}
-}
-
-func openWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
-	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
-	return storetest.Open(t, d, clock).Store, clock
-}
-
 // registry registers and claims bots for the fixtures, as internal/bots
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
@@ -133,21 +68,6 @@ func countOf(types []string, want string) int {
 		}
 	}
 	return n
-}
-
-func wantBooksBalanced(t *testing.T, st *store.Store, botID string, balance botpay.Money) {
-	t.Helper()
-	v, _, err := st.WalletView(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := st.LedgerSum(ctx, botID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Wallet.Balance != balance || sum != balance {
-		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
-	}
 }
 
 // pendingMessages reads a bot's pending messages as the bot does.

@@ -42,7 +42,7 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 		st := db.Store
 		var wakes atomic.Int64 // the local dispatcher is woken only for events it has to deliver
 		st.Outbox().OnEvent(func() { wakes.Add(1) })
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				token := botpay.NewClaimToken()
@@ -112,8 +112,8 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 				st := db.Store
 				var wakes atomic.Int64
 				st.Outbox().OnEvent(func() { wakes.Add(1) })
-				owner := newOwner(t, st)
-				b, _ := shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+				owner := storetest.NewOwner(t, st)
+				b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
 					t.Fatal(err)
 				}

@@ -25,8 +25,8 @@ func BenchmarkTransactionsPage(b *testing.B) {
 		b.Run(string(d), func(b *testing.B) {
 			db := storetest.Open(b, d, nil)
 			st := db.Store
-			owner := newOwner(b, st)
-			bot := claimedBot(b, st, owner)
+			owner := storetest.NewOwner(b, st)
+			bot := storetest.ClaimedBot(b, st, owner)
 			start := time.Now()
 			if err := st.SeedLedger(ctx, bot.ID, benchLedgerRows); err != nil {
 				b.Fatal(err)

@@ -67,7 +67,7 @@ func TestPagingWhileRowsAreAddedSeesEveryRowExactlyOnce(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		bot := stagingBot(t, st, owner)
 		fund := func() {
 			if _, err := st.Fund(ctx, owner.ID, bot.ID, 100, "top-up"); err != nil {

@@ -29,8 +29,8 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 		if err != nil || len(sales.Items) != 1 || sales.Items[0].Amount != 500 {
 			t.Errorf("seeded sales: %+v, %v", sales.Items, err)
 		}
-		owner := newOwner(t, st)
-		bot := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		bot := storetest.ClaimedBot(t, st, owner)
 		if _, err := st.Fund(ctx, owner.ID, bot.ID, botpay.Money(500), "after the seed"); err != nil {
 			t.Fatalf("funding a new bot on a seeded database: %v", err)
 		}

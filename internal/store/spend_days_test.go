@@ -15,8 +15,8 @@ import (
 func TestFailedTransactionsLeaveNoConnectionInsideOne(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
 			Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100}},
 			CreatedAt: st.Clock().Now()}

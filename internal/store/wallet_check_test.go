@@ -22,7 +22,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		if err != nil || before.Bot.ID != nb.Bot.ID || before.Wallet != nil || before.Guardrails != nil {
 			t.Fatalf("unclaimed: %+v, %v", before, err)
 		}
-		owner := newOwner(t, st)
+		owner := storetest.NewOwner(t, st)
 		if _, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,8 @@ func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		f, err := st.Fund(ctx, owner.ID, b.ID, 2501, "Funded by owner")
 		if err != nil {
 			t.Fatal(err)
@@ -23,7 +23,7 @@ func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
 		if f.Transaction.Type != botpay.TxFund || f.Transaction.Amount != 2501 || *f.Transaction.BalanceAfter != 2501 || f.Wallet.Balance != 2501 {
 			t.Fatalf("funding = %+v", f)
 		}
-		if got := eventTypes(t, st, b.ID); !slices.Equal(got, []string{botpay.EventWalletActivated, botpay.EventWalletFunded}) {
+		if got := storetest.EventTypes(t, st, b.ID); !slices.Equal(got, []string{botpay.EventWalletActivated, botpay.EventWalletFunded}) {
 			t.Fatalf("events = %v", got)
 		}
 		txsPage, err := st.Transactions(ctx, b.ID, botpay.PageRequest{Limit: 50})
@@ -38,9 +38,9 @@ func TestFundRefusesBotsTheOwnerDoesNotOwn(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner, stranger := newOwner(t, st), newOwner(t, st)
-		b := claimedBot(t, st, owner)
-		unclaimed, _ := newBot(t, st, "unclaimed")
+		owner, stranger := storetest.NewOwner(t, st), storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
+		unclaimed, _ := storetest.NewBot(t, st, "unclaimed")
 		for name, botID := range map[string]string{"another owner's bot": b.ID, "unclaimed bot": unclaimed.ID, "missing bot": "bot_nope"} {
 			_, err := st.Fund(ctx, stranger.ID, botID, 100, "x")
 			if e := botpay.AsError(err); e == nil || e.Kind != botpay.KindNotFound {
@@ -60,8 +60,8 @@ func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		const n = 100
 		var wg sync.WaitGroup
 		errs := make(chan error, n)
@@ -107,7 +107,7 @@ func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
 			}
 			seen[*tx.BalanceAfter] = true
 		}
-		if got := len(eventTypes(t, st, b.ID)); got != n+1 {
+		if got := len(storetest.EventTypes(t, st, b.ID)); got != n+1 {
 			t.Fatalf("%d events, want %d (activation + one per funding)", got, n+1)
 		}
 	})
@@ -117,8 +117,8 @@ func TestFundingFulfilsTheTopupRequestsItCovers(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		for _, amount := range []botpay.Money{1000, 2000, 500} {
 			if _, err := st.CreateTopupRequest(ctx, botpay.TopupRequest{BotID: b.ID, Amount: amount, CreatedAt: st.Clock().Now()}); err != nil {
 				t.Fatal(err)
@@ -138,7 +138,7 @@ func TestFundingFulfilsTheTopupRequestsItCovers(t *testing.T) {
 			t.Fatalf("pending topups = %d, want 2", view.PendingTopups)
 		}
 		want := []string{botpay.EventWalletActivated, botpay.EventWalletFunded, botpay.EventWalletTopupCompleted}
-		if got := eventTypes(t, st, b.ID); !slices.Equal(got, want) {
+		if got := storetest.EventTypes(t, st, b.ID); !slices.Equal(got, want) {
 			t.Fatalf("events = %v, want %v", got, want)
 		}
 	})
@@ -148,8 +148,8 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		owner := newOwner(t, st)
-		b := claimedBot(t, st, owner)
+		owner := storetest.NewOwner(t, st)
+		b := storetest.ClaimedBot(t, st, owner)
 		for _, frozen := range []bool{true, true, false} {
 			got, err := st.SetFrozen(ctx, owner.ID, b.ID, frozen)
 			if err != nil || got.Frozen != frozen {
@@ -164,7 +164,7 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 		if !slices.Equal(actions, []string{botpay.ActionWalletFrozen, botpay.ActionWalletUnfrozen}) {
 			t.Fatalf("rails.updated actions = %v", actions)
 		}
-		if _, err := st.SetFrozen(ctx, newOwner(t, st).ID, b.ID, true); botpay.AsError(err) == nil {
+		if _, err := st.SetFrozen(ctx, storetest.NewOwner(t, st).ID, b.ID, true); botpay.AsError(err) == nil {
 			t.Fatal("another owner froze the bot")
 		}
 	})

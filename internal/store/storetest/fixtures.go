@@ -10,6 +10,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 )
 
@@ -136,4 +137,53 @@ func EventTypes(t testing.TB, st *store.Store, botID string) []string {
 func OpenWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualClock) {
 	clock := botpay.NewManualClock(time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC))
 	return Open(t, d, clock).Store, clock
+}
+
+// Shopper is a claimed bot of owner funded with $1,000, with guardrails
+// adjusted from the defaults and one active card (profile 1, $1,000 a
+// month), written through internal/spending as an owner would set them.
+func Shopper(t testing.TB, st *store.Store, owner botpay.Owner, adjust func(*botpay.Guardrails)) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	ctx := context.Background()
+	b := ClaimedBot(t, st, owner)
+	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := botpay.DefaultGuardrails(st.Clock().Now())
+	adjust(&g)
+	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	if err := s.ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+	c := botpay.Card{ID: botpay.NewID("card_"), BotID: b.ID, Name: "card", Status: botpay.CardActive, RealProfileIndex: 1,
+		Profiles:  []botpay.PaymentProfile{{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: 100000}},
+		CreatedAt: st.Clock().Now()}
+	if err := s.AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); err != nil {
+		t.Fatal(err)
+	}
+	return b, c
+}
+
+// HeldShopper is a Shopper whose every checkout waits for its owner.
+func HeldShopper(t testing.TB, st *store.Store, owner botpay.Owner) (botpay.Bot, botpay.Card) {
+	t.Helper()
+	return Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalAskForEverything })
+}
+
+// WantBooksBalanced fails the test unless the bot's wallet balance and the
+// sum of its ledger rows both equal balance.
+func WantBooksBalanced(t testing.TB, st *store.Store, botID string, balance botpay.Money) {
+	t.Helper()
+	ctx := context.Background()
+	v, _, err := st.WalletView(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := st.LedgerSum(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Wallet.Balance != balance || sum != balance {
+		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
 }
