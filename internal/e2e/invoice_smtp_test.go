@@ -16,13 +16,14 @@ import (
 	"testing"
 	"time"
 
+	smtp "github.com/emersion/go-smtp"
+	"github.com/ledongthuc/pdf"
+
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
-	smtp "github.com/emersion/go-smtp"
-	"github.com/ledongthuc/pdf"
 )
 
 // smtpInbox is a real SMTP server on a loopback port that keeps every

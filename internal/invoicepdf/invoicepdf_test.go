@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ledongthuc/pdf"
+
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/invoicepdf"
 	"github.com/botpay/botpay/internal/suite"
-	"github.com/ledongthuc/pdf"
 )
 
 func text(t *testing.T, doc []byte) (string, int) {

@@ -3,7 +3,6 @@ package payments_test
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -56,34 +55,6 @@ func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) 
 }
 
 func cents(m botpay.Money) *botpay.Money { return &m }
-
-// sweepOnReplicas runs sweep on every replica, two workers each, one item
-// at a time until nothing is left, and returns how many items they swept
-// in all.
-func sweepOnReplicas(t *testing.T, replicas []*payments.Service, sweep func(*payments.Service, context.Context, int) (int, error)) int64 {
-	t.Helper()
-	var total atomic.Int64
-	var wg sync.WaitGroup
-	for _, s := range replicas {
-		for range 2 {
-			wg.Go(func() {
-				for {
-					n, err := sweep(s, ctx, 1)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					total.Add(int64(n))
-					if n == 0 {
-						return
-					}
-				}
-			})
-		}
-	}
-	wg.Wait()
-	return total.Load()
-}
 
 // saleRefunds is internal/earning's side of on-chain refunds, as app.New
 // wires it.

@@ -41,7 +41,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		}, func(sg botpay.SigningFacts) bool { return sg.Frozen }},
 	}
 	for _, ch := range changes {
-		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
+		storetest.OnEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
 			owner, b := autoShopper(t, db.Store)
 			signer := func() botpay.SigningFacts {
 				var seen botpay.SigningFacts
@@ -68,26 +68,6 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 				t.Fatalf("signer after the change = %+v", sg)
 			}
 		})
-	}
-}
-
-// onEachReplica runs test, as a parallel subtest on each engine, with a
-// fresh database and the store that makes the change: the one under test
-// ("same replica"), or a second store on the same database ("other
-// replica"), whose changes the first can learn of only from the database.
-func onEachReplica(t *testing.T, name string, test func(t *testing.T, db *storetest.DB, changer *store.Store)) {
-	for _, d := range storetest.Dialects {
-		for _, replica := range []string{"same replica", "other replica"} {
-			t.Run(string(d)+"/"+replica+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				db := storetest.Open(t, d, nil)
-				changer := db.Store
-				if replica == "other replica" {
-					changer = db.OpenAnother(t)
-				}
-				test(t, db, changer)
-			})
-		}
 	}
 }
 

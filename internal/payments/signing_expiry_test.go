@@ -43,7 +43,7 @@ func TestHeldSigningRequestsExpireOnceAcrossReplicas(t *testing.T) {
 		}
 		clock.Advance(time.Millisecond)
 
-		if total := sweepOnReplicas(t, []*payments.Service{paymentsOf(replicas[0]), paymentsOf(replicas[1])}, (*payments.Service).ExpireOverdueSigning); total != 15 {
+		if total := storetest.SweepOnReplicas(t, []*payments.Service{paymentsOf(replicas[0]), paymentsOf(replicas[1])}, (*payments.Service).ExpireOverdueSigning); total != 15 {
 			t.Errorf("expired %d signing requests in all, want 15", total)
 		}
 		for _, s := range signers {

@@ -7,7 +7,6 @@ package sdktest
 import (
 	"bytes"
 	"context"
-	"github.com/botpay/botpay/internal/suite"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botpay/botpay/internal/suite"
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/app"

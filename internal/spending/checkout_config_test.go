@@ -49,7 +49,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		}, botpay.CodeCardIDRequired},
 	}
 	for _, ch := range changes {
-		onEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
+		storetest.OnEachReplica(t, ch.name, func(t *testing.T, db *storetest.DB, changer *store.Store) {
 			owner := storetest.NewOwner(t, db.Store)
 			b, c := storetest.Shopper(t, db.Store, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
 			checkout := func() error {

@@ -33,7 +33,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 			}
 			clock.Advance(time.Millisecond)
 
-			if total := sweepOnReplicas(t, replicas, func(st *store.Store, ctx context.Context, n int) (int, error) {
+			if total := storetest.SweepOnReplicas(t, replicas, func(st *store.Store, ctx context.Context, n int) (int, error) {
 				return spendingOf(st).ExpireOverdue(ctx, n)
 			}); total != 30 {
 				t.Errorf("expired %d purchases in all, want 30", total)

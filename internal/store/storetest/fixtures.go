@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -185,5 +187,53 @@ func WantBooksBalanced(t testing.TB, st *store.Store, botID string, balance botp
 	}
 	if v.Wallet.Balance != balance || sum != balance {
 		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
+}
+
+// SweepOnReplicas runs sweep on every replica, two workers each, one item
+// at a time until nothing is left, and returns how many items they swept
+// in all: a sweep that claims an item twice counts it twice.
+func SweepOnReplicas[R any](t testing.TB, replicas []R, sweep func(R, context.Context, int) (int, error)) int64 {
+	t.Helper()
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for _, r := range replicas {
+		for range 2 {
+			wg.Go(func() {
+				for {
+					n, err := sweep(r, context.Background(), 1)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					total.Add(int64(n))
+					if n == 0 {
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return total.Load()
+}
+
+// OnEachReplica runs test, as a parallel subtest on each engine, with a
+// fresh database and the store that makes the change: the one under test
+// ("same replica"), or a second store on the same database ("other
+// replica"), whose changes the first can learn of only from the database.
+func OnEachReplica(t *testing.T, name string, test func(t *testing.T, db *DB, changer *store.Store)) {
+	for _, d := range Dialects {
+		for _, replica := range []string{"same replica", "other replica"} {
+			t.Run(string(d)+"/"+replica+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				db := Open(t, d, nil)
+				changer := db.Store
+				if replica == "other replica" {
+					changer = db.OpenAnother(t)
+				}
+				test(t, db, changer)
+			})
+		}
 	}
 }
