@@ -20,7 +20,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		check  func(sg botpay.SigningFacts) bool
 	}{
 		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			lowerPerTransaction(t, st, owner, b, 50)
+			storetest.LowerPerTransaction(t, st, owner, b, 50)
 		}, func(sg botpay.SigningFacts) bool { return sg.Guardrails.PerTransaction == 50 }},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot) {
 			per := botpay.Money(50)
@@ -68,18 +68,5 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 				t.Fatalf("signer after the change = %+v", sg)
 			}
 		})
-	}
-}
-
-// lowerPerTransaction sets the bot's per-transaction limit to cents.
-func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
-	t.Helper()
-	g, err := st.Guardrails(ctx, b.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.PerTransaction = cents
-	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
 	}
 }

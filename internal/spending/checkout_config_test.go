@@ -19,7 +19,7 @@ func TestCheckoutSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 		want   string
 	}{
 		{"guardrails lowered", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, _ botpay.Card) {
-			lowerPerTransaction(t, st, owner, b, 50)
+			storetest.LowerPerTransaction(t, st, owner, b, 50)
 		}, botpay.CodeCardGuardrailViolation},
 		{"master guardrails set", func(t *testing.T, st *store.Store, owner botpay.Owner, _ botpay.Bot, _ botpay.Card) {
 			per := botpay.Money(50)

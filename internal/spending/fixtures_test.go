@@ -45,16 +45,3 @@ func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botp
 	}
 	return res.Purchase
 }
-
-// lowerPerTransaction sets the bot's per-transaction limit to cents.
-func lowerPerTransaction(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
-	t.Helper()
-	g, err := st.Guardrails(ctx, b.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.PerTransaction = cents
-	if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
-		t.Fatal(err)
-	}
-}

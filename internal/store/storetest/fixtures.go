@@ -237,3 +237,19 @@ func OnEachReplica(t *testing.T, name string, test func(t *testing.T, db *DB, ch
 		}
 	}
 }
+
+// LowerPerTransaction sets the bot's per-transaction limit to cents, as
+// its owner would.
+func LowerPerTransaction(t testing.TB, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
+	t.Helper()
+	ctx := context.Background()
+	g, err := st.Guardrails(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.PerTransaction = cents
+	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	if err := s.ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
+		t.Fatal(err)
+	}
+}
