@@ -81,19 +81,27 @@ func newLogger(b *testing.B, logTo string) *slog.Logger {
 // fundedBot registers, claims and funds a bot through the handler.
 func fundedBot(b *testing.B, h http.Handler) (apiKey, botID string) {
 	b.Helper()
+	apiKey, botID, ownerToken := claimedBot(b, h, "bench", "bench@example.com")
+	call(b, h, "POST", "/api/v1/owner/bots/"+botID+"/fund", ownerToken, `{"amount_usd":1000}`, 200, nil)
+	return apiKey, botID
+}
+
+// claimedBot registers a bot named name, signs its owner up at email and
+// has the owner claim it, all through the handler.
+func claimedBot(b *testing.B, h http.Handler, name, email string) (apiKey, botID, ownerToken string) {
+	b.Helper()
 	var reg struct {
 		BotID      string `json:"bot_id"`
 		APIKey     string `json:"api_key"`
 		ClaimToken string `json:"claim_token"`
 	}
-	call(b, h, "POST", "/api/v1/bots/register", "", `{"bot_name":"bench","owner_email":"bench@example.com"}`, 201, &reg)
+	call(b, h, "POST", "/api/v1/bots/register", "", `{"bot_name":"`+name+`","owner_email":"`+email+`"}`, 201, &reg)
 	var owner struct {
 		Token string `json:"token"`
 	}
-	call(b, h, "POST", "/api/v1/owner/signup", "", `{"email":"bench@example.com","password":"bench-password-1"}`, 201, &owner)
+	call(b, h, "POST", "/api/v1/owner/signup", "", `{"email":"`+email+`","password":"bench-password-1"}`, 201, &owner)
 	call(b, h, "POST", "/api/v1/owner/bots/claim", owner.Token, `{"claim_token":"`+reg.ClaimToken+`"}`, 200, nil)
-	call(b, h, "POST", "/api/v1/owner/bots/"+reg.BotID+"/fund", owner.Token, `{"amount_usd":1000}`, 200, nil)
-	return reg.APIKey, reg.BotID
+	return reg.APIKey, reg.BotID, owner.Token
 }
 
 func call(b *testing.B, h http.Handler, method, path, bearer, body string, want int, out any) {

@@ -79,22 +79,11 @@ func newSigningService(b *testing.B, d store.Dialect) *service {
 // and answers its API key.
 func signingBot(b *testing.B, h http.Handler, name string) string {
 	b.Helper()
-	email := "bench-signer-" + name + "@example.com"
-	var reg struct {
-		BotID      string `json:"bot_id"`
-		APIKey     string `json:"api_key"`
-		ClaimToken string `json:"claim_token"`
-	}
-	call(b, h, "POST", "/api/v1/bots/register", "", `{"bot_name":"signer-`+name+`","owner_email":"`+email+`"}`, 201, &reg)
-	var owner struct {
-		Token string `json:"token"`
-	}
-	call(b, h, "POST", "/api/v1/owner/signup", "", `{"email":"`+email+`","password":"bench-password-1"}`, 201, &owner)
-	call(b, h, "POST", "/api/v1/owner/bots/claim", owner.Token, `{"claim_token":"`+reg.ClaimToken+`"}`, 200, nil)
-	bot := "/api/v1/owner/bots/" + reg.BotID
-	call(b, h, "POST", bot+"/processor-wallet", owner.Token, `{}`, 201, nil)
-	call(b, h, "POST", bot+"/fund", owner.Token, `{"amount_usd":1000000,"rail":"processor_wallet"}`, 200, nil)
-	call(b, h, "PUT", bot+"/guardrails", owner.Token, `{"approval_mode":"auto_approve_under_threshold",`+
+	apiKey, botID, ownerToken := claimedBot(b, h, "signer-"+name, "bench-signer-"+name+"@example.com")
+	bot := "/api/v1/owner/bots/" + botID
+	call(b, h, "POST", bot+"/processor-wallet", ownerToken, `{}`, 201, nil)
+	call(b, h, "POST", bot+"/fund", ownerToken, `{"amount_usd":1000000,"rail":"processor_wallet"}`, 200, nil)
+	call(b, h, "PUT", bot+"/guardrails", ownerToken, `{"approval_mode":"auto_approve_under_threshold",`+
 		`"limits":{"per_transaction_usd":1000,"daily_usd":10000000,"monthly_usd":10000000,"ask_approval_above_usd":null}}`, 200, nil)
-	return reg.APIKey
+	return apiKey
 }
