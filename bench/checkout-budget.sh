@@ -10,7 +10,10 @@
 # Settings (environment): PGURL_BASE (default postgres://postgres@127.0.0.1:5432,
 # trust auth; a database is created and dropped), CHECKOUTS (default 20000),
 # CLIENTS (8), PORT (18483). WAL bytes are the cluster's: run it with
-# nothing else writing to this PostgreSQL server.
+# nothing else writing to this PostgreSQL server. When the server has
+# pg_stat_statements loaded (shared_preload_libraries), the statements of
+# the measured run are listed too, per checkout: calls, execution time,
+# buffers and WAL bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PGURL_BASE=${PGURL_BASE:-postgres://postgres@127.0.0.1:5432}
@@ -46,6 +49,10 @@ snapshot() {
 q "SELECT pg_stat_force_next_flush()" >/dev/null 2>&1 || true
 sleep 1
 snapshot "$work/before"
+statements=
+if q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()" >/dev/null 2>&1; then
+	statements=1
+fi
 wal0=$(q "SELECT pg_current_wal_lsn()")
 "$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout -c "$CLIENTS" -n "$CHECKOUTS" -warmup 0s -d 0 -json -out "$work/run.json" >/dev/null
 sleep 3 # the dispatcher stages the last events
@@ -71,3 +78,16 @@ echo "WAL: $wal bytes in all, **$per bytes per checkout** (the whole cluster's, 
 echo
 echo "Each loadgen run sets up its own 256 bots (register, claim, fund, card): the rows of bots,"
 echo "cards, owners and the like, and part of wallets, are that set-up spread over the checkouts."
+[ -n "$statements" ] || exit 0
+echo
+echo "Statements of the measured run (pg_stat_statements, this database only), per checkout:"
+echo
+echo "| calls | exec µs | rows | buffers hit | dirtied | WAL bytes | statement |"
+echo "|---:|---:|---:|---:|---:|---:|---|"
+q "SELECT format('| %s | %s | %s | %s | %s | %s | %s |',
+	round(calls::numeric / $ok, 2), round((total_exec_time * 1000 / $ok)::numeric, 1), round(rows::numeric / $ok, 2),
+	round(shared_blks_hit::numeric / $ok, 1), round(shared_blks_dirtied::numeric / $ok, 2), round(wal_bytes::numeric / $ok),
+	replace(left(regexp_replace(query, '\s+', ' ', 'g'), 90), '|', '\|'))
+   FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+   WHERE d.datname = current_database() AND calls >= $ok / 100
+   ORDER BY total_exec_time DESC LIMIT 20"
