@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ratelimit"
@@ -40,23 +39,4 @@ func (s storeLimits) HitIn(ctx context.Context, tx *kernel.Tx, l bots.Limit, now
 // serviceOf is the Service over st's database, outbox and windows.
 func serviceOf(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st, RateLimits: storeLimits{st}})
-}
-
-func registration(st *store.Store, name, email string) bots.NewBot {
-	return bots.NewBot{
-		Bot: botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: email, BotType: botpay.DefaultBotType,
-			WebhookStatus: botpay.WebhookNone, CreatedAt: st.Clock().Now()},
-		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
-		WebhookSecretSealed: []byte("sealed"),
-	}
-}
-
-// newPairingCode stores a live pairing code of the owner, as the account
-// use case would, for the registrations that consume it.
-func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) error {
-	return st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-			botpay.Digest(code), ownerID, kernel.MS(st.Clock().Now()), kernel.MS(expires))
-		return err
-	})
 }

@@ -17,7 +17,7 @@ func TestPairingCodeIsSingleUseUnderConcurrency(t *testing.T) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
 		code := botpay.NewPairingCode()
-		if err := newPairingCode(st, owner.ID, code, st.Clock().Now().Add(time.Hour)); err != nil {
+		if err := storetest.NewPairingCode(st, owner.ID, code, st.Clock().Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		var wins, refusals atomic.Int32
@@ -26,7 +26,7 @@ func TestPairingCodeIsSingleUseUnderConcurrency(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				nb := registration(st, botpay.NewID("racer"), "racer@example.com")
+				nb := storetest.Registration(st, botpay.NewID("racer"), "racer@example.com")
 				nb.PairingCodeHash = botpay.Digest(code)
 				ownerID, err := serviceOf(st).RegisterBot(ctx, nb)
 				switch {
@@ -53,11 +53,11 @@ func TestPairingCodeExpiresAfterAnHour(t *testing.T) {
 			st, clock := storetest.OpenWithClock(t, d)
 			owner := storetest.NewOwner(t, st)
 			code := botpay.NewPairingCode()
-			if err := newPairingCode(st, owner.ID, code, clock.Now().Add(time.Hour)); err != nil {
+			if err := storetest.NewPairingCode(st, owner.ID, code, clock.Now().Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 			clock.Advance(time.Hour)
-			nb := registration(st, "late", "late@example.com")
+			nb := storetest.Registration(st, "late", "late@example.com")
 			nb.PairingCodeHash = botpay.Digest(code)
 			_, err := serviceOf(st).RegisterBot(ctx, nb)
 			storetest.WantCode(t, err, botpay.CodeInvalidPairingCode)
@@ -75,7 +75,7 @@ func TestDuplicateRegistrationIsRefusedEvenConcurrently(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := serviceOf(st).RegisterBot(ctx, registration(st, "twin", "same@example.com"))
+				_, err := serviceOf(st).RegisterBot(ctx, storetest.Registration(st, "twin", "same@example.com"))
 				if err == nil {
 					ok.Add(1)
 				} else if e := botpay.AsError(err); e != nil && e.Code == botpay.CodeDuplicateRegistration {
@@ -99,7 +99,7 @@ func TestRegistrationRateLimitCountsOnlyAdmittedRegistrations(t *testing.T) {
 			st, clock := storetest.OpenWithClock(t, d)
 			limit := bots.Limit{Bucket: "register:198.51.100.7", Max: 3, Window: time.Hour, FixedRetryAfter: time.Hour}
 			register := func(name string) error {
-				nb := registration(st, name, "limit@example.com")
+				nb := storetest.Registration(st, name, "limit@example.com")
 				nb.Limit = limit
 				_, err := serviceOf(st).RegisterBot(ctx, nb)
 				return err

@@ -2,14 +2,12 @@ package earning_test
 
 import (
 	"context"
-	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -31,16 +29,6 @@ func (r storeRates) Take(ctx context.Context, l earning.Limit) error {
 
 func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
 	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
-}
-
-func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
-	t.Helper()
-	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
-		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
-	if err != nil || res.Purchase.Status != botpay.PurchasePending {
-		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
-	}
-	return res.Purchase
 }
 
 // spendingOf is the checkout capability over st's database, as app.New

@@ -61,7 +61,7 @@ func TestConcurrentInvoiceSendsNeverExceedTheMailLimits(t *testing.T) {
 
 func draftInvoice(t *testing.T, st *store.Store, b botpay.Bot, recipient string) botpay.Invoice {
 	t.Helper()
-	page := newPage(t, st, b.ID, nil)
+	page := storetest.Page(t, st, b.ID, nil)
 	now := st.Clock().Now()
 	inv := botpay.Invoice{ID: botpay.NewID("inv_"), BotID: b.ID, CheckoutPageID: page.ID, Status: botpay.InvoiceDraft,
 		RecipientEmail: recipient, LineItems: []botpay.LineItem{{Description: "Work", Quantity: "1", UnitPrice: 100, Amount: 100}},

@@ -35,7 +35,7 @@ func TestRandomRefundsKeepTheBooksStraight(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				owner := storetest.NewOwner(t, st)
 				bot, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.AskApprovalAbove = nil })
-				page := newPage(t, st, bot.ID, nil)
+				page := storetest.Page(t, st, bot.ID, nil)
 				m := &refundModel{balance: 100000, purchases: map[string]*refundable{}, sales: map[string]*refundable{}}
 				for range rapid.IntRange(3, 15).Draw(rt, "steps") {
 					switch rapid.IntRange(0, 3).Draw(rt, "op") {

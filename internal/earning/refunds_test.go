@@ -24,7 +24,7 @@ func approvedPurchase(t *testing.T, st *store.Store, b botpay.Bot, amount botpay
 // soldByCard records a card (onramp) sale of amount on a new page of the bot.
 func soldByCard(t *testing.T, st *store.Store, botID string, amount botpay.Money) botpay.SaleResult {
 	t.Helper()
-	page := newPage(t, st, botID, cents(amount))
+	page := storetest.Page(t, st, botID, storetest.Cents(amount))
 	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodProcessorOnramp,
 		BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com", BuyerEmail: "b@example.com"})
 	if err != nil {
@@ -76,7 +76,7 @@ func TestPurchaseRefundRefusals(t *testing.T) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
 		bot, _ := storetest.HeldShopper(t, st, owner)
-		held := hold(t, st, bot, 700)
+		held := storetest.Hold(t, st, bot, 700)
 		cases := []struct {
 			name    string
 			ownerID string

@@ -11,21 +11,11 @@ import (
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
-func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
-	t.Helper()
-	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
-		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	storetest.NewCheckoutPage(t, st, p)
-	return p
-}
-
-func cents(m botpay.Money) *botpay.Money { return &m }
-
 func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
-		page := newPage(t, st, bot.ID, cents(1999))
+		page := storetest.Page(t, st, bot.ID, storetest.Cents(1999))
 		res, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0xabc", TxHash: "0xhash1"})
 		if err != nil {
@@ -60,8 +50,8 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
-		fixed := newPage(t, st, bot.ID, cents(500))
-		open := newPage(t, st, bot.ID, nil)
+		fixed := storetest.Page(t, st, bot.ID, storetest.Cents(500))
+		open := storetest.Page(t, st, bot.ID, nil)
 		in := func(page string, amount *botpay.Money, method string) botpay.SaleInput {
 			return botpay.SaleInput{PageID: page, Amount: amount, Method: method, BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}
 		}
@@ -69,9 +59,9 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 			in   botpay.SaleInput
 			code string
 		}{
-			"other amount on a locked page": {in(fixed.ID, cents(400), botpay.MethodL2Pay), botpay.CodeValidation},
+			"other amount on a locked page": {in(fixed.ID, storetest.Cents(400), botpay.MethodL2Pay), botpay.CodeValidation},
 			"no amount on an open page":     {in(open.ID, nil, botpay.MethodL2Pay), botpay.CodeValidation},
-			"zero on an open page":          {in(open.ID, cents(0), botpay.MethodL2Pay), botpay.CodeValidation},
+			"zero on an open page":          {in(open.ID, storetest.Cents(0), botpay.MethodL2Pay), botpay.CodeValidation},
 			"unknown page":                  {in("cp_missing", nil, botpay.MethodL2Pay), botpay.CodeCheckoutPageNotFound},
 			"unknown invoice": {botpay.SaleInput{PageID: fixed.ID, InvoiceRef: "INV-2026-999999", Method: botpay.MethodL2Pay,
 				BuyerType: botpay.BuyerEmail, BuyerIdentifier: "b@example.com"}, botpay.CodeNotFound},

@@ -21,7 +21,7 @@ func chainSeller(t *testing.T, st *store.Store, address string) (botpay.Owner, b
 	if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, b.ID, address, []byte("sealed")); err != nil {
 		t.Fatal(err)
 	}
-	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: newPage(t, st, b.ID, cents(1000)).ID, Method: botpay.MethodX402,
+	sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: storetest.Page(t, st, b.ID, storetest.Cents(1000)).ID, Method: botpay.MethodX402,
 		BuyerType: botpay.BuyerWallet, BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x" + address[2:], OnChain: true})
 	if err != nil {
 		t.Fatal(err)

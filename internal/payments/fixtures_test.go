@@ -3,14 +3,12 @@ package payments_test
 import (
 	"context"
 	"sync"
-	"testing"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -45,16 +43,6 @@ type claimsOf struct{ st *store.Store }
 func (c claimsOf) LinkBeingPaid(ctx context.Context, tx *kernel.Tx, linkID string) (bool, error) {
 	return paymentsOf(c.st).LinkBeingPaid(ctx, tx, linkID)
 }
-
-func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
-	t.Helper()
-	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
-		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	storetest.NewCheckoutPage(t, st, p)
-	return p
-}
-
-func cents(m botpay.Money) *botpay.Money { return &m }
 
 // saleRefunds is internal/earning's side of on-chain refunds, as app.New
 // wires it.

@@ -21,7 +21,7 @@ func TestChainRefundsReserveTheSaleAndFinishOnce(t *testing.T) {
 		if err := paymentsOf(st).CreateProcessorWalletAt(ctx, owner.ID, bot.ID, "0x00000000000000000000000000000000000000cc", []byte("sealed")); err != nil {
 			t.Fatal(err)
 		}
-		page := newPage(t, st, bot.ID, cents(1000))
+		page := storetest.Page(t, st, bot.ID, storetest.Cents(1000))
 		sale, err := earningOf(st).RecordSale(ctx, botpay.SaleInput{PageID: page.ID, Method: botpay.MethodX402, BuyerType: botpay.BuyerWallet,
 			BuyerIdentifier: "0x00000000000000000000000000000000000000aa", TxHash: "0x01", OnChain: true})
 		if err != nil {

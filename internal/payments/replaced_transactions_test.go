@@ -18,7 +18,7 @@ func TestAStuckTransactionIsReplacedOnceAcrossReplicas(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
 		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
-		page := newPage(t, st, bot.ID, cents(1999))
+		page := storetest.Page(t, st, bot.ID, storetest.Cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 2))
 		first, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)
 		if err != nil {

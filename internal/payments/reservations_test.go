@@ -35,7 +35,7 @@ func TestReservedTotalMatchesTheLiveRequests(t *testing.T) {
 					rt.Fatal(err)
 				}
 				seller := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
-				page := newPage(t, st, seller.ID, cents(1))
+				page := storetest.Page(t, st, seller.ID, storetest.Cents(1))
 				var held, signed []botpay.SigningRequest
 				for range rapid.IntRange(1, maxSteps).Draw(rt, "steps") {
 					switch rapid.IntRange(0, 6).Draw(rt, "op") {

@@ -60,7 +60,7 @@ func fakeSigner(nonce uint64) (payments.SignedSubmission, error) {
 func TestSubmittingTakesEachRelayerNonceOnce(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
-		page := newPage(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, cents(1999))
+		page := storetest.Page(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, storetest.Cents(1999))
 		const n = 20
 		got := make([]uint64, n)
 		var wg sync.WaitGroup
@@ -109,7 +109,7 @@ func TestSubmittingTakesEachRelayerNonceOnce(t *testing.T) {
 func TestSubmittingRollsBackWithoutItsTransaction(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		page := newPage(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, cents(1999))
+		page := storetest.Page(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, storetest.Cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 1))
 		boom := errors.New("boom")
 		if _, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, func(uint64) (payments.SignedSubmission, error) { return payments.SignedSubmission{}, boom }); !errors.Is(err, boom) {
@@ -137,7 +137,7 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
 		bot := storetest.ClaimedBot(t, st, storetest.NewOwner(t, st))
-		page := newPage(t, st, bot.ID, cents(1999))
+		page := storetest.Page(t, st, bot.ID, storetest.Cents(1999))
 		id := claimLive(t, st, page, fmt.Sprintf("0x%064x", 1))
 		sub, err := paymentsOf(st).SubmitX402Payment(ctx, id, testRelayer, 0, fakeSigner)
 		if err != nil {

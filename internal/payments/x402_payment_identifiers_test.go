@@ -17,7 +17,7 @@ import (
 func TestPaymentIdentifierBindsOneAuthorizationPerRoute(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st, other := db.Store, db.OpenAnother(t)
-		page := newPage(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, cents(1999))
+		page := storetest.Page(t, st, storetest.ClaimedBot(t, st, storetest.NewOwner(t, st)).ID, storetest.Cents(1999))
 		claim := func(st *store.Store, route string, nonce int) (int64, error) {
 			return paymentsOf(st).ClaimX402Payment(ctx, payments.X402Payment{Payer: "0x00000000000000000000000000000000000000aa",
 				Nonce: fmt.Sprintf("0x%064x", nonce), PageID: page.ID, Amount: 19_990_000, Route: route, PaymentID: "order-0000000000000001"})

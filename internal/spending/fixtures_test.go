@@ -3,9 +3,7 @@ package spending_test
 import (
 	"context"
 	"sync"
-	"testing"
 
-	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 )
@@ -34,14 +32,4 @@ func spendingOf(st *store.Store) *spending.Service {
 func statementByStatement(st *store.Store) {
 	spendings.Store(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
 		Signing: st.ForSpending(), StatementByStatement: true}))
-}
-
-func hold(t *testing.T, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
-	t.Helper()
-	res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
-		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
-	if err != nil || res.Purchase.Status != botpay.PurchasePending {
-		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
-	}
-	return res.Purchase
 }

@@ -23,7 +23,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 			for range 3 {
 				b, _ := storetest.HeldShopper(t, db.Store, owner)
 				for range 10 {
-					hold(t, db.Store, b, 100)
+					storetest.Hold(t, db.Store, b, 100)
 				}
 				bots = append(bots, b)
 			}
@@ -65,7 +65,7 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
 		b, _ := storetest.HeldShopper(t, st, owner)
-		p := hold(t, st, b, 500)
+		p := storetest.Hold(t, st, b, 500)
 		if _, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, false); err != nil {
 			t.Fatal(err)
 		}

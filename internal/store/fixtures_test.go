@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
@@ -14,7 +13,6 @@ import (
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
-	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -25,40 +23,11 @@ func registry(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
 }
 
-func registration(st *store.Store, name, email string) bots.NewBot {
-	return bots.NewBot{
-		Bot: botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: email, BotType: botpay.DefaultBotType,
-			WebhookStatus: botpay.WebhookNone, CreatedAt: st.Clock().Now()},
-		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
-		WebhookSecretSealed: []byte("sealed"),
-	}
-}
-
-// newPairingCode stores a live pairing code of the owner, as the account
-// use case would, for the registrations that consume it.
-func newPairingCode(st *store.Store, ownerID, code string, expires time.Time) error {
-	return st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-			botpay.Digest(code), ownerID, kernel.MS(st.Clock().Now()), kernel.MS(expires))
-		return err
-	})
-}
-
 // earningOf is the sale path over st's database (internal/earning), as
 // app.New builds it without receipt mail or on-chain refunds.
 func earningOf(st *store.Store) *earning.Service {
 	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
-
-func newPage(t *testing.T, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
-	t.Helper()
-	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
-		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
-	storetest.NewCheckoutPage(t, st, p)
-	return p
-}
-
-func cents(m botpay.Money) *botpay.Money { return &m }
 
 func countOf(types []string, want string) int {
 	n := 0

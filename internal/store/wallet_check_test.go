@@ -13,7 +13,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		st := db.Store
 		key := botpay.NewSecret(botpay.APIKeyPrefix)
 		token := botpay.NewClaimToken()
-		nb := registration(st, "checker", "check@example.com")
+		nb := storetest.Registration(st, "checker", "check@example.com")
 		nb.APIKeyHash, nb.ClaimTokenHash = botpay.Digest(key), botpay.Digest(token)
 		if _, err := registry(st).RegisterBot(ctx, nb); err != nil {
 			t.Fatal(err)

@@ -253,3 +253,51 @@ func LowerPerTransaction(t testing.TB, st *store.Store, owner botpay.Owner, b bo
 		t.Fatal(err)
 	}
 }
+
+// Page creates a product page of botID selling at amount (nil: the buyer
+// names the amount).
+func Page(t testing.TB, st *store.Store, botID string, amount *botpay.Money) botpay.CheckoutPage {
+	t.Helper()
+	p := botpay.CheckoutPage{ID: botpay.NewID("cp_"), BotID: botID, Title: "Widget", Amount: amount, AmountLocked: amount != nil,
+		AllowedMethods: botpay.CheckoutMethods, PageType: botpay.PageProduct, CreatedAt: st.Clock().Now()}
+	NewCheckoutPage(t, st, p)
+	return p
+}
+
+// Cents is m, addressable, for the optional amounts of requests.
+func Cents(m botpay.Money) *botpay.Money { return &m }
+
+// Hold has the bot check out amount through internal/spending and fails
+// the test unless the purchase waits for its owner.
+func Hold(t testing.TB, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
+	t.Helper()
+	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	res, err := s.DecideCheckout(context.Background(), botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
+	if err != nil || res.Purchase.Status != botpay.PurchasePending {
+		t.Fatalf("checkout = %+v, %v; want held", res.Purchase, err)
+	}
+	return res.Purchase
+}
+
+// Registration is a registration of a bot named name for the owner at
+// email, without a callback URL.
+func Registration(st *store.Store, name, email string) bots.NewBot {
+	return bots.NewBot{
+		Bot: botpay.Bot{ID: botpay.NewID("bot_"), Name: name, OwnerEmail: email, BotType: botpay.DefaultBotType,
+			WebhookStatus: botpay.WebhookNone, CreatedAt: st.Clock().Now()},
+		APIKeyHash:          botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)),
+		WebhookSecretSealed: []byte("sealed"),
+	}
+}
+
+// NewPairingCode stores a live pairing code of the owner, as the account
+// use case would, for the registrations that consume it.
+func NewPairingCode(st *store.Store, ownerID, code string, expires time.Time) error {
+	ctx := context.Background()
+	return st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO pairing_codes (code_hash, owner_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+			botpay.Digest(code), ownerID, kernel.MS(st.Clock().Now()), kernel.MS(expires))
+		return err
+	})
+}
