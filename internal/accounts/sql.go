@@ -3,7 +3,6 @@ package accounts
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
@@ -23,15 +22,12 @@ func ms(t time.Time) int64 { return kernel.MS(t) }
 
 func fromMS(v int64) time.Time { return kernel.FromMS(v) }
 
-func fromNullMS(v sql.NullInt64) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return fromMS(v.Int64)
-}
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
-
 // wrapErr adds the package and the context to a database error at its
 // boundary.
 var wrapErr = kernel.ErrorWrapper("accounts")
+
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	fromNullMS = kernel.FromNullMS
+	isNoRows   = kernel.IsNoRows
+)

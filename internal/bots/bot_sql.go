@@ -3,7 +3,6 @@ package bots
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -53,19 +52,15 @@ func (s *Service) take(ctx context.Context, tx *kernel.Tx, l Limit, now time.Tim
 	return s.rateLimits.TakeIn(ctx, tx, l, now)
 }
 
-func fromNullMS(v sql.NullInt64) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return kernel.FromMS(v.Int64)
-}
-
-func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
-
 func nullInt(v int) sql.NullInt64 { return sql.NullInt64{Int64: int64(v), Valid: v != 0} }
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // wrapErr adds the package and the context to a database error at its
 // boundary.
 var wrapErr = kernel.ErrorWrapper("bots")
+
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	fromNullMS = kernel.FromNullMS
+	nullString = kernel.NullString
+	isNoRows   = kernel.IsNoRows
+)

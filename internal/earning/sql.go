@@ -1,8 +1,6 @@
 package earning
 
 import (
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/kernel"
@@ -13,19 +11,10 @@ func ms(t time.Time) int64 { return kernel.MS(t) }
 
 func fromMS(v int64) time.Time { return kernel.FromMS(v) }
 
-func nullMS(t time.Time) sql.NullInt64 {
-	return sql.NullInt64{Int64: kernel.MS(t), Valid: !t.IsZero()}
-}
-
-func fromNullMS(v sql.NullInt64) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return fromMS(v.Int64)
-}
-
-func nullString(s string) sql.NullString {
-	return sql.NullString{String: s, Valid: s != ""}
-}
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	nullMS     = kernel.NullMS
+	fromNullMS = kernel.FromNullMS
+	nullString = kernel.NullString
+	isNoRows   = kernel.IsNoRows
+)

@@ -119,3 +119,20 @@ func MS(t time.Time) int64 { return t.UnixMilli() }
 
 // FromMS is the time a stored millisecond count names, in UTC.
 func FromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// NullMS is t in Unix milliseconds, NULL when t is zero.
+func NullMS(t time.Time) sql.NullInt64 { return sql.NullInt64{Int64: MS(t), Valid: !t.IsZero()} }
+
+// FromNullMS is the time of v, zero when NULL.
+func FromNullMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return FromMS(v.Int64)
+}
+
+// NullString is s, NULL when empty.
+func NullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// IsNoRows says a single-row read found nothing.
+func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,8 +1,6 @@
 package notifications
 
 import (
-	"database/sql"
-	"errors"
 	"strconv"
 	"time"
 
@@ -13,12 +11,6 @@ import (
 func ms(t time.Time) int64 { return kernel.MS(t) }
 
 func fromMS(v int64) time.Time { return kernel.FromMS(v) }
-
-func nullString(s string) sql.NullString {
-	return sql.NullString{String: s, Valid: s != ""}
-}
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // wrapErr adds the package and the context to a database error at its
 // boundary.
@@ -36,3 +28,9 @@ func placeholders(from, n int) string {
 	}
 	return string(b)
 }
+
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	nullString = kernel.NullString
+	isNoRows   = kernel.IsNoRows
+)

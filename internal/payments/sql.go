@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -24,10 +23,6 @@ func msPtr(t *time.Time) any {
 	return ms(*t)
 }
 
-func nullString(s string) sql.NullString {
-	return sql.NullString{String: s, Valid: s != ""}
-}
-
 func moneyPtr(v *int64) *botpay.Money {
 	if v == nil {
 		return nil
@@ -35,8 +30,6 @@ func moneyPtr(v *int64) *botpay.Money {
 	m := botpay.Money(*v)
 	return &m
 }
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 type scanner = kernel.Scanner
 
@@ -91,3 +84,9 @@ func readPage[T any](ctx context.Context, db *kernel.DB, q string, args []any, l
 	}
 	return page, nil
 }
+
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	nullString = kernel.NullString
+	isNoRows   = kernel.IsNoRows
+)

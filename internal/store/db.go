@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/botpay/botpay/internal/ledger"
@@ -111,23 +110,14 @@ func ms(t time.Time) int64 { return kernel.MS(t) }
 
 func fromMS(v int64) time.Time { return kernel.FromMS(v) }
 
-func nullTime(t time.Time) sql.NullInt64 {
-	return sql.NullInt64{Int64: ms(t), Valid: !t.IsZero()}
-}
-
-func fromNullMS(v sql.NullInt64) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return fromMS(v.Int64)
-}
-
-func nullString(s string) sql.NullString {
-	return sql.NullString{String: s, Valid: s != ""}
-}
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
-
 // wrapErr adds the package and the context to a database error at its
 // boundary.
 var wrapErr = kernel.ErrorWrapper("store")
+
+// The NULL and no-rows helpers of the kernel, by their short names here.
+var (
+	nullTime   = kernel.NullMS
+	fromNullMS = kernel.FromNullMS
+	nullString = kernel.NullString
+	isNoRows   = kernel.IsNoRows
+)
