@@ -9,6 +9,11 @@ import (
 	"github.com/botpay/botpay/internal/ledger"
 )
 
+// WriteStatementByStatement (tests only) makes s write every approved
+// checkout statement by statement even where the engine could write it in
+// one, so the tests compare the two paths.
+func (s *Service) WriteStatementByStatement() { s.inOne = false }
+
 // The tests of the books compare the purchases with the running totals
 // budgets read.
 

@@ -30,6 +30,7 @@ func spendingOf(st *store.Store) *spending.Service {
 // statementByStatement makes st's service write every checkout statement
 // by statement (tests compare the two paths on PostgreSQL).
 func statementByStatement(st *store.Store) {
-	spendings.Store(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
-		Signing: st.ForSpending(), StatementByStatement: true}))
+	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	s.WriteStatementByStatement()
+	spendings.Store(st, s)
 }

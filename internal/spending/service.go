@@ -64,10 +64,6 @@ type Deps struct {
 	// BaseURL is the public URL, no trailing slash, where a bot is sent
 	// to try its rail5 card.
 	BaseURL string
-	// StatementByStatement writes every approved checkout statement by
-	// statement even where the engine could write it in one (tests compare
-	// the two paths).
-	StatementByStatement bool
 }
 
 // Service is how a bot spends from its card wallet and what its owner
@@ -90,7 +86,7 @@ type Service struct {
 func New(d Deps) *Service {
 	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, sealer: d.Sealer, notices: d.Notices,
 		signing: d.Signing, perHour: d.CheckoutsPerHour, baseURL: d.BaseURL,
-		inOne: d.DB.Driver().InsertInsideWith() && !d.StatementByStatement}
+		inOne: d.DB.Driver().InsertInsideWith()}
 }
 
 // wrapErr adds the package and the context to a database error at its
