@@ -7,29 +7,12 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/store"
 )
 
 var ctx = context.Background()
-
-// storeRates counts the limits in the store's windows, as the service's
-// wiring does.
-type storeRates struct{ st *store.Store }
-
-func (r storeRates) Take(ctx context.Context, l Limit) error {
-	return ratelimit.New(r.st.Kernel()).Take(ctx, r.limit(l))
-}
-
-func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l Limit, now time.Time) error {
-	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, r.limit(l), now)
-}
-
-func (storeRates) limit(l Limit) ratelimit.Limit {
-	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
-}
 
 // sentMail keeps the owner mails of a test.
 type sentMail struct {
@@ -45,7 +28,7 @@ func (m *sentMail) NotifyOwner(_ context.Context, msg mail.Message) {
 
 // newService builds the account use cases over st with the default limits.
 func newService(st *store.Store) *Service {
-	return New(Deps{DB: st.Kernel(), Clock: st.Clock(), Mail: &sentMail{}, Rates: storeRates{st},
+	return New(Deps{DB: st.Kernel(), Clock: st.Clock(), Mail: &sentMail{}, Rates: ratelimit.New(st.Kernel()),
 		Limits: Limits{SignupPerHour: 10, LoginPerHour: 20, ResetPerHour: 10, PairingPerHour: 5}, BaseURL: "https://botpay.test"})
 }
 

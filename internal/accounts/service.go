@@ -8,19 +8,13 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
-// Limit is a rolling-window rate limit on one bucket; RateLimits counts
-// it where every replica sees the same windows.
-type Limit struct {
-	Bucket string
-	Max    int
-	Window time.Duration
-	// Unannounced limits are left out of the RateLimit headers of answers
-	// that are not refused: a per-account limit shown only when the
-	// account exists would tell a stranger that it does.
-	Unannounced bool
-}
+// Limit is a rolling-window rate limit on one bucket, counted in the
+// database's windows (internal/ratelimit) so every replica sees the same
+// counts.
+type Limit = ratelimit.Limit
 
 // RateLimits admits hits on the service's rate limits, which other
 // capabilities share: on their own (Take), or inside a transaction of

@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/botpay/botpay/internal/accounts"
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
-	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // Accounts runs the owner account use cases: signup, login, sessions,
@@ -19,24 +16,9 @@ func (s *Service) Accounts() *accounts.Service { return s.accounts }
 // rate limits and owner mail stay the service's, shared with the rest.
 func (s *Service) newAccounts(c Config) *accounts.Service {
 	return accounts.New(accounts.Deps{DB: c.Store.Kernel(), Clock: s.clock, Logger: s.log, Mail: ownerMail{s},
-		Rates: accountRates{s.windows}, BaseURL: s.baseURL,
+		Rates: s.windows, BaseURL: s.baseURL,
 		Limits: accounts.Limits{SignupPerHour: s.limits.SignupPerHour, LoginPerHour: s.limits.LoginPerHour,
 			ResetPerHour: s.limits.ResetPerHour, PairingPerHour: s.limits.PairingPerHour}})
-}
-
-// accountRates counts the account limits in the store's rate-limit windows.
-type accountRates struct{ w *ratelimit.Windows }
-
-func (r accountRates) Take(ctx context.Context, l accounts.Limit) error {
-	return r.w.Take(ctx, storeLimit(l))
-}
-
-func (r accountRates) TakeIn(ctx context.Context, tx *kernel.Tx, l accounts.Limit, now time.Time) error {
-	return r.w.TakeIn(ctx, tx, storeLimit(l), now)
-}
-
-func storeLimit(l accounts.Limit) ratelimit.Limit {
-	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
 }
 
 // ownerMail sends the account mails as every owner notification, kept for

@@ -2,12 +2,10 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
-	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // newEarning builds the earning capability: sales, refunds and what is
@@ -16,7 +14,7 @@ import (
 func (s *Service) newEarning(c Config) *earning.Service {
 	return earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Claims: earningPorts{s},
 		Chain: chainRefunds{s}, Receipts: s.receipts(c), Sellers: sellerNames{c.Store}, Wallets: earningPorts{s},
-		Senders: earningPorts{s}, InvoiceMail: s.ownerMail, RateLimits: offerRates{s.windows},
+		Senders: earningPorts{s}, InvoiceMail: s.ownerMail, RateLimits: s.windows,
 		Limits: earning.OfferLimits{InvoiceMailsPerBotPerDay: c.Limits.InvoiceMailsPerBotPerDay,
 			InvoiceMailsPerOwnerPerDay: c.Limits.InvoiceMailsPerOwnerPerDay, RefMissesPerHour: c.Limits.RefMissesPerHour},
 		InvoiceKey: earning.InvoiceTokenKey(c.Sealer), BaseURL: s.baseURL, Logger: s.log})
@@ -40,20 +38,4 @@ func (p earningPorts) ProcessorAddress(ctx context.Context, botID string) string
 
 func (p earningPorts) RequireVerifiedOwner(ctx context.Context, bot botpay.Bot) error {
 	return p.s.requireVerifiedOwner(ctx, bot)
-}
-
-// offerRates counts invoice e-mails and reference misses in the store's
-// rate-limit windows.
-type offerRates struct{ w *ratelimit.Windows }
-
-func (r offerRates) Take(ctx context.Context, l earning.Limit) error {
-	return r.w.Take(ctx, offerLimit(l))
-}
-
-func (r offerRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
-	return r.w.TakeIn(ctx, tx, offerLimit(l), now)
-}
-
-func offerLimit(l earning.Limit) ratelimit.Limit {
-	return ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}
 }

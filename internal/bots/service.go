@@ -9,17 +9,13 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // Limit is a rolling-window rate limit on one bucket, counted in the
-// database so that every replica sees the same counts.
-type Limit struct {
-	Bucket string
-	Max    int
-	Window time.Duration
-	// FixedRetryAfter, when set, is reported instead of the computed wait.
-	FixedRetryAfter time.Duration
-}
+// database's windows (internal/ratelimit) so every replica sees the same
+// counts.
+type Limit = ratelimit.Limit
 
 // RateLimits counts attempts in the database's rate-limit windows. The In
 // variants run inside the caller's transaction, so a registration that

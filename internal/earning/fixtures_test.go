@@ -2,9 +2,7 @@ package earning_test
 
 import (
 	"context"
-	"time"
 
-	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
 
@@ -17,18 +15,7 @@ var ctx = context.Background()
 // earningOf is the Service over st's database, as app.New builds it
 // (without receipt mail, on-chain refunds or processor wallets).
 func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: storeRates{st}})
-}
-
-// storeRates counts in the store's rate-limit windows, as app.New wires it.
-type storeRates struct{ st *store.Store }
-
-func (r storeRates) Take(ctx context.Context, l earning.Limit) error {
-	return ratelimit.New(r.st.Kernel()).Take(ctx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced})
-}
-
-func (r storeRates) TakeIn(ctx context.Context, tx *kernel.Tx, l earning.Limit, now time.Time) error {
-	return ratelimit.New(r.st.Kernel()).TakeIn(ctx, tx, ratelimit.Limit{Bucket: l.Bucket, Max: l.Max, Window: l.Window, Unannounced: l.Unannounced}, now)
+	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: ratelimit.New(st.Kernel())})
 }
 
 // spendingOf is the checkout capability over st's database, as app.New

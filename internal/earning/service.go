@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/ledger"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/ratelimit"
 )
 
 // LinkClaims are the x402 payers' claims on payment links: a sale by any
@@ -58,14 +59,9 @@ type InvoiceMail interface {
 }
 
 // Limit is a rolling-window rate limit on one bucket, counted in the
-// database so that every replica sees the same counts.
-type Limit struct {
-	Bucket string
-	Max    int
-	Window time.Duration
-	// Unannounced limits are left out of the RateLimit headers.
-	Unannounced bool
-}
+// database's windows (internal/ratelimit) so every replica sees the same
+// counts.
+type Limit = ratelimit.Limit
 
 // RateLimits counts attempts in the database's rate-limit windows; TakeIn
 // inside the caller's transaction, so a refused change counts nothing.
