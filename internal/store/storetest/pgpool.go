@@ -139,26 +139,35 @@ func (p *pgPool) claim(ctx context.Context, conn *sql.Conn) (string, error) {
 		return "", err
 	}
 	for _, name := range names {
-		var locked bool
-		err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, leaseLockClass, name).Scan(&locked)
+		leased, err := p.tryLease(ctx, conn, name)
 		if err != nil {
 			return "", err
 		}
-		if !locked {
-			continue
+		if leased {
+			return name, nil
 		}
-		if !p.complete(ctx, conn, name) {
-			conn.ExecContext(ctx, `DROP SCHEMA IF EXISTS `+name+` CASCADE`)
-			conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1, hashtext($2))`, leaseLockClass, name)
-			continue
-		}
-		if err := p.reset(ctx, conn, name); err != nil {
-			conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1, hashtext($2))`, leaseLockClass, name)
-			return "", fmt.Errorf("reset %s: %w", name, err)
-		}
-		return name, nil
 	}
 	return "", nil
+}
+
+// tryLease leases schema name if it is free and complete; a free schema
+// that is half-built is dropped instead.
+func (p *pgPool) tryLease(ctx context.Context, conn *sql.Conn, name string) (bool, error) {
+	var locked bool
+	err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, hashtext($2))`, leaseLockClass, name).Scan(&locked)
+	if err != nil || !locked {
+		return false, err
+	}
+	if !p.complete(ctx, conn, name) {
+		conn.ExecContext(ctx, `DROP SCHEMA IF EXISTS `+name+` CASCADE`)
+		conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1, hashtext($2))`, leaseLockClass, name)
+		return false, nil
+	}
+	if err := p.reset(ctx, conn, name); err != nil {
+		conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1, hashtext($2))`, leaseLockClass, name)
+		return false, fmt.Errorf("reset %s: %w", name, err)
+	}
+	return true, nil
 }
 
 // create adds a schema to the pool, leased to the caller.
