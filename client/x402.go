@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"github.com/botpay/botpay/wire"
 	"net/http"
 	"strconv"
 	"time"
@@ -17,7 +18,7 @@ const (
 )
 
 // MicroUSDC is a token amount in micro-units: 1 USDC = 1,000,000.
-type MicroUSDC int64
+type MicroUSDC = wire.MicroUSDC
 
 // SignRequest is the body of POST /api/v1/processor-wallet/bot/sign.
 type SignRequest struct {

@@ -10,11 +10,12 @@ import (
 	"github.com/botpay/botpay/internal/openapi"
 	"github.com/botpay/botpay/internal/openapi/build"
 	"github.com/botpay/botpay/internal/openapi/contract"
+	"github.com/botpay/botpay/internal/openapi/gotypes"
 	"github.com/botpay/botpay/internal/openapi/reference"
 )
 
 // The served document is what the YAML source generates, and so is
-// docs/api.md: editing one without `go generate ./internal/openapi` fails.
+// docs/api.md and the Go wire types: editing one without `go generate ./internal/openapi` fails.
 func TestGeneratedFilesAreCurrent(t *testing.T) {
 	t.Parallel()
 	src, err := os.ReadFile("openapi.yaml")
@@ -38,6 +39,13 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	}
 	if !bytes.Equal(md, reference.Markdown(reference.New(doc, reference.MarkdownBaseURL))) {
 		t.Error("docs/api.md is stale: run go generate ./internal/openapi")
+	}
+	types, err := os.ReadFile("../../wire/types_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := gotypes.Generate(doc, "wire"); err != nil || !bytes.Equal(types, fresh) {
+		t.Errorf("wire/types_gen.go is stale (%v): run go generate ./internal/openapi", err)
 	}
 }
 

@@ -1,4 +1,5 @@
-// Command gen writes openapi.json and docs/api.md from openapi.yaml; run it
+// Command gen writes openapi.json, docs/api.md and the Go wire types
+// (wire/types_gen.go) from openapi.yaml; run it
 // with `go generate ./internal/openapi`.
 package main
 
@@ -7,6 +8,7 @@ import (
 	"os"
 
 	"github.com/botpay/botpay/internal/openapi/build"
+	"github.com/botpay/botpay/internal/openapi/gotypes"
 	"github.com/botpay/botpay/internal/openapi/reference"
 )
 
@@ -35,5 +37,12 @@ func run() error {
 		return err
 	}
 	ref := reference.New(doc, reference.MarkdownBaseURL)
-	return os.WriteFile("../../docs/api.md", reference.Markdown(ref), 0o644)
+	if err := os.WriteFile("../../docs/api.md", reference.Markdown(ref), 0o644); err != nil {
+		return err
+	}
+	types, err := gotypes.Generate(doc, "wire")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("../../wire/types_gen.go", types, 0o644)
 }

@@ -2712,6 +2712,7 @@ export interface components {
             message?: string;
         };
         Transaction: {
+            /** Format: int64 */
             id: number;
             /**
              * @example fund
@@ -2773,6 +2774,7 @@ export interface components {
             merchant_name: string;
             merchant_url: string;
             item_name: string;
+            /** Format: int64 */
             amount_cents: number;
             category?: string | null;
             task_id?: string | null;
@@ -2808,12 +2810,14 @@ export interface components {
                 merchant_name: string;
                 merchant_url: string;
                 item_name: string;
+                /** Format: int64 */
                 amount_cents: number;
                 category: string;
             };
             message: string;
         };
         PendingMessage: {
+            /** Format: int64 */
             message_id: number;
             event_id: string;
             /** @description An event type of `webhooks`. */
@@ -3208,6 +3212,7 @@ export interface components {
          */
         "EventData_purchase.approved": {
             checkout_id: string | number;
+            /** Format: int64 */
             approval_id?: number;
             amount: number;
             currency: string;
@@ -3217,7 +3222,10 @@ export interface components {
             approval_mode: string;
             x_payment_header?: string;
             signature?: string;
-            /** @description Unix seconds. */
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
             valid_before?: number;
             payment_signature_header?: string;
             x_payment_standard_header?: string;
@@ -3225,6 +3233,7 @@ export interface components {
         /** @description For a signing request, `checkout_id` is its integer id, and `approval_id` (the same) and `resource_url` come with it. */
         "EventData_purchase.rejected": {
             checkout_id: string | number;
+            /** Format: int64 */
             approval_id?: number;
             amount: number;
             currency: string;
@@ -3235,6 +3244,7 @@ export interface components {
         /** @description For a signing request, `checkout_id` is its integer id, and `approval_id` (the same) comes with it. */
         "EventData_purchase.expired": {
             checkout_id: string | number;
+            /** Format: int64 */
             approval_id?: number;
             amount: number;
             currency: string;
@@ -3657,6 +3667,7 @@ export interface components {
                  *     }
                  */
                 "application/json": {
+                    /** Format: int64 */
                     approval_id: number;
                     /** @enum {unknown} */
                     status: "approved" | "denied";
@@ -4213,6 +4224,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** Format: int64 */
                         topup_request_id: number;
                         /** @constant */
                         status: "sent";
@@ -5592,6 +5604,7 @@ export interface operations {
                     merchant_name: string;
                     merchant_url: string;
                     item_name: string;
+                    /** Format: int64 */
                     amount_cents: number;
                     category?: string | null;
                 };
@@ -5781,7 +5794,10 @@ export interface operations {
                  */
                 "application/json": {
                     resource_url: string;
-                    /** @description Micro-USDC. */
+                    /**
+                     * Format: int64
+                     * @description Micro-USDC.
+                     */
                     amount_usdc: number;
                     /** @description `0x` address of the vendor. */
                     recipient_address: string;
@@ -5818,7 +5834,9 @@ export interface operations {
                         signature: string;
                         from: string;
                         nonce: string;
+                        /** Format: int64 */
                         valid_before: number;
+                        /** Format: int64 */
                         amount_usdc: number;
                         /**
                          * @description Only with a v2 `payment_required`: base64 of the x402 v2 PaymentPayload, for
@@ -5852,6 +5870,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "awaiting_approval";
+                        /** Format: int64 */
                         approval_id: number;
                         expires_at: components["schemas"]["Timestamp"];
                         message: string;
@@ -6814,6 +6833,7 @@ export interface operations {
                     merchant_name: string;
                     merchant_url: string;
                     item_name: string;
+                    /** Format: int64 */
                     amount_cents: number;
                     category?: string | null;
                     profile_index?: number | null;
@@ -9420,6 +9440,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** Format: int64 */
                         request_id: number;
                         path: string;
                         headers: {

@@ -1,4 +1,4 @@
-package client_test
+package wire_test
 
 import (
 	"encoding/json"
@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 func TestUSDUnmarshalParsesDollarNumbersExactly(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		json string
-		want client.USD
+		want wire.USD
 	}{
 		{"0", 0},
 		{"12.50", 1250},
@@ -39,7 +39,7 @@ func TestUSDUnmarshalParsesDollarNumbersExactly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.json, func(t *testing.T) {
-			var got client.USD
+			var got wire.USD
 			if err := json.Unmarshal([]byte(tt.json), &got); err != nil {
 				t.Fatalf("Unmarshal(%s): %v", tt.json, err)
 			}
@@ -60,7 +60,7 @@ func TestUSDUnmarshalRejectsWhatIsNotAnAmount(t *testing.T) {
 		`1e999999999`,
 		`1e421`,
 	} {
-		var got client.USD
+		var got wire.USD
 		if err := json.Unmarshal([]byte(in), &got); err == nil {
 			t.Errorf("Unmarshal(%s) = %d, want an error", in, got)
 		}
@@ -70,7 +70,7 @@ func TestUSDUnmarshalRejectsWhatIsNotAnAmount(t *testing.T) {
 func TestParseUSDAcceptsOnlyJSONNumberText(t *testing.T) {
 	t.Parallel()
 	for _, in := range []string{"", "1/2", "0x10", "1_000", "+1", ".5", "5.", "01", " 1", "NaN", "Inf", strings.Repeat("1", 401)} {
-		if got, err := client.ParseUSD(in); err == nil {
+		if got, err := wire.ParseUSD(in); err == nil {
 			t.Errorf("ParseUSD(%q) = %d, want an error", in, got)
 		}
 	}
@@ -78,11 +78,11 @@ func TestParseUSDAcceptsOnlyJSONNumberText(t *testing.T) {
 
 func TestUSDUnmarshalNullKeepsValue(t *testing.T) {
 	t.Parallel()
-	got := client.USD(42)
+	got := wire.USD(42)
 	if err := json.Unmarshal([]byte("null"), &got); err != nil || got != 42 {
 		t.Fatalf("Unmarshal(null) = %d, %v; want 42 unchanged", got, err)
 	}
-	var p *client.USD
+	var p *wire.USD
 	if err := json.Unmarshal([]byte("null"), &p); err != nil || p != nil {
 		t.Fatalf("Unmarshal(null) into *USD = %v, %v; want nil", p, err)
 	}
@@ -91,7 +91,7 @@ func TestUSDUnmarshalNullKeepsValue(t *testing.T) {
 func TestUSDMarshalWritesTwoDecimals(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		in   client.USD
+		in   wire.USD
 		want string
 	}{
 		{0, "0.00"},
@@ -99,7 +99,7 @@ func TestUSDMarshalWritesTwoDecimals(t *testing.T) {
 		{1250, "12.50"},
 		{-5, "-0.05"},
 		{-1250, "-12.50"},
-		{client.Dollars(1000000, 1), "1000000.01"},
+		{wire.Dollars(1000000, 1), "1000000.01"},
 		{math.MinInt64, "-92233720368547758.08"},
 	}
 	for _, tt := range tests {
@@ -115,9 +115,9 @@ func TestUSDMarshalWritesTwoDecimals(t *testing.T) {
 
 func TestUSDRoundTripsThroughJSON(t *testing.T) {
 	t.Parallel()
-	for _, v := range []client.USD{0, 1, 99, 100, 201, -201, 123456789, math.MaxInt64} {
+	for _, v := range []wire.USD{0, 1, 99, 100, 201, -201, 123456789, math.MaxInt64} {
 		data, _ := json.Marshal(v)
-		var back client.USD
+		var back wire.USD
 		if err := json.Unmarshal(data, &back); err != nil || back != v {
 			t.Errorf("%d → %s → %d, %v", int64(v), data, back, err)
 		}
