@@ -98,6 +98,8 @@ var importRules = append(capabilityRules(), []importRule{
 		forbidden: func(imp string) bool { return inModule(imp, "internal/x402") }},
 	{name: "the public SDK stands alone", under: "client", tests: true,
 		forbidden: func(imp string) bool { return inModule(imp, "internal") }},
+	{name: "the wire types import nothing of the module", under: "wire", tests: true,
+		forbidden: func(imp string) bool { return strings.HasPrefix(imp, module+"/") && !inModule(imp, "wire") }},
 	{name: "test-only packages stay out of the service", under: "",
 		forbidden: func(imp string) bool { return inModule(imp, testOnly...) }},
 }...)

@@ -127,6 +127,9 @@ func (g *gen) declare(name string, s *build.Object, what string) string {
 	if got := g.seen[s]; got != "" {
 		return got
 	}
+	if n := s.Str("x-go-name"); n != "" {
+		name = n
+	}
 	for base, i := name, 2; g.names[name]; i++ {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
