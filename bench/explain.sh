@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/explain.sh — the plan PostgreSQL really uses for every statement of
 # the scale scenarios, with its real parameters: auto_explain (ANALYZE,
-# BUFFERS) is switched on for one database only, bench/run.sh sends a few
+# BUFFERS, WAL) is switched on for one database only, bench/run.sh sends a few
 # requests of each scenario at concurrency 1, the setting is reset, and the
 # last plan of each distinct statement is printed with how often it ran.
 #
@@ -21,12 +21,14 @@ psql_db() { psql -X -q -v ON_ERROR_STOP=1 -h "${BENCH_PG_HOST:-127.0.0.1}" -U "$
 
 reset() {
 	psql_db -c "ALTER DATABASE $DB RESET session_preload_libraries" -c "ALTER DATABASE $DB RESET auto_explain.log_min_duration" \
-		-c "ALTER DATABASE $DB RESET auto_explain.log_analyze" -c "ALTER DATABASE $DB RESET auto_explain.log_buffers"
+		-c "ALTER DATABASE $DB RESET auto_explain.log_analyze" -c "ALTER DATABASE $DB RESET auto_explain.log_buffers" \
+		-c "ALTER DATABASE $DB RESET auto_explain.log_wal"
 }
 trap reset EXIT
 psql_db -c "ALTER DATABASE $DB SET session_preload_libraries = 'auto_explain'" \
 	-c "ALTER DATABASE $DB SET auto_explain.log_min_duration = 0" \
-	-c "ALTER DATABASE $DB SET auto_explain.log_analyze = on" -c "ALTER DATABASE $DB SET auto_explain.log_buffers = on"
+	-c "ALTER DATABASE $DB SET auto_explain.log_analyze = on" -c "ALTER DATABASE $DB SET auto_explain.log_buffers = on" \
+	-c "ALTER DATABASE $DB SET auto_explain.log_wal = on"
 start=$(wc -c <"$LOG")
 BENCH_ENGINES=postgres BENCH_PG_DB="$DB" BENCH_CONCURRENCY=1 BENCH_REQUESTS=${EXPLAIN_REQUESTS:-12} BENCH_WARMUP=0s \
 	BENCH_QUIET_WAIT=0 BENCH_LABEL=explain "$ROOT/bench/run.sh" >/dev/null
