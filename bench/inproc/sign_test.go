@@ -58,7 +58,8 @@ func BenchmarkSign(b *testing.B) {
 }
 
 // newSigningService is newService with limits that let one client sign
-// up the owners of all the signing bots.
+// up the owners of all the signing or buying bots, and let them buy
+// without the checkout rate limit.
 func newSigningService(b *testing.B, d store.Dialect) *service {
 	b.Helper()
 	db := storetest.Open(b, d, nil)
@@ -70,7 +71,7 @@ func newSigningService(b *testing.B, d store.Dialect) *service {
 	}
 	unlimited := 1 << 30
 	svc := app.New(app.Config{Store: db.Store, Sealer: sealer, Mail: &mail.Memory{}, BaseURL: "http://127.0.0.1:8080",
-		Limits: app.Limits{RegisterPerHour: unlimited, SignupPerHour: unlimited, ClaimPerHour: unlimited}})
+		Limits: app.Limits{RegisterPerHour: unlimited, SignupPerHour: unlimited, ClaimPerHour: unlimited, CheckoutPerHour: unlimited}})
 	return &service{db: db, app: svc, sealer: sealer}
 }
 
