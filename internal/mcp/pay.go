@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -201,21 +202,11 @@ func (p *payer) resolveTarget(ctx context.Context) *sdk.CallToolResult {
 	if p.deps.Payment.ChainID != 0 {
 		return nil
 	}
-	r := get("/api/v1/x402/facilitator/supported", nil)
-	ans, err := p.deps.API.Do(ctx, r)
-	if err != nil {
-		return unreachable(err)
+	var ans client.Answer
+	supported, err := p.deps.API.FacilitatorSupported(ctx, client.WithAnswer(&ans))
+	if res := failed(ans, err); res != nil {
+		return res
 	}
-	if !ans.OK() {
-		return refusal(r, ans)
-	}
-	var supported struct {
-		Kinds []struct {
-			X402Version int    `json:"x402Version"`
-			Network     string `json:"network"`
-		} `json:"kinds"`
-	}
-	json.Unmarshal(ans.Body, &supported)
 	target := Payment{}
 	for _, k := range supported.Kinds {
 		if id, ok := x402.ChainOfCAIP2(k.Network); ok && k.X402Version == x402.Version2 {

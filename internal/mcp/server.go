@@ -11,14 +11,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/x402"
 )
 
 // Deps is what the tools of one server use.
 type Deps struct {
-	// API is the bot API, called as the bot whose key the agent holds.
-	API *API
+	// API is the bot API's client, calling as the bot whose key the agent
+	// holds: over the network for botpay mcp, in-process (InProcessAPI)
+	// for /mcp.
+	API *client.Client
 	// Outbound fetches the resources of pay_x402_resource.
 	Outbound Outbound
 	// Payment is the network and token the service signs x402 payments

@@ -1,6 +1,10 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/botpay/botpay/client"
+)
 
 type signInput struct {
 	ResourceURL      string `json:"resource_url" jsonschema:"the URL being paid for (procurement controls match its domain)"`
@@ -23,9 +27,9 @@ func x402Tools() []toolDef {
 				"guardrail_blocked (with a reason), insufficient_token_balance, no_processor_wallet. Prefer pay_x402_resource, which does the "+
 				"whole exchange with the resource.",
 			hints{title: "Sign an x402 payment", destructive: true},
-			inputSchema[signInput](), outputSchema[signOut]()),
-			func(in signInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/processor-wallet/bot/sign", raw, in.IdempotencyKey)
+			inputSchema[signInput](), signOutput),
+			func(in signInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey, (*client.Client).Sign)
 			}),
 		payTool(),
 	}
