@@ -33,7 +33,7 @@ func payTool() toolDef {
 			"or 1 (JSON body): picks the requirement this bot can pay (scheme exact, in USDC on the network the service signs for), signs "+
 			"the payment from the bot's processor wallet within the owner's guardrails (approval mode, limits, procurement controls such "+
 			"as blocked domains), retries with PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) and answers the resource's body (text, or base64 "+
-			"for binary; at most 256 KiB), the decoded settlement (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE) and the amount paid. The URL is fetched through botpay's outbound guard: internal, private and metadata addresses are refused. "+
+			"for binary; at most "+strconv.Itoa(maxResourceBytes>>10)+" KiB), the decoded settlement (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE) and the amount paid. The URL is fetched through botpay's outbound guard: internal, private and metadata addresses are refused. "+
 			"If the owner must approve the payment first, the answer is outcome awaiting_approval with an approval_id (not an error): "+
 			"once purchase.approved appears in list_messages, call this tool again with the same url and that approval_id. "+
 			"Refusals are error results with a code: guardrail_blocked (with the reason), insufficient_token_balance, no_processor_wallet, "+

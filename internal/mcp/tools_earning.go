@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
 )
 
 type checkoutPageInput struct {
@@ -79,7 +80,7 @@ func earningTools() []toolDef {
 				return relayed(raw, in.IdempotencyKey, (*client.Client).CreateCheckoutPage)
 			}),
 		endpoint(newTool("create_payment_link",
-			"Creates a one-off payment link for a fixed amount, valid for 24 hours. When someone pays it, the bot's wallet is credited and "+
+			"Creates a one-off payment link for a fixed amount, valid for "+span(botpay.PaymentLinkLifetime)+". When someone pays it, the bot's wallet is credited and "+
 				"wallet.payment.received arrives in list_messages. Needs an active wallet (wallet_not_active otherwise).",
 			hints{title: "Create a payment link"}, inputSchema[paymentLinkInput](), paymentLinkOutput),
 			func(in paymentLinkInput, raw json.RawMessage) (call, error) {
@@ -99,7 +100,7 @@ func earningTools() []toolDef {
 		endpoint(newTool("send_invoice",
 			"Sends a draft invoice: marks it sent and e-mails the recipient the PDF with its payment link (email_sent tells whether the "+
 				"e-mail went; without a recipient e-mail, share payment_url yourself). Only drafts can be sent (only_draft_invoices_can_be_sent); "+
-				"the service limits invoice e-mails per bot and per owner per day (rate_limited).",
+				invoiceMailLimitText+".",
 			hints{title: "Send an invoice", openWorld: true}, inputSchema[sendInvoiceInput](), sentInvoiceOutput),
 			func(in sendInvoiceInput, _ json.RawMessage) (call, error) {
 				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.SentInvoice, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
 )
 
 type listMessagesInput struct {
@@ -22,8 +23,8 @@ func messageTools() []toolDef {
 			"Lists events waiting for this bot (kept when its webhook is missing or unreachable), oldest first: wallet.funded, "+
 				"wallet.topup.completed, purchase.approved / purchase.rejected / purchase.expired (the owner's decisions on held purchases and "+
 				"signatures; a signature's purchase.approved carries x_payment_header), wallet.sale.completed, wallet.payment.received, "+
-				"rails.updated and more. Messages stay until acknowledged with ack_messages or until they expire (24 hours for purchase "+
-				"events, 7 days for the rest).",
+				"rails.updated and more. Messages stay until acknowledged with ack_messages or until they expire ("+span(botpay.ShortMessageLife)+" for purchase "+
+				"events, "+span(botpay.DefaultMessageLife)+" for the rest).",
 			hints{title: "List pending messages", readOnly: true}, inputSchema[listMessagesInput](), messagesOutput),
 			func(in listMessagesInput, _ json.RawMessage) (call, error) {
 				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.Page[client.PendingMessage], error) {

@@ -61,7 +61,7 @@ func walletTools() []toolDef {
 		endpoint(newTool("request_topup",
 			"Asks the owner to add money: records a top-up request and e-mails the owner with the amount and reason. It moves no money; "+
 				"the owner decides. When the owner funds the wallet you get wallet.funded (and wallet.topup.completed) in list_messages. "+
-				"Refused with wallet_not_active before the owner claims the bot, and rate_limited when asked too often.",
+				"Refused with wallet_not_active before the owner claims the bot, and "+topupLimitText+".",
 			hints{title: "Request a top-up", openWorld: true},
 			inputSchema[topupInput](), outputSchema[client.TopupRequestResult](describe("owner_notified", "whether the e-mail to the owner went out"))),
 			func(in topupInput, raw json.RawMessage) (call, error) {
