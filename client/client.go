@@ -45,6 +45,48 @@ type CallOption func(*callSettings)
 type callSettings struct {
 	idempotencyKey string
 	requestID      string
+	body           json.RawMessage // sent instead of the call's encoded request
+	answer         *Answer         // receives the answer as it came
+}
+
+func settingsOf(opts []CallOption) callSettings {
+	var s callSettings
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+// Answer is the service's answer to one call, as it came: for a caller
+// that hands the service's JSON on unchanged (a proxy, a tool server) or
+// reads a header the typed result does not carry.
+type Answer struct {
+	// Method and Path name the request answered (Path escaped, without
+	// the query).
+	Method, Path string
+	StatusCode   int
+	Header       http.Header
+	// Body is the answer's body, read up to the client's 8 MiB cap.
+	Body []byte
+}
+
+// OK reports a 2xx answer.
+func (a *Answer) OK() bool { return a.StatusCode >= 200 && a.StatusCode <= 299 }
+
+// WithAnswer stores the answer of the call in a, whatever its status, once
+// one was had: a's StatusCode stays 0 when the request got no answer (a
+// network error). The call's own result and error are unchanged.
+func WithAnswer(a *Answer) CallOption {
+	return func(s *callSettings) { s.answer = a }
+}
+
+// WithBody sends body, byte for byte, as the call's JSON body instead of the
+// encoding of the request the method was given, for a caller relaying a
+// body it was handed: amounts reach the service exactly as written, and a
+// retry with the same Idempotency-Key sends the very same bytes. body must
+// be a JSON object the method's request type describes.
+func WithBody(body json.RawMessage) CallOption {
+	return func(s *callSettings) { s.body = body }
 }
 
 // WithIdempotencyKey sends an Idempotency-Key header. On POSTs the service
@@ -95,41 +137,10 @@ type call struct {
 
 // do sends c and decodes the answer; a non-2xx answer is an *Error.
 func (t transport) do(ctx context.Context, c call, opts []CallOption) error {
-	var settings callSettings
-	for _, o := range opts {
-		o(&settings)
-	}
-	var body io.Reader
-	if c.in != nil {
-		data, err := json.Marshal(c.in)
-		if err != nil {
-			return fmt.Errorf("botpay: encode %s %s: %w", c.method, c.path, err)
-		}
-		body = bytes.NewReader(data)
-	}
-	target := t.baseURL + c.path
-	if len(c.query) > 0 {
-		target += "?" + c.query.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, c.method, target, body)
+	settings := settingsOf(opts)
+	req, err := t.newRequest(ctx, c, settings)
 	if err != nil {
-		return fmt.Errorf("botpay: %s %s: %w", c.method, c.path, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if c.in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if t.userAgent != "" {
-		req.Header.Set("User-Agent", t.userAgent)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	if settings.idempotencyKey != "" {
-		req.Header.Set("Idempotency-Key", settings.idempotencyKey)
-	}
-	if settings.requestID != "" {
-		req.Header.Set("X-Request-Id", settings.requestID)
+		return err
 	}
 	resp, err := t.http.Do(req)
 	if err != nil {
@@ -139,6 +150,9 @@ func (t transport) do(ctx context.Context, c call, opts []CallOption) error {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
 		return fmt.Errorf("botpay: %s %s: reading answer: %w", c.method, c.path, err)
+	}
+	if settings.answer != nil {
+		*settings.answer = Answer{Method: c.method, Path: c.path, StatusCode: resp.StatusCode, Header: resp.Header, Body: data}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return decodeError(resp, data)
@@ -153,6 +167,46 @@ func (t transport) do(ctx context.Context, c call, opts []CallOption) error {
 		return fmt.Errorf("botpay: %s %s: decoding HTTP %d answer: %w", c.method, c.path, resp.StatusCode, err)
 	}
 	return nil
+}
+
+// newRequest is the HTTP request of c, with its headers.
+func (t transport) newRequest(ctx context.Context, c call, settings callSettings) (*http.Request, error) {
+	var body io.Reader
+	data := []byte(settings.body)
+	if data == nil && c.in != nil {
+		var err error
+		if data, err = json.Marshal(c.in); err != nil {
+			return nil, fmt.Errorf("botpay: encode %s %s: %w", c.method, c.path, err)
+		}
+	}
+	if data != nil {
+		body = bytes.NewReader(data)
+	}
+	target := t.baseURL + c.path
+	if len(c.query) > 0 {
+		target += "?" + c.query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, c.method, target, body)
+	if err != nil {
+		return nil, fmt.Errorf("botpay: %s %s: %w", c.method, c.path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if data != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if t.userAgent != "" {
+		req.Header.Set("User-Agent", t.userAgent)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if settings.idempotencyKey != "" {
+		req.Header.Set("Idempotency-Key", settings.idempotencyKey)
+	}
+	if settings.requestID != "" {
+		req.Header.Set("X-Request-Id", settings.requestID)
+	}
+	return req, nil
 }
 
 // Client calls the bot API. It is safe for concurrent use.

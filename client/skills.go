@@ -122,10 +122,7 @@ func (c *Client) SkillFileIfChanged(ctx context.Context, vendor, etag string, op
 }
 
 func (c *Client) skillFile(ctx context.Context, vendor, etag string, opts []CallOption) (*SkillFile, bool, error) {
-	var settings callSettings
-	for _, o := range opts {
-		o(&settings)
-	}
+	settings := settingsOf(opts)
 	path := "/api/v1/bot/skills/" + url.PathEscape(vendor)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.t.baseURL+path, nil)
 	if err != nil {
@@ -152,6 +149,9 @@ func (c *Client) skillFile(ctx context.Context, vendor, etag string, opts []Call
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
 		return nil, false, fmt.Errorf("botpay: GET %s: reading answer: %w", path, err)
+	}
+	if settings.answer != nil {
+		*settings.answer = Answer{Method: http.MethodGet, Path: path, StatusCode: resp.StatusCode, Header: resp.Header, Body: data}
 	}
 	switch {
 	case resp.StatusCode == http.StatusNotModified && etag != "":

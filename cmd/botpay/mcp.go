@@ -35,14 +35,14 @@ func mcpServe(ctx context.Context, args []string, logOut io.Writer) error {
 		return err
 	}
 	log := newLogger(logOut, *level)
-	api := mcp.NetworkAPI(*baseURL, key, nil)
-	if err := mcp.CheckKey(ctx, api); err != nil {
+	bot := mcp.NetworkAPI(*baseURL, key, nil)
+	if err := mcp.CheckKey(ctx, bot); err != nil {
 		if errors.Is(err, mcp.ErrKeyRefused) {
 			return err
 		}
 		log.Warn("botpay service not reachable at start; tools will report it until it answers", "url", *baseURL, "err", err)
 	}
-	deps := &mcp.Deps{API: api, Outbound: mcp.NewOutbound(*allowPrivate), Payment: payment}
+	deps := &mcp.Deps{API: bot, Outbound: mcp.NewOutbound(*allowPrivate), Payment: payment}
 	return mcp.RunStdio(ctx, deps, mcp.Options{Version: version, Logger: log})
 }
 

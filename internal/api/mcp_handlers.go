@@ -13,8 +13,10 @@ import (
 // self (this same handler) in-process as the caller, so each one answers
 // exactly what its endpoint answers.
 func (s *Server) mcpHandler(self http.Handler) http.Handler {
+	limits := s.svc.Limits()
 	return mcp.HTTPHandler(self, mcp.HTTPOptions{Options: mcp.Options{Version: s.cfg.Version, Logger: s.log,
-		CheckoutsPerHour: s.svc.CheckoutsPerHour()},
+		CheckoutsPerHour: limits.CheckoutPerHour, TopupsPerHour: limits.TopupPerHour,
+		InvoiceMailsPerBotPerDay: limits.InvoiceMailsPerBotPerDay, InvoiceMailsPerOwnerPerDay: limits.InvoiceMailsPerOwnerPerDay},
 		Outbound: mcp.NewOutbound(s.cfg.OutboundAllowPrivate), Payment: mcp.PaymentOf(s.svc.Domain())})
 }
 

@@ -219,8 +219,9 @@ func (s *Service) Domain() x402.Domain { return s.domain }
 // link's expiry) from time.
 func (s *Service) Now() time.Time { return s.clock.Now() }
 
-// CheckoutsPerHour is the running limit of checkouts per bot.
-func (s *Service) CheckoutsPerHour() int { return s.limits.CheckoutPerHour }
+// Limits are the running rate limits, defaults filled in; a limit still
+// zero is left to its capability's own default.
+func (s *Service) Limits() Limits { return s.limits }
 
 // onChain reports whether x402 payments settle on a real chain (live
 // mode with its relayer).

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+
+	"github.com/botpay/botpay/client"
 )
 
 // inProcessBase is the base URL of in-process calls; only the path reaches
@@ -21,13 +23,14 @@ type Caller struct {
 	RequestID    string
 }
 
-// InProcessAPI calls the bot API by handing each request to handler (the
-// service's own HTTP handler) as caller: the same routing, authentication,
-// idempotency, use cases and error mapping as a request from the network,
-// without a socket.
-func InProcessAPI(handler http.Handler, caller Caller) *API {
+// InProcessAPI is a client of the bot API that hands each request to
+// handler (the service's own HTTP handler) as caller: the same routing,
+// authentication, idempotency, use cases and error mapping as a request
+// from the network, without a socket.
+func InProcessAPI(handler http.Handler, caller Caller) *client.Client {
 	rt := handlerTransport{handler: handler, caller: caller}
-	return &API{baseURL: inProcessBase, key: caller.APIKey, http: &http.Client{Transport: rt}, requestID: caller.RequestID}
+	return client.New(inProcessBase, caller.APIKey, client.WithHTTPClient(&http.Client{Transport: rt}),
+		client.WithUserAgent(UserAgent))
 }
 
 // handlerTransport is an http.RoundTripper served by an http.Handler.
@@ -43,6 +46,11 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	in.Header.Del("X-Forwarded-For")
 	for _, v := range t.caller.ForwardedFor {
 		in.Header.Add("X-Forwarded-For", v)
+	}
+	if t.caller.RequestID != "" {
+		// Every call of one tool call shares the /mcp request's id, so
+		// their log lines read as one.
+		in.Header.Set("X-Request-Id", t.caller.RequestID)
 	}
 	if in.Body == nil {
 		in.Body = http.NoBody

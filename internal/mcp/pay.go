@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/x402"
 )
@@ -32,7 +33,7 @@ func payTool() toolDef {
 			"or 1 (JSON body): picks the requirement this bot can pay (scheme exact, in USDC on the network the service signs for), signs "+
 			"the payment from the bot's processor wallet within the owner's guardrails (approval mode, limits, procurement controls such "+
 			"as blocked domains), retries with PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) and answers the resource's body (text, or base64 "+
-			"for binary; at most 256 KiB), the decoded settlement (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE) and the amount paid. The URL is fetched through botpay's outbound guard: internal, private and metadata addresses are refused. "+
+			"for binary; at most "+strconv.Itoa(maxResourceBytes>>10)+" KiB), the decoded settlement (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE) and the amount paid. The URL is fetched through botpay's outbound guard: internal, private and metadata addresses are refused. "+
 			"If the owner must approve the payment first, the answer is outcome awaiting_approval with an approval_id (not an error): "+
 			"once purchase.approved appears in list_messages, call this tool again with the same url and that approval_id. "+
 			"Refusals are error results with a code: guardrail_blocked (with the reason), insufficient_token_balance, no_processor_wallet, "+
@@ -201,21 +202,11 @@ func (p *payer) resolveTarget(ctx context.Context) *sdk.CallToolResult {
 	if p.deps.Payment.ChainID != 0 {
 		return nil
 	}
-	r := get("/api/v1/x402/facilitator/supported", nil)
-	ans, err := p.deps.API.Do(ctx, r)
-	if err != nil {
-		return unreachable(err)
+	var ans client.Answer
+	supported, err := p.deps.API.FacilitatorSupported(ctx, client.WithAnswer(&ans))
+	if res := failed(ans, err); res != nil {
+		return res
 	}
-	if !ans.OK() {
-		return refusal(r, ans)
-	}
-	var supported struct {
-		Kinds []struct {
-			X402Version int    `json:"x402Version"`
-			Network     string `json:"network"`
-		} `json:"kinds"`
-	}
-	json.Unmarshal(ans.Body, &supported)
 	target := Payment{}
 	for _, k := range supported.Kinds {
 		if id, ok := x402.ChainOfCAIP2(k.Network); ok && k.X402Version == x402.Version2 {

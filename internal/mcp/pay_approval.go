@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -50,70 +51,65 @@ const maxDecisionPages = 20
 func (p *payer) findDecision(ctx context.Context) (*decision, *sdk.CallToolResult) {
 	cursor := ""
 	for range maxDecisionPages {
-		page, res := p.messagePage(ctx, cursor)
+		list, res := p.messagePage(ctx, cursor)
 		if res != nil {
 			return nil, res
 		}
-		if d := page.decisionOn(p.in.ApprovalID); d != nil {
+		if d := decisionOn(list, p.in.ApprovalID); d != nil {
 			return d, nil
 		}
-		if page.NextCursor == nil || *page.NextCursor == "" {
+		if list.NextCursor == "" {
 			return nil, nil
 		}
-		cursor = *page.NextCursor
+		cursor = list.NextCursor
 	}
 	return nil, nil
 }
 
-// messagePage is one page of GET /api/v1/bot/messages, as far as a
-// decision on a signature needs it.
-type messagePage struct {
-	Messages []struct {
-		Event string `json:"event"`
-		Data  struct {
-			ApprovalID             int64  `json:"approval_id"`
-			ResourceURL            string `json:"resource_url"`
-			XPaymentHeader         string `json:"x_payment_header"`
-			PaymentSignatureHeader string `json:"payment_signature_header"`
-			XPaymentStandardHeader string `json:"x_payment_standard_header"`
-		} `json:"data"`
-	} `json:"messages"`
-	NextCursor *string `json:"next_cursor"`
+// signingDecision is what a purchase.approved, purchase.rejected or
+// purchase.expired message about a held signature carries in its data,
+// which the client passes on undecoded.
+type signingDecision struct {
+	ApprovalID             int64  `json:"approval_id"`
+	ResourceURL            string `json:"resource_url"`
+	XPaymentHeader         string `json:"x_payment_header"`
+	PaymentSignatureHeader string `json:"payment_signature_header"`
+	XPaymentStandardHeader string `json:"x_payment_standard_header"`
 }
 
-func (p *payer) messagePage(ctx context.Context, cursor string) (messagePage, *sdk.CallToolResult) {
-	r := get("/api/v1/bot/messages", map[string]string{"limit": "100", "cursor": cursor})
-	ans, err := p.deps.API.Do(ctx, r)
-	if err != nil {
-		return messagePage{}, unreachable(err)
+// messagePage is one page of the pending messages, 100 at a time.
+type messagePage = client.Page[client.PendingMessage]
+
+func (p *payer) messagePage(ctx context.Context, cursor string) (*messagePage, *sdk.CallToolResult) {
+	var ans client.Answer
+	list, err := p.deps.API.MessagesPage(ctx, page(100, cursor), client.WithAnswer(&ans))
+	if res := failed(ans, err); res != nil {
+		return nil, res
 	}
-	if !ans.OK() {
-		return messagePage{}, refusal(r, ans)
-	}
-	var page messagePage
-	if err := json.Unmarshal(ans.Body, &page); err != nil {
-		return messagePage{}, toolError(CodeServiceUnreachable, "the messages answer is not JSON", nil)
-	}
-	return page, nil
+	return list, nil
 }
 
 // decisionOn is the owner's decision on the held signature id, if this
 // page announces it.
-func (page messagePage) decisionOn(id int64) *decision {
-	for _, m := range page.Messages {
+func decisionOn(page *messagePage, id int64) *decision {
+	for _, m := range page.Items {
 		switch m.Event {
 		case "purchase.approved", "purchase.rejected", "purchase.expired":
 		default:
 			continue
 		}
-		if m.Data.ApprovalID == id && (m.Event != "purchase.approved" || m.Data.XPaymentHeader != "") {
+		var data signingDecision
+		if json.Unmarshal(m.Data, &data) != nil {
+			continue
+		}
+		if data.ApprovalID == id && (m.Event != "purchase.approved" || data.XPaymentHeader != "") {
 			// The header paying the vendor's own offer, when the 402 was
 			// handed over with the held request: v2 first, as it was asked.
-			header := signedHeader{name: x402.HeaderXPayment, value: orText(m.Data.XPaymentStandardHeader, m.Data.XPaymentHeader)}
-			if m.Data.PaymentSignatureHeader != "" {
-				header = signedHeader{name: x402.HeaderPaymentSignature, value: m.Data.PaymentSignatureHeader}
+			header := signedHeader{name: x402.HeaderXPayment, value: orText(data.XPaymentStandardHeader, data.XPaymentHeader)}
+			if data.PaymentSignatureHeader != "" {
+				header = signedHeader{name: x402.HeaderPaymentSignature, value: data.PaymentSignatureHeader}
 			}
-			return &decision{event: m.Event, resourceURL: m.Data.ResourceURL, header: header}
+			return &decision{event: m.Event, resourceURL: data.ResourceURL, header: header}
 		}
 	}
 	return nil

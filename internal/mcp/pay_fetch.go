@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -49,7 +50,7 @@ func (p *payer) fetch(ctx context.Context, payment signedHeader) (fetched, *sdk.
 		req.Header.Set("Content-Type", orText(p.in.ContentType, "application/json"))
 	}
 	req.Header.Set("Accept", "application/json, text/*;q=0.9, */*;q=0.8")
-	req.Header.Set("User-Agent", "botpay-mcp")
+	req.Header.Set("User-Agent", UserAgent)
 	if payment.value != "" {
 		req.Header.Set(payment.name, payment.value)
 	}
@@ -102,7 +103,7 @@ func textual(contentType string) bool {
 		media == "application/javascript" || media == "application/x-www-form-urlencoded"
 }
 
-func settlement(header string) *settlementOut {
+func settlement(header string) *client.FacilitatorSettlement {
 	if header == "" {
 		return nil
 	}
@@ -110,7 +111,7 @@ func settlement(header string) *settlementOut {
 	if err != nil {
 		return nil
 	}
-	var s settlementOut
+	var s client.FacilitatorSettlement
 	if json.Unmarshal(raw, &s) != nil {
 		return nil
 	}

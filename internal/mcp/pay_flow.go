@@ -8,6 +8,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -17,27 +19,24 @@ func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallTool
 	// The signed resource_url is the URL fetched, never the requirement's
 	// own "resource": a vendor must not dodge the owner's blocked domains
 	// by naming an allowed one.
-	body, _ := json.Marshal(map[string]any{"resource_url": p.in.URL, "amount_usdc": need.amount, "recipient_address": need.PayTo,
-		"payment_required": need.handOver})
-	r := Request{Method: "POST", Path: "/api/v1/processor-wallet/bot/sign", Body: body, IdempotencyKey: p.in.IdempotencyKey}
-	ans, err := p.deps.API.Do(ctx, r)
-	if err != nil {
-		return unreachable(err), nil, nil
-	}
-	if !ans.OK() {
-		return refusal(r, ans), nil, nil
-	}
-	var signed signOut
-	if err := json.Unmarshal(ans.Body, &signed); err != nil {
-		return toolError(CodeServiceUnreachable, "the sign endpoint's answer is not JSON", nil), nil, nil
+	var ans client.Answer
+	signed, err := p.deps.API.Sign(ctx, client.SignRequest{ResourceURL: p.in.URL, AmountUSDC: client.MicroUSDC(need.amount),
+		RecipientAddress: need.PayTo, PaymentRequired: need.handOver},
+		client.WithIdempotencyKey(p.in.IdempotencyKey), client.WithAnswer(&ans))
+	if res := failed(ans, err); res != nil {
+		return res, nil, nil
 	}
 	base := paidResourceOut{URL: p.in.URL, AmountUSDC: int64(need.amount), AmountUSD: micro(need.amount), PayTo: need.PayTo,
 		Network: need.Network, Asset: need.Asset}
-	if signed.Status == "awaiting_approval" {
-		base.Outcome, base.ApprovalID, base.ExpiresAt = "awaiting_approval", signed.ApprovalID, signed.ExpiresAt
+	if signed.AwaitingApproval() {
+		expires := ""
+		if signed.ExpiresAt != nil {
+			expires = botpay.FormatTime(*signed.ExpiresAt) // as the endpoint wrote it
+		}
+		base.Outcome, base.ApprovalID, base.ExpiresAt = "awaiting_approval", signed.ApprovalID, expires
 		base.NextStep = fmt.Sprintf("The owner must approve this payment (approval_id %d) before %s. Wait for purchase.approved "+
 			"with approval_id %d in list_messages (or your webhook), then call pay_x402_resource again with the same url and approval_id %d. "+
-			"purchase.rejected or purchase.expired means it will not be paid.", signed.ApprovalID, signed.ExpiresAt, signed.ApprovalID, signed.ApprovalID)
+			"purchase.rejected or purchase.expired means it will not be paid.", signed.ApprovalID, expires, signed.ApprovalID, signed.ApprovalID)
 		return success(base), base, nil
 	}
 	if res := p.checkSigned(signed.XPaymentHeader, need); res != nil {

@@ -2,12 +2,14 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/client"
 )
 
 // skillScheme prefixes the URI of a vendor skill file resource.
@@ -34,57 +36,40 @@ func addSkillResources(s *sdk.Server, deps Resolver) {
 	})
 }
 
-func readSkill(ctx context.Context, api *API, uri string) (*sdk.ReadResourceResult, error) {
+func readSkill(ctx context.Context, bot *client.Client, uri string) (*sdk.ReadResourceResult, error) {
 	slug, ok := strings.CutPrefix(uri, skillScheme)
 	if !ok || slug == "" || strings.Contains(slug, "/") {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	ans, err := api.Do(ctx, Request{Method: "GET", Path: skillPath(slug)})
+	file, err := bot.SkillFile(ctx, slug)
+	var refused *client.Error
 	switch {
-	case err != nil:
-		return nil, err
-	case ans.Status == http.StatusNotFound:
+	case errors.As(err, &refused) && refused.StatusCode == http.StatusNotFound:
 		return nil, sdk.ResourceNotFoundError(uri)
-	case !ans.OK():
-		return nil, fmt.Errorf("reading %s: HTTP %d: %s", uri, ans.Status, shorten(string(ans.Body), 200))
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", uri, err)
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(ans.Body),
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: file.Markdown,
 		Meta: untrustedMeta("the vendor " + slug + " (its skill file)")}}}, nil
 }
 
-func listSkills(ctx context.Context, api *API) (*sdk.ListResourcesResult, error) {
+func listSkills(ctx context.Context, bot *client.Client) (*sdk.ListResourcesResult, error) {
 	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
 	cursor := ""
 	for range maxDecisionPages {
-		list, err := skillsPage(ctx, api, cursor)
+		list, err := bot.SkillsPage(ctx, client.SkillsQuery{}, page(0, cursor))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("listing vendor skills: %w", err)
 		}
-		for _, v := range list.Vendors {
+		for _, v := range list.Items {
 			out.Resources = append(out.Resources, &sdk.Resource{URI: skillScheme + v.Slug, Name: v.Slug, Title: v.Name + " skill file",
 				MIMEType: "text/markdown", Description: fmt.Sprintf("%s vendor (%s, agent friendliness %d/100, checkout: %s)",
 					v.Category, v.Maturity, v.AgentFriendliness, strings.Join(v.CheckoutMethods, ", "))})
 		}
-		if list.NextCursor == nil || *list.NextCursor == "" {
+		if list.NextCursor == "" {
 			break
 		}
-		cursor = *list.NextCursor
+		cursor = list.NextCursor
 	}
 	return out, nil
-}
-
-// skillsPage is one page of the vendor catalogue.
-func skillsPage(ctx context.Context, api *API, cursor string) (vendorsOut, error) {
-	ans, err := api.Do(ctx, get("/api/v1/bot/skills", map[string]string{"cursor": cursor}))
-	if err != nil {
-		return vendorsOut{}, err
-	}
-	if !ans.OK() {
-		return vendorsOut{}, fmt.Errorf("listing vendor skills: HTTP %d: %s", ans.Status, shorten(string(ans.Body), 200))
-	}
-	var list vendorsOut
-	if err := json.Unmarshal(ans.Body, &list); err != nil {
-		return vendorsOut{}, fmt.Errorf("listing vendor skills: %w", err)
-	}
-	return list, nil
 }

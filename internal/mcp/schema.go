@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 )
 
@@ -25,35 +27,88 @@ func inputSchema[T any](tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema {
 	return s
 }
 
-// outputSchema infers the schema of a tool's answer from T, which describes
-// the endpoint's JSON body, and opens every object to properties it does
-// not list: the service may add fields to an answer, and a client that
-// validates structured output against this schema must keep accepting it.
-func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: numbers})
+// outputSchema infers the schema of a tool's answer from T, the client's
+// type of the endpoint's answer (or the tool's own output), then applies
+// tweaks (descriptions). It opens every object to properties it does not
+// list, as the service may add fields to an answer, and requires none: the
+// client's types say which fields an answer may hold, not which every
+// answer holds (approved comes only with a checkout, x_payment_header not
+// with a held signature), and a client that validates structured output
+// against this schema must accept every answer the endpoint gives.
+func outputSchema[T any](tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: wireTypes})
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err))
 	}
-	openObjects(s)
+	loosen(s)
+	for _, tweak := range tweaks {
+		tweak(s)
+	}
 	return s
 }
 
-// numbers are the amount types that marshal as JSON numbers.
-var numbers = map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[botpay.Micro](): {Type: "number"}}
+// pageSchema is the output schema of a page of a list: its items under
+// field, has_more and next_cursor (and count for the messages), as the
+// client reads them (client.Page).
+func pageSchema[T any](field string, tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		field:         {Type: "array", Items: outputSchema[T]()},
+		"has_more":    {Type: "boolean"},
+		"next_cursor": {Types: []string{"null", "string"}, Description: "pass as cursor for the next page; null on the last page"},
+	}, PropertyOrder: []string{field, "has_more", "next_cursor"}}
+	for _, tweak := range tweaks {
+		tweak(s)
+	}
+	return s
+}
 
-// openObjects removes "additionalProperties": false everywhere in s.
-func openObjects(s *jsonschema.Schema) {
+// wireTypes are the schemas of the types whose JSON form is not their Go
+// kind: amounts marshal as JSON numbers, a raw message as any value.
+var wireTypes = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[botpay.Micro]():    {Type: "number"},
+	reflect.TypeFor[client.USD]():      {Type: "number"},
+	reflect.TypeFor[json.Number]():     {Type: "number"},
+	reflect.TypeFor[json.RawMessage](): {},
+}
+
+// loosen removes "additionalProperties": false and every required list
+// in s.
+func loosen(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
 		s.AdditionalProperties = nil
 	}
-	openObjects(s.AdditionalProperties)
-	openObjects(s.Items)
+	s.Required = nil
+	loosen(s.AdditionalProperties)
+	loosen(s.Items)
 	for _, p := range s.Properties {
-		openObjects(p)
+		loosen(p)
 	}
+}
+
+// describe gives the property at path (names separated by dots; arrays
+// and maps are entered on the way) a description for the agent.
+func describe(path, text string) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) {
+		for _, name := range strings.Split(path, ".") {
+			s = property(elements(s), name)
+		}
+		s.Description = text
+	}
+}
+
+// elements is the schema of what s holds when it is an array or a map,
+// else s.
+func elements(s *jsonschema.Schema) *jsonschema.Schema {
+	switch {
+	case s.Items != nil:
+		return s.Items
+	case s.Properties == nil && s.AdditionalProperties != nil:
+		return s.AdditionalProperties
+	}
+	return s
 }
 
 // enum restricts property name to values.

@@ -11,14 +11,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/egress"
 	"github.com/botpay/botpay/internal/x402"
 )
 
 // Deps is what the tools of one server use.
 type Deps struct {
-	// API is the bot API, called as the bot whose key the agent holds.
-	API *API
+	// API is the bot API's client, calling as the bot whose key the agent
+	// holds: over the network for botpay mcp, in-process (InProcessAPI)
+	// for /mcp.
+	API *client.Client
 	// Outbound fetches the resources of pay_x402_resource.
 	Outbound Outbound
 	// Payment is the network and token the service signs x402 payments
@@ -86,29 +89,70 @@ func (o Outbound) refused(err error) bool { return egress.IsRefused(err) }
 type Options struct {
 	Version string
 	Logger  *slog.Logger
-	// CheckoutsPerHour is the running service's limit of checkouts per
-	// bot, named in the checkout tool's description; 0 when this process
-	// does not know it (botpay mcp talks to a service elsewhere).
-	CheckoutsPerHour int
+	// The running service's rate limits, named in the tools' descriptions;
+	// 0 when this process does not know one (botpay mcp talks to a
+	// service elsewhere). CheckoutsPerHour and TopupsPerHour are per bot;
+	// the invoice e-mails are per bot and per owner in 24 hours.
+	CheckoutsPerHour           int
+	TopupsPerHour              int
+	InvoiceMailsPerBotPerDay   int
+	InvoiceMailsPerOwnerPerDay int
 }
 
-// checkoutLimitText stands in the checkout tool's description for the
-// limit, which only the running configuration knows.
-const checkoutLimitText = "{checkout limit}"
+// Placeholders stand in the tools' descriptions for limits only the
+// running configuration knows.
+const (
+	checkoutLimitText    = "{checkout limit}"
+	topupLimitText       = "{top-up limit}"
+	invoiceMailLimitText = "{invoice mail limits}"
+)
+
+// limitTexts are what each placeholder becomes: the limit when o knows
+// it, else how the limit shows.
+func limitTexts(o Options) map[string]string {
+	texts := map[string]string{
+		checkoutLimitText:    "Checkouts are limited per bot per hour; past the limit the refusal is rate_limited with the seconds to wait.",
+		topupLimitText:       "rate_limited when asked too often",
+		invoiceMailLimitText: "the service limits invoice e-mails per bot and per owner per day (rate_limited)",
+	}
+	if o.CheckoutsPerHour > 0 {
+		texts[checkoutLimitText] = fmt.Sprintf("At most %d checkouts per hour.", o.CheckoutsPerHour)
+	}
+	if o.TopupsPerHour > 0 {
+		texts[topupLimitText] = fmt.Sprintf("rate_limited past %d requests per hour", o.TopupsPerHour)
+	}
+	if o.InvoiceMailsPerBotPerDay > 0 && o.InvoiceMailsPerOwnerPerDay > 0 {
+		texts[invoiceMailLimitText] = fmt.Sprintf("the service sends at most %d invoice e-mails per bot and %d per owner in 24 hours "+
+			"(rate_limited past them)", o.InvoiceMailsPerBotPerDay, o.InvoiceMailsPerOwnerPerDay)
+	}
+	return texts
+}
 
 // described fills the running configuration into a tool's description;
 // the shared definition is left as it is.
 func described(t *sdk.Tool, o Options) *sdk.Tool {
-	if !strings.Contains(t.Description, checkoutLimitText) {
+	if !strings.Contains(t.Description, "{") {
 		return t
 	}
-	limit := "Checkouts are limited per bot per hour; past the limit the refusal is rate_limited with the seconds to wait."
-	if o.CheckoutsPerHour > 0 {
-		limit = fmt.Sprintf("At most %d checkouts per hour.", o.CheckoutsPerHour)
-	}
 	filled := *t
-	filled.Description = strings.ReplaceAll(t.Description, checkoutLimitText, limit)
+	for placeholder, text := range limitTexts(o) {
+		filled.Description = strings.ReplaceAll(filled.Description, placeholder, text)
+	}
 	return &filled
+}
+
+// span names a duration the way the descriptions do: "15 minutes",
+// "24 hours", "7 days".
+func span(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d >= 2*time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
 }
 
 // Resolver gives the dependencies of one request. extra carries the HTTP

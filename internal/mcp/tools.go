@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/client"
 )
 
 // toolDef is one tool: its description, built once, and how to bind its
@@ -65,46 +67,61 @@ func newTool(name, description string, h hints, in, out *jsonschema.Schema) *sdk
 		InputSchema: in, OutputSchema: out}
 }
 
+// call is one call of the bot API through the client, with opts added to
+// the call's own options.
+type call func(ctx context.Context, bot *client.Client, opts ...client.CallOption) error
+
 // endpoint is a tool that is one call of the bot API: route turns the
 // validated arguments (typed, and raw as the agent sent them) into the
-// request, and the answer becomes the result (result.go).
-func endpoint[In any](tool *sdk.Tool, route func(in In, raw json.RawMessage) (Request, error)) toolDef {
+// call, and its answer becomes the result (result.go).
+func endpoint[In any](tool *sdk.Tool, route func(in In, raw json.RawMessage) (call, error)) toolDef {
 	return toolDef{tool: tool, bind: func(s *sdk.Server, t *sdk.Tool, deps Resolver) {
 		sdk.AddTool(s, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-			r, err := route(in, req.Params.Arguments)
+			c, err := route(in, req.Params.Arguments)
 			if err != nil {
 				return toolError(CodeInvalidArguments, err.Error(), nil), nil, nil
 			}
-			ans, err := deps(req.Extra).API.Do(ctx, r)
-			if err != nil {
-				return unreachable(err), nil, nil
-			}
-			return fromAnswer(t.Name, r, ans)
+			var ans client.Answer
+			err = c(ctx, deps(req.Extra).API, client.WithAnswer(&ans))
+			return fromAnswer(t.Name, ans, err)
 		})
 	}}
 }
 
-// get is a GET of path with query.
-func get(path string, query map[string]string) Request {
-	r := Request{Method: "GET", Path: path}
-	for k, v := range query {
-		if v == "" {
-			continue
-		}
-		if r.Query == nil {
-			r.Query = map[string][]string{}
-		}
-		r.Query.Set(k, v)
+// answered makes a call of a client method (a method expression, or a
+// function in its shape) whose typed result the tool does not read: the
+// answer passes through as it came (fromAnswer).
+func answered[Out any](send func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (Out, error)) call {
+	return func(ctx context.Context, bot *client.Client, opts ...client.CallOption) error {
+		_, err := send(bot, ctx, opts...)
+		return err
 	}
-	return r
 }
 
-// post forwards the agent's arguments, minus the tool-only ones, as the
-// body of a POST to path.
-func post(path string, raw json.RawMessage, idempotencyKey string) (Request, error) {
+// relayed is a POST whose body is the agent's arguments minus the
+// tool-only ones, byte for byte (client.WithBody): amounts reach the
+// endpoint exactly as the agent wrote them, and the endpoint's
+// idempotency check sees what the agent sent. send is the client's method
+// of the endpoint, given the request the body decodes to.
+func relayed[Req, Out any](raw json.RawMessage, idempotencyKey string,
+	send func(bot *client.Client, ctx context.Context, req Req, opts ...client.CallOption) (Out, error)) (call, error) {
 	body, err := withoutKeys(raw, "idempotency_key")
 	if err != nil {
-		return Request{}, err
+		return nil, err
 	}
-	return Request{Method: "POST", Path: path, Body: body, IdempotencyKey: idempotencyKey}, nil
+	// The client's request types read some fields more strictly than the
+	// endpoint (a due date as a full time); what they could not read is
+	// still sent, in the body, and judged by the endpoint.
+	var req Req
+	_ = json.Unmarshal(body, &req)
+	return func(ctx context.Context, bot *client.Client, opts ...client.CallOption) error {
+		opts = append(opts, client.WithBody(body), client.WithIdempotencyKey(idempotencyKey))
+		_, err := send(bot, ctx, req, opts...)
+		return err
+	}, nil
+}
+
+// page is the page of a list that limit and cursor name.
+func page(limit int, cursor string) client.ListOptions {
+	return client.ListOptions{Limit: limit, Cursor: cursor}
 }

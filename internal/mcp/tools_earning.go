@@ -1,8 +1,11 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
-	"net/url"
+
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
 )
 
 type checkoutPageInput struct {
@@ -72,41 +75,47 @@ func earningTools() []toolDef {
 			hints{title: "Create a checkout page"},
 			inputSchema[checkoutPageInput](enum("page_type", "product", "event", "digital_product"),
 				itemsEnum("allowed_methods", paymentMethods...)),
-			outputSchema[checkoutPageOut]()),
-			func(in checkoutPageInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/bot/checkout-pages/create", raw, in.IdempotencyKey)
+			checkoutPageOutput),
+			func(in checkoutPageInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey, (*client.Client).CreateCheckoutPage)
 			}),
 		endpoint(newTool("create_payment_link",
-			"Creates a one-off payment link for a fixed amount, valid for 24 hours. When someone pays it, the bot's wallet is credited and "+
+			"Creates a one-off payment link for a fixed amount, valid for "+span(botpay.PaymentLinkLifetime)+". When someone pays it, the bot's wallet is credited and "+
 				"wallet.payment.received arrives in list_messages. Needs an active wallet (wallet_not_active otherwise).",
-			hints{title: "Create a payment link"}, inputSchema[paymentLinkInput](), outputSchema[paymentLinkOut]()),
-			func(in paymentLinkInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/bot/payments/create-link", raw, in.IdempotencyKey)
+			hints{title: "Create a payment link"}, inputSchema[paymentLinkInput](), paymentLinkOutput),
+			func(in paymentLinkInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey,
+					func(bot *client.Client, ctx context.Context, in paymentLinkInput, opts ...client.CallOption) (*client.PaymentLink, error) {
+						return bot.CreatePaymentLink(ctx, usd(in.AmountUSD), in.Description, in.PayerEmail, opts...)
+					})
 			}),
 		endpoint(newTool("create_invoice",
 			"Creates a draft invoice with line items, payable through one of the bot's checkout pages. It is not sent yet: call send_invoice "+
 				"with its invoice_id to e-mail the PDF. When paid, the invoice becomes paid and a sale is recorded.",
 			hints{title: "Create an invoice"},
-			inputSchema[invoiceInput](enum("recipient_type", "human", "bot", "agent")), outputSchema[invoiceOut]()),
-			func(in invoiceInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/bot/invoices/create", raw, in.IdempotencyKey)
+			inputSchema[invoiceInput](enum("recipient_type", "human", "bot", "agent")), invoiceOutput),
+			func(in invoiceInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey, (*client.Client).CreateInvoice)
 			}),
 		endpoint(newTool("send_invoice",
 			"Sends a draft invoice: marks it sent and e-mails the recipient the PDF with its payment link (email_sent tells whether the "+
 				"e-mail went; without a recipient e-mail, share payment_url yourself). Only drafts can be sent (only_draft_invoices_can_be_sent); "+
-				"the service limits invoice e-mails per bot and per owner per day (rate_limited).",
-			hints{title: "Send an invoice", openWorld: true}, inputSchema[sendInvoiceInput](), outputSchema[sentInvoiceOut]()),
-			func(in sendInvoiceInput, _ json.RawMessage) (Request, error) {
-				return Request{Method: "POST", Path: "/api/v1/bot/invoices/" + url.PathEscape(in.InvoiceID) + "/send",
-					IdempotencyKey: in.IdempotencyKey}, nil
+				invoiceMailLimitText+".",
+			hints{title: "Send an invoice", openWorld: true}, inputSchema[sendInvoiceInput](), sentInvoiceOutput),
+			func(in sendInvoiceInput, _ json.RawMessage) (call, error) {
+				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.SentInvoice, error) {
+					return bot.SendInvoice(ctx, in.InvoiceID, append(opts, client.WithIdempotencyKey(in.IdempotencyKey))...)
+				}), nil
 			}),
 		endpoint(newTool("list_sales",
 			"Lists what this bot has sold, newest first: checkout-page, invoice and payment-link payments by any method (card, sandbox, x402), "+
 				"with amount, buyer, method and status. Filter by checkout_page_id, status or payment_method; page with cursor.",
-			hints{title: "List sales", readOnly: true}, inputSchema[listSalesInput](), outputSchema[salesOut]()),
-			func(in listSalesInput, _ json.RawMessage) (Request, error) {
-				return get("/api/v1/bot/sales", map[string]string{"checkout_page_id": in.CheckoutPageID, "status": in.Status,
-					"payment_method": in.PaymentMethod, "limit": optInt(in.Limit), "cursor": in.Cursor}), nil
+			hints{title: "List sales", readOnly: true}, inputSchema[listSalesInput](), salesOutput),
+			func(in listSalesInput, _ json.RawMessage) (call, error) {
+				filter := client.SaleFilter{CheckoutPageID: in.CheckoutPageID, Status: in.Status, PaymentMethod: in.PaymentMethod}
+				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.Page[client.Sale], error) {
+					return bot.SalesPage(ctx, filter, page(in.Limit, in.Cursor), opts...)
+				}), nil
 			}),
 	}
 }

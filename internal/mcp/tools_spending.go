@@ -1,6 +1,12 @@
 package mcp
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
+)
 
 type checkoutInput struct {
 	ProfileIndex   int    `json:"profile_index" jsonschema:"the payment profile of the owner's card to use (1, 2, ...)"`
@@ -25,21 +31,23 @@ func spendingTools() []toolDef {
 				"card limits (per transaction, daily, monthly), the profile's allowance window, the owner's master budget, then the approval mode. "+
 				"Three outcomes: approved at once (approved true, with missing_digits, expiry_month and expiry_year to complete the purchase at the merchant); "+
 				"held for the owner (approved false, status pending_confirmation, confirmation_id and expires_at; this is not an error: call "+
-				"get_checkout_status with the confirmation_id later, for up to 15 minutes); or refused, as an error result with the code "+
+				"get_checkout_status with the confirmation_id later, for up to "+span(botpay.HoldWindow)+"); or refused, as an error result with the code "+
 				"(insufficient_funds, card_guardrail_violation, allowance_exceeded, master_budget_exceeded, wallet_frozen, wallet_not_active, invalid_profile, rate_limited). "+
 				checkoutLimitText+" Pass an idempotency_key so a retry never buys twice.",
 			hints{title: "Buy with the owner's card", destructive: true, openWorld: true},
-			inputSchema[checkoutInput](), outputSchema[purchaseOut]()),
-			func(in checkoutInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/bot/merchant/checkout", raw, in.IdempotencyKey)
+			inputSchema[checkoutInput](), purchaseOutput),
+			func(in checkoutInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey, (*client.Client).Checkout)
 			}),
 		endpoint(newTool("get_checkout_status",
 			"Reads the state of a purchase by its confirmation_id: pending (the owner has not decided), approved (with the card details to "+
-				"complete it), denied or expired (the owner did not decide within 15 minutes). Poll a held purchase about every 15 seconds; "+
+				"complete it), denied or expired (the owner did not decide within "+span(botpay.HoldWindow)+"). Poll a held purchase about every 15 seconds; "+
 				"denied and expired are final.",
-			hints{title: "Purchase status", readOnly: true}, inputSchema[checkoutStatusInput](), outputSchema[purchaseOut]()),
-			func(in checkoutStatusInput, _ json.RawMessage) (Request, error) {
-				return get("/api/v1/bot/merchant/checkout/status", map[string]string{"confirmation_id": in.ConfirmationID}), nil
+			hints{title: "Purchase status", readOnly: true}, inputSchema[checkoutStatusInput](), purchaseOutput),
+			func(in checkoutStatusInput, _ json.RawMessage) (call, error) {
+				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.Checkout, error) {
+					return bot.CheckoutStatus(ctx, in.ConfirmationID, opts...)
+				}), nil
 			}),
 	}
 }

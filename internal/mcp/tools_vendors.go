@@ -3,10 +3,11 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/botpay/botpay/client"
 )
 
 type searchVendorsInput struct {
@@ -23,25 +24,28 @@ type vendorSkillInput struct {
 	Vendor string `json:"vendor" jsonschema:"the vendor's slug from search_vendors"`
 }
 
-// skillPath is where the bot API serves a vendor's skill file.
-func skillPath(slug string) string { return "/api/v1/bot/skills/" + url.PathEscape(slug) }
-
 func vendorTools() []toolDef {
 	skillTool := newTool("get_vendor_skill",
 		"Reads a vendor's skill file (Markdown): how to search its catalogue, which checkout methods work for agents, shipping and "+
 			"returns, and integration notes. Read it before buying from that vendor. The same files are resources at botpay://skills/{slug}.",
 		hints{title: "Read a vendor skill file", readOnly: true}, inputSchema[vendorSkillInput](), outputSchema[skillFileOut]())
+	// The filters pass on as the agent wrote them: comma-separated lists
+	// the client joins again with commas.
+	query := func(in searchVendorsInput) client.SkillsQuery {
+		return client.SkillsQuery{Search: in.Search, Category: in.Category, Checkout: commaList(in.Checkout),
+			Capabilities: commaList(in.Capability), Maturity: commaList(in.Maturity)}
+	}
 	return []toolDef{
 		endpoint(newTool("search_vendors",
 			"Searches the catalogue of vendors that agents can buy from, with how agent-friendly each one is, its checkout methods "+
 				"(x402, native API, ...) and capabilities. Without filters it lists every vendor. Then read a vendor's skill file with get_vendor_skill.",
 			hints{title: "Search vendors", readOnly: true},
 			inputSchema[searchVendorsInput](enum("category", "retail", "office", "hardware", "electronics", "industrial", "specialty")),
-			outputSchema[vendorsOut]()),
-			func(in searchVendorsInput, _ json.RawMessage) (Request, error) {
-				return get("/api/v1/bot/skills", map[string]string{"search": in.Search, "category": in.Category,
-					"checkout": in.Checkout, "capability": in.Capability, "maturity": in.Maturity, "limit": optInt(in.Limit),
-					"cursor": in.Cursor}), nil
+			vendorsOutput),
+			func(in searchVendorsInput, _ json.RawMessage) (call, error) {
+				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.Page[client.Vendor], error) {
+					return bot.SkillsPage(ctx, query(in), page(in.Limit, in.Cursor), opts...)
+				}), nil
 			}),
 		{tool: skillTool, bind: func(s *sdk.Server, t *sdk.Tool, deps Resolver) {
 			sdk.AddTool(s, t, func(ctx context.Context, req *sdk.CallToolRequest, in vendorSkillInput) (*sdk.CallToolResult, any, error) {
@@ -53,18 +57,25 @@ func vendorTools() []toolDef {
 
 // vendorSkill answers the skill file: its Markdown as text, and as
 // structured output with the version and maturity headers.
-func vendorSkill(ctx context.Context, api *API, vendor string) (*sdk.CallToolResult, any, error) {
-	r := Request{Method: "GET", Path: skillPath(vendor)}
-	ans, err := api.Do(ctx, r)
-	if err != nil {
+func vendorSkill(ctx context.Context, bot *client.Client, vendor string) (*sdk.CallToolResult, any, error) {
+	var ans client.Answer
+	file, err := bot.SkillFile(ctx, vendor, client.WithAnswer(&ans))
+	switch {
+	case ans.StatusCode == 0:
 		return unreachable(err), nil, nil
+	case err != nil:
+		return refusal(ans, err), nil, nil
 	}
-	if !ans.OK() {
-		return refusal(r, ans), nil, nil
-	}
-	out := skillFileOut{Vendor: strings.ToLower(vendor), Version: ans.Header.Get("X-Skill-Version"),
-		Maturity: ans.Header.Get("X-Skill-Maturity"), ContentType: ans.Header.Get("Content-Type"), Markdown: string(ans.Body),
-		UntrustedFields: []string{"markdown"}}
+	out := skillFileOut{Vendor: strings.ToLower(vendor), Version: file.Version, Maturity: file.Maturity,
+		ContentType: ans.Header.Get("Content-Type"), Markdown: file.Markdown, UntrustedFields: []string{"markdown"}}
 	text := untrustedText("the vendor "+out.Vendor+" (its skill file)", out.Markdown)
 	return &sdk.CallToolResult{Content: []sdk.Content{text}}, out, nil
+}
+
+// commaList is a comma-separated list; nil for "".
+func commaList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }

@@ -1,9 +1,18 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
+
+	"github.com/botpay/botpay/client"
 )
+
+// The tools' input structs describe their arguments to the agent with
+// jsonschema descriptions, which the client's request types do not carry,
+// and add the tool-only idempotency_key; a POST tool's body is the
+// arguments as the agent wrote them (relayed), so these structs never
+// shape what reaches the endpoint.
 
 type noInput struct{}
 
@@ -25,43 +34,47 @@ func walletTools() []toolDef {
 				"its rails (card_wallet in USD and processor_wallet in USDC for x402, with balances and limits), the owner's master guardrails, "+
 				"webhook health and how many events wait in list_messages. Call it first, and again after a rails.updated event. "+
 				"If status is pending, the owner has not claimed the bot yet and nothing can be spent.",
-			hints{title: "Bot status", readOnly: true}, inputSchema[noInput](), outputSchema[statusOut]()),
-			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/status", nil), nil }),
+			hints{title: "Bot status", readOnly: true}, inputSchema[noInput](), statusOutput),
+			func(noInput, json.RawMessage) (call, error) { return answered((*client.Client).Status), nil }),
 		endpoint(newTool("check_wallet",
 			"Checks the card wallet: wallet_status (active, empty, pending or inactive), the available balance in USD (amounts held for "+
 				"purchases awaiting the owner are already subtracted and shown as held_usd), the monthly spending limit and what is left of it, "+
 				"and unfulfilled top-up requests. Call it before a purchase; if the balance is too low, call request_topup.",
-			hints{title: "Check wallet", readOnly: true}, inputSchema[noInput](), outputSchema[walletCheckOut]()),
-			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/wallet/check", nil), nil }),
+			hints{title: "Check wallet", readOnly: true}, inputSchema[noInput](), walletCheckOutput),
+			func(noInput, json.RawMessage) (call, error) { return answered((*client.Client).WalletCheck), nil }),
 		endpoint(newTool("list_transactions",
 			"Lists the card wallet's ledger, newest first: funding, spends, sales and refunds, each with its amount (negative for "+
 				"debits) and the balance after it. Refused with wallet_not_active until the owner claims the bot. For more, pass next_cursor as cursor.",
 			hints{title: "List transactions", readOnly: true},
-			inputSchema[listTransactionsInput](), outputSchema[transactionsOut]()),
-			func(in listTransactionsInput, _ json.RawMessage) (Request, error) {
-				return get("/api/v1/bot/wallet/transactions", map[string]string{"limit": optInt(in.Limit), "cursor": in.Cursor}), nil
+			inputSchema[listTransactionsInput](), transactionsOutput),
+			func(in listTransactionsInput, _ json.RawMessage) (call, error) {
+				return answered(func(bot *client.Client, ctx context.Context, opts ...client.CallOption) (*client.Page[client.Transaction], error) {
+					return bot.TransactionsPage(ctx, page(in.Limit, in.Cursor), opts...)
+				}), nil
 			}),
 		endpoint(newTool("get_spending_rules",
 			"Reads the guardrails the owner set for this bot: the approval mode (ask_for_everything, auto_approve_under_threshold, "+
 				"auto_approve_by_category), per-transaction, daily and monthly limits, the amount above which the owner must approve, "+
 				"approved and blocked categories, and the owner's notes. Read it before buying so a purchase fits the rules instead of being refused or held.",
-			hints{title: "Spending rules", readOnly: true}, inputSchema[noInput](), outputSchema[guardrailsOut]()),
-			func(noInput, json.RawMessage) (Request, error) { return get("/api/v1/bot/wallet/spending", nil), nil }),
+			hints{title: "Spending rules", readOnly: true}, inputSchema[noInput](), guardrailsOutput),
+			func(noInput, json.RawMessage) (call, error) { return answered((*client.Client).Spending), nil }),
 		endpoint(newTool("request_topup",
 			"Asks the owner to add money: records a top-up request and e-mails the owner with the amount and reason. It moves no money; "+
 				"the owner decides. When the owner funds the wallet you get wallet.funded (and wallet.topup.completed) in list_messages. "+
-				"Refused with wallet_not_active before the owner claims the bot, and rate_limited when asked too often.",
+				"Refused with wallet_not_active before the owner claims the bot, and "+topupLimitText+".",
 			hints{title: "Request a top-up", openWorld: true},
-			inputSchema[topupInput](), outputSchema[topupOut]()),
-			func(in topupInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/bot/wallet/topup-request", raw, in.IdempotencyKey)
+			inputSchema[topupInput](), outputSchema[client.TopupRequestResult](describe("owner_notified", "whether the e-mail to the owner went out"))),
+			func(in topupInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey,
+					func(bot *client.Client, ctx context.Context, in topupInput, opts ...client.CallOption) (*client.TopupRequestResult, error) {
+						return bot.TopupRequest(ctx, usd(in.AmountUSD), in.Reason, opts...)
+					})
 			}),
 	}
 }
 
-func optInt(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
+// usd is an amount the agent gave in dollars, as the client types it.
+func usd(dollars float64) client.USD {
+	amount, _ := client.ParseUSD(strconv.FormatFloat(dollars, 'f', -1, 64))
+	return amount
 }

@@ -1,12 +1,17 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/botpay"
+)
 
 type signInput struct {
 	ResourceURL      string `json:"resource_url" jsonschema:"the URL being paid for (procurement controls match its domain)"`
 	AmountUSDC       int64  `json:"amount_usdc" jsonschema:"the amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's maxAmountRequired)"`
 	RecipientAddress string `json:"recipient_address" jsonschema:"the vendor's 0x address (the 402 answer's payTo)"`
-	ValidBefore      int64  `json:"valid_before,omitempty" jsonschema:"Unix time after which the signature is void; default now plus 5 minutes"`
+	ValidBefore      int64  `json:"valid_before,omitempty"` // described with the service's default
 	IdempotencyKey   string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment; a retry with the same key and arguments returns the same signature instead of reserving the money twice"`
 	PaymentRequired  any    `json:"payment_required,omitempty" jsonschema:"the vendor's 402 as it came: the PAYMENT-REQUIRED header value (a string, x402 v2) or the x402 v1 JSON body (an object); the answer then adds payment_signature_header (send as PAYMENT-SIGNATURE) or x_payment_standard_header (send as X-PAYMENT)"`
 }
@@ -23,9 +28,10 @@ func x402Tools() []toolDef {
 				"guardrail_blocked (with a reason), insufficient_token_balance, no_processor_wallet. Prefer pay_x402_resource, which does the "+
 				"whole exchange with the resource.",
 			hints{title: "Sign an x402 payment", destructive: true},
-			inputSchema[signInput](), outputSchema[signOut]()),
-			func(in signInput, raw json.RawMessage) (Request, error) {
-				return post("/api/v1/processor-wallet/bot/sign", raw, in.IdempotencyKey)
+			inputSchema[signInput](describe("valid_before", "Unix time after which the signature is void; default now plus "+
+				span(botpay.SignatureDefaultValidity))), signOutput),
+			func(in signInput, raw json.RawMessage) (call, error) {
+				return relayed(raw, in.IdempotencyKey, (*client.Client).Sign)
 			}),
 		payTool(),
 	}
