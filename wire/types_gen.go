@@ -9,13 +9,13 @@ var _ json.Number
 // Error is a schema of the bot API.
 type Error struct {
 	// The error code (see the index of error codes).
-	Error   string  `json:"error"`
+	Error   string  `json:"error" jsonschema:"The error code (see the index of error codes)."`
 	Message *string `json:"message,omitempty"`
 	// Field → problem.
-	Details           map[string]string `json:"details,omitzero"`
+	Details           map[string]string `json:"details,omitzero" jsonschema:"Field → problem."`
 	RetryAfterSeconds *int              `json:"retry_after_seconds,omitempty"`
 	// The request's id, as in X-Request-Id.
-	RequestID *string `json:"request_id,omitempty"`
+	RequestID *string `json:"request_id,omitempty" jsonschema:"The request's id, as in X-Request-Id."`
 }
 
 // GuardrailBlocked is a schema of the bot API.
@@ -32,7 +32,7 @@ type RegisterRequest struct {
 	OwnerEmail  string  `json:"owner_email"`
 	Description *string `json:"description,omitempty"`
 	// Webhook URL; omitted: a managed tunnel is provisioned.
-	CallbackURL *string `json:"callback_url,omitempty"`
+	CallbackURL *string `json:"callback_url,omitempty" jsonschema:"Webhook URL; omitted: a managed tunnel is provisioned."`
 	PairingCode *string `json:"pairing_code,omitempty"`
 	BotType     *string `json:"bot_type,omitempty"`
 	LocalPort   *int    `json:"local_port,omitempty"`
@@ -45,7 +45,7 @@ type Registration struct {
 	BotName string `json:"bot_name"`
 	APIKey  string `json:"api_key"`
 	// Null when a pairing code was used.
-	ClaimToken           *string                  `json:"claim_token"`
+	ClaimToken           *string                  `json:"claim_token" jsonschema:"Null when a pairing code was used."`
 	Status               string                   `json:"status"`
 	OwnerVerificationURL *string                  `json:"owner_verification_url,omitempty"`
 	Paired               bool                     `json:"paired"`
@@ -76,13 +76,13 @@ type RegistrationTunnelSetup struct {
 // SpendingLimits is a schema of the bot API.
 type SpendingLimits struct {
 	// US dollars (cents exact).
-	PerTransactionUSD USD `json:"per_transaction_usd"`
+	PerTransactionUSD USD `json:"per_transaction_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	MonthlyUSD USD `json:"monthly_usd"`
+	MonthlyUSD USD `json:"monthly_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	MonthlySpentUSD USD `json:"monthly_spent_usd"`
+	MonthlySpentUSD USD `json:"monthly_spent_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	MonthlyRemainingUSD USD `json:"monthly_remaining_usd"`
+	MonthlyRemainingUSD USD `json:"monthly_remaining_usd" jsonschema:"US dollars (cents exact)."`
 }
 
 // MasterGuardrails is a schema of the bot API.
@@ -91,7 +91,7 @@ type MasterGuardrails struct {
 	DailyBudgetUSD    *USD `json:"daily_budget_usd"`
 	MonthlyBudgetUSD  *USD `json:"monthly_budget_usd"`
 	// UTC with milliseconds.
-	UpdatedAt *Timestamp `json:"updated_at,omitempty"`
+	UpdatedAt *Timestamp `json:"updated_at,omitempty" jsonschema:"UTC with milliseconds."`
 }
 
 // BotStatus is a schema of the bot API.
@@ -100,7 +100,7 @@ type BotStatus struct {
 	BotName string `json:"bot_name"`
 	Status  string `json:"status"`
 	// False in sandbox mode.
-	Livemode         *bool             `json:"livemode,omitempty"`
+	Livemode         *bool             `json:"livemode,omitempty" jsonschema:"False in sandbox mode."`
 	DefaultRail      *string           `json:"default_rail"`
 	ActiveRails      []string          `json:"active_rails"`
 	Rails            BotStatusRails    `json:"rails"`
@@ -123,9 +123,9 @@ type BotStatusRails struct {
 type BotStatusRailsCardWallet struct {
 	Status string `json:"status"`
 	// US dollars (cents exact).
-	BalanceUSD USD `json:"balance_usd"`
+	BalanceUSD USD `json:"balance_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	HeldUSD        USD             `json:"held_usd"`
+	HeldUSD        USD             `json:"held_usd" jsonschema:"US dollars (cents exact)."`
 	SpendingLimits *SpendingLimits `json:"spending_limits"`
 }
 
@@ -133,7 +133,7 @@ type BotStatusRailsCardWallet struct {
 type BotStatusRailsProcessorWallet struct {
 	Status string `json:"status"`
 	// USDC available to new signatures; in live mode null while the chain cannot be read (never 0 for unknown).
-	BalanceUSD *json.Number `json:"balance_usd"`
+	BalanceUSD *json.Number `json:"balance_usd" jsonschema:"USDC available to new signatures; in live mode null while the chain cannot be read (never 0 for unknown)."`
 	Address    string       `json:"address"`
 }
 
@@ -141,9 +141,9 @@ type BotStatusRailsProcessorWallet struct {
 type WalletCheck struct {
 	WalletStatus string `json:"wallet_status"`
 	// US dollars (cents exact).
-	BalanceUSD USD `json:"balance_usd"`
+	BalanceUSD USD `json:"balance_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	HeldUSD        USD             `json:"held_usd"`
+	HeldUSD        USD             `json:"held_usd" jsonschema:"US dollars (cents exact)."`
 	CardStatus     string          `json:"card_status"`
 	SpendingLimits *SpendingLimits `json:"spending_limits,omitempty"`
 	PendingTopups  int             `json:"pending_topups"`
@@ -156,11 +156,11 @@ type Transaction struct {
 	ID   int64  `json:"id"`
 	Type string `json:"type"`
 	// Negative for debits.
-	AmountUSD       json.Number  `json:"amount_usd"`
+	AmountUSD       json.Number  `json:"amount_usd" jsonschema:"Negative for debits."`
 	BalanceAfterUSD *json.Number `json:"balance_after_usd"`
 	Description     string       `json:"description"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 }
 
 // Guardrails is a schema of the bot API.
@@ -170,7 +170,7 @@ type Guardrails struct {
 	RecurringAllowed bool             `json:"recurring_allowed"`
 	Notes            *string          `json:"notes"`
 	// UTC with milliseconds.
-	UpdatedAt          Timestamp `json:"updated_at"`
+	UpdatedAt          Timestamp `json:"updated_at" jsonschema:"UTC with milliseconds."`
 	ApprovedCategories []string  `json:"approved_categories"`
 	BlockedCategories  []string  `json:"blocked_categories"`
 }
@@ -178,11 +178,11 @@ type Guardrails struct {
 // GuardrailsLimits is a schema of the bot API.
 type GuardrailsLimits struct {
 	// US dollars (cents exact).
-	PerTransactionUSD USD `json:"per_transaction_usd"`
+	PerTransactionUSD USD `json:"per_transaction_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	DailyUSD USD `json:"daily_usd"`
+	DailyUSD USD `json:"daily_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	MonthlyUSD          USD  `json:"monthly_usd"`
+	MonthlyUSD          USD  `json:"monthly_usd" jsonschema:"US dollars (cents exact)."`
 	AskApprovalAboveUSD *USD `json:"ask_approval_above_usd"`
 }
 
@@ -207,15 +207,15 @@ type GuardrailsChangeLimits struct {
 // KeyRotationRequest is a schema of the bot API.
 type KeyRotationRequest struct {
 	// How long the old key keeps working (owner default 0, bot default 3600).
-	GraceSeconds *int `json:"grace_seconds,omitempty"`
+	GraceSeconds *int `json:"grace_seconds,omitempty" jsonschema:"How long the old key keeps working (owner default 0, bot default 3600)."`
 }
 
 // KeyRotation is a schema of the bot API.
 type KeyRotation struct {
 	// The new key, shown once.
-	APIKey string `json:"api_key"`
+	APIKey string `json:"api_key" jsonschema:"The new key, shown once."`
 	// UTC with milliseconds.
-	PreviousKeyExpiresAt Timestamp `json:"previous_key_expires_at"`
+	PreviousKeyExpiresAt Timestamp `json:"previous_key_expires_at" jsonschema:"UTC with milliseconds."`
 }
 
 // CallbackState is a schema of the bot API.
@@ -228,36 +228,43 @@ type CallbackState struct {
 
 // CheckoutRequest is a schema of the bot API.
 type CheckoutRequest struct {
-	ProfileIndex int     `json:"profile_index"`
-	MerchantName string  `json:"merchant_name"`
-	MerchantURL  string  `json:"merchant_url"`
-	ItemName     string  `json:"item_name"`
-	AmountCents  int64   `json:"amount_cents"`
-	Category     *string `json:"category,omitempty"`
-	TaskID       *string `json:"task_id,omitempty"`
-	// Required when the bot has several active cards.
-	CardID *string `json:"card_id,omitempty"`
+	// The payment profile of the owner's card to use (1, 2, ...).
+	ProfileIndex int `json:"profile_index" jsonschema:"The payment profile of the owner's card to use (1, 2, ...)."`
+	// The merchant's name, as the owner will see it.
+	MerchantName string `json:"merchant_name" jsonschema:"The merchant's name, as the owner will see it."`
+	// The merchant's URL or domain; procurement controls match its domain.
+	MerchantURL string `json:"merchant_url" jsonschema:"The merchant's URL or domain; procurement controls match its domain."`
+	// What is being bought.
+	ItemName string `json:"item_name" jsonschema:"What is being bought."`
+	// The price in US cents (1250 is $12.50).
+	AmountCents int64 `json:"amount_cents" jsonschema:"The price in US cents (1250 is $12.50)."`
+	// For example retail, saas, food, office; the owner may approve or block categories.
+	Category *string `json:"category,omitempty" jsonschema:"For example retail, saas, food, office; the owner may approve or block categories."`
+	// The purchase task the owner queued that this checkout fulfils (tasks/next).
+	TaskID *string `json:"task_id,omitempty" jsonschema:"The purchase task the owner queued that this checkout fulfils (tasks/next)."`
+	// Required only when the bot has several active cards.
+	CardID *string `json:"card_id,omitempty" jsonschema:"Required only when the bot has several active cards."`
 }
 
 // Purchase is a schema of the bot API.
 type Purchase struct {
 	// Only in the answer of the checkout itself.
-	Approved       *bool  `json:"approved,omitempty"`
+	Approved       *bool  `json:"approved,omitempty" jsonschema:"Only in the answer of the checkout itself."`
 	ConfirmationID string `json:"confirmation_id"`
 	Status         string `json:"status"`
 	ProfileIndex   int    `json:"profile_index"`
 	MerchantName   string `json:"merchant_name"`
 	ItemName       string `json:"item_name"`
 	// US dollars (cents exact).
-	AmountUSD USD `json:"amount_usd"`
+	AmountUSD USD `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	// Only when approved.
-	MissingDigits *string `json:"missing_digits,omitempty"`
+	MissingDigits *string `json:"missing_digits,omitempty" jsonschema:"Only when approved."`
 	// Only when approved.
-	ExpiryMonth *string `json:"expiry_month,omitempty"`
+	ExpiryMonth *string `json:"expiry_month,omitempty" jsonschema:"Only when approved."`
 	// Only when approved.
-	ExpiryYear *string `json:"expiry_year,omitempty"`
+	ExpiryYear *string `json:"expiry_year,omitempty" jsonschema:"Only when approved."`
 	// Only while held.
-	ExpiresAt *Timestamp `json:"expires_at,omitempty"`
+	ExpiresAt *Timestamp `json:"expires_at,omitempty" jsonschema:"Only while held."`
 	Message   string     `json:"message"`
 }
 
@@ -285,15 +292,15 @@ type PendingMessage struct {
 	MessageID int64  `json:"message_id"`
 	EventID   string `json:"event_id"`
 	// An event type of `webhooks`.
-	Event string `json:"event"`
+	Event string "json:\"event\" jsonschema:\"An event type of `webhooks`.\""
 	// The event's data, as in its webhook.
-	Data json.RawMessage `json:"data"`
+	Data json.RawMessage `json:"data" jsonschema:"The event's data, as in its webhook."`
 	// UTC with milliseconds.
-	Timestamp Timestamp `json:"timestamp"`
+	Timestamp Timestamp `json:"timestamp" jsonschema:"UTC with milliseconds."`
 	// UTC with milliseconds.
-	StagedAt Timestamp `json:"staged_at"`
+	StagedAt Timestamp `json:"staged_at" jsonschema:"UTC with milliseconds."`
 	// UTC with milliseconds.
-	ExpiresAt Timestamp `json:"expires_at"`
+	ExpiresAt Timestamp `json:"expires_at" jsonschema:"UTC with milliseconds."`
 }
 
 // Vendor is a schema of the bot API.
@@ -318,21 +325,27 @@ type Vendor struct {
 
 // CheckoutPageRequest is a schema of the bot API.
 type CheckoutPageRequest struct {
-	// 1–200 characters.
-	Title       string  `json:"title"`
-	Description *string `json:"description,omitempty"`
-	// Omit for pay-what-you-want.
-	AmountUSD      *USD     `json:"amount_usd,omitempty"`
-	AmountLocked   *bool    `json:"amount_locked,omitempty"`
-	AllowedMethods []string `json:"allowed_methods,omitzero"`
-	SuccessURL     *string  `json:"success_url,omitempty"`
+	// What is sold, 1–200 characters.
+	Title string `json:"title" jsonschema:"What is sold, 1–200 characters."`
+	// At most 2000 characters.
+	Description *string `json:"description,omitempty" jsonschema:"At most 2000 characters."`
+	// Fixed price in US dollars; omit for pay-what-you-want.
+	AmountUSD *USD `json:"amount_usd,omitempty" jsonschema:"Fixed price in US dollars; omit for pay-what-you-want."`
+	// Whether buyers must pay exactly `amount_usd`.
+	AmountLocked *bool "json:\"amount_locked,omitempty\" jsonschema:\"Whether buyers must pay exactly `amount_usd`.\""
+	// The payment methods offered; default all.
+	AllowedMethods []string `json:"allowed_methods,omitzero" jsonschema:"The payment methods offered; default all."`
+	// Where buyers go after paying.
+	SuccessURL *string `json:"success_url,omitempty" jsonschema:"Where buyers go after paying."`
 	// An address for buyers' questions, shown beside the seller's name on the page, its invoices and receipts.
-	ContactEmail *string `json:"contact_email,omitempty"`
+	ContactEmail *string `json:"contact_email,omitempty" jsonschema:"An address for buyers' questions, shown beside the seller's name on the page, its invoices and receipts."`
 	// The refund policy buyers see on the page, its invoices and receipts.
-	RefundPolicy      *string `json:"refund_policy,omitempty"`
-	ExpiresAt         *string `json:"expires_at,omitempty"`
-	PageType          *string `json:"page_type,omitempty"`
-	DigitalProductURL *string `json:"digital_product_url,omitempty"`
+	RefundPolicy *string `json:"refund_policy,omitempty" jsonschema:"The refund policy buyers see on the page, its invoices and receipts."`
+	// ISO 8601 time after which the page stops selling.
+	ExpiresAt *string `json:"expires_at,omitempty" jsonschema:"ISO 8601 time after which the page stops selling."`
+	PageType  *string `json:"page_type,omitempty"`
+	// Required for `digital_product`: revealed to the buyer only after payment.
+	DigitalProductURL *string "json:\"digital_product_url,omitempty\" jsonschema:\"Required for `digital_product`: revealed to the buyer only after payment.\""
 	ImageURL          *string `json:"image_url,omitempty"`
 	CollectBuyerName  *bool   `json:"collect_buyer_name,omitempty"`
 }
@@ -341,7 +354,7 @@ type CheckoutPageRequest struct {
 type CheckoutPage struct {
 	CheckoutPageID string `json:"checkout_page_id"`
 	// Relative to the service.
-	CheckoutURL       string   `json:"checkout_url"`
+	CheckoutURL       string   `json:"checkout_url" jsonschema:"Relative to the service."`
 	Title             string   `json:"title"`
 	Description       string   `json:"description"`
 	WalletAddress     *string  `json:"wallet_address"`
@@ -359,9 +372,9 @@ type CheckoutPage struct {
 	ViewCount         int      `json:"view_count"`
 	PaymentCount      int      `json:"payment_count"`
 	// US dollars (cents exact).
-	TotalReceivedUSD USD `json:"total_received_usd"`
+	TotalReceivedUSD USD `json:"total_received_usd" jsonschema:"US dollars (cents exact)."`
 	// UTC with milliseconds.
-	CreatedAt Timestamp  `json:"created_at"`
+	CreatedAt Timestamp  `json:"created_at" jsonschema:"UTC with milliseconds."`
 	ExpiresAt *Timestamp `json:"expires_at"`
 }
 
@@ -369,39 +382,43 @@ type CheckoutPage struct {
 type PaymentLink struct {
 	PaymentLinkID string `json:"payment_link_id"`
 	// US dollars (cents exact).
-	AmountUSD   USD     `json:"amount_usd"`
+	AmountUSD   USD     `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	Description string  `json:"description"`
 	PayerEmail  *string `json:"payer_email"`
 	Status      string  `json:"status"`
 	// Only while pending.
-	CheckoutURL *string `json:"checkout_url,omitempty"`
+	CheckoutURL *string `json:"checkout_url,omitempty" jsonschema:"Only while pending."`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 	// UTC with milliseconds.
-	ExpiresAt Timestamp  `json:"expires_at"`
+	ExpiresAt Timestamp  `json:"expires_at" jsonschema:"UTC with milliseconds."`
 	PaidAt    *Timestamp `json:"paid_at"`
 }
 
 // InvoiceRequest is a schema of the bot API.
 type InvoiceRequest struct {
-	CheckoutPageID string                   `json:"checkout_page_id"`
-	RecipientName  *string                  `json:"recipient_name,omitempty"`
-	RecipientEmail *string                  `json:"recipient_email,omitempty"`
-	RecipientType  *string                  `json:"recipient_type,omitempty"`
-	LineItems      []InvoiceRequestLineItem `json:"line_items"`
-	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	TaxUSD *USD `json:"tax_usd,omitempty"`
+	// The checkout page the invoice is paid through.
+	CheckoutPageID string  `json:"checkout_page_id" jsonschema:"The checkout page the invoice is paid through."`
+	RecipientName  *string `json:"recipient_name,omitempty"`
+	// Where the invoice's e-mail goes when it is sent.
+	RecipientEmail *string `json:"recipient_email,omitempty" jsonschema:"Where the invoice's e-mail goes when it is sent."`
+	RecipientType  *string `json:"recipient_type,omitempty"`
+	// At least one line; a line's amount is quantity times unit price.
+	LineItems []InvoiceRequestLineItem `json:"line_items" jsonschema:"At least one line; a line's amount is quantity times unit price."`
+	// Added to the subtotal; default 0.
+	TaxUSD *USD `json:"tax_usd,omitempty" jsonschema:"Added to the subtotal; default 0."`
 	// ISO 8601; default 30 days after creation.
-	DueDate *string `json:"due_date,omitempty"`
+	DueDate *string `json:"due_date,omitempty" jsonschema:"ISO 8601; default 30 days after creation."`
 	Notes   *string `json:"notes,omitempty"`
 }
 
 // InvoiceRequestLineItem is a schema of the bot API.
 type InvoiceRequestLineItem struct {
-	Description string      `json:"description"`
-	Quantity    json.Number `json:"quantity"`
-	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	UnitPriceUSD USD `json:"unit_price_usd"`
+	Description string `json:"description"`
+	// Positive.
+	Quantity json.Number `json:"quantity" jsonschema:"Positive."`
+	// US dollars, at least 0.
+	UnitPriceUSD USD `json:"unit_price_usd" jsonschema:"US dollars, at least 0."`
 }
 
 // Invoice is a schema of the bot API.
@@ -415,15 +432,15 @@ type Invoice struct {
 	RecipientType   *string           `json:"recipient_type"`
 	LineItems       []InvoiceLineItem `json:"line_items"`
 	// US dollars (cents exact).
-	SubtotalUSD USD `json:"subtotal_usd"`
+	SubtotalUSD USD `json:"subtotal_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	TaxUSD USD `json:"tax_usd"`
+	TaxUSD USD `json:"tax_usd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	TotalUSD USD `json:"total_usd"`
+	TotalUSD USD `json:"total_usd" jsonschema:"US dollars (cents exact)."`
 	// Relative path `/pay/{checkout_page_id}?ref={reference_number}&t={token}`: the unguessable token `t` is what lets its holder see, download and pay the invoice.
-	PaymentURL string `json:"payment_url"`
+	PaymentURL string "json:\"payment_url\" jsonschema:\"Relative path `/pay/{checkout_page_id}?ref={reference_number}&t={token}`: the unguessable token `t` is what lets its holder see, download and pay the invoice.\""
 	// UTC with milliseconds.
-	DueDate     Timestamp  `json:"due_date"`
+	DueDate     Timestamp  `json:"due_date" jsonschema:"UTC with milliseconds."`
 	SenderName  string     `json:"sender_name"`
 	SenderEmail string     `json:"sender_email"`
 	Notes       string     `json:"notes"`
@@ -432,11 +449,11 @@ type Invoice struct {
 	ViewedAt    *Timestamp `json:"viewed_at"`
 	PaidAt      *Timestamp `json:"paid_at"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 	// UTC with milliseconds.
-	UpdatedAt Timestamp `json:"updated_at"`
+	UpdatedAt Timestamp `json:"updated_at" jsonschema:"UTC with milliseconds."`
 	// US dollars (cents exact).
-	RefundedUSD *USD `json:"refunded_usd,omitempty"`
+	RefundedUSD *USD `json:"refunded_usd,omitempty" jsonschema:"US dollars (cents exact)."`
 }
 
 // InvoiceLineItem is a schema of the bot API.
@@ -444,9 +461,9 @@ type InvoiceLineItem struct {
 	Description string      `json:"description"`
 	Quantity    json.Number `json:"quantity"`
 	// US dollars (cents exact).
-	UnitPriceUSD USD `json:"unitPriceUsd"`
+	UnitPriceUSD USD `json:"unitPriceUsd" jsonschema:"US dollars (cents exact)."`
 	// US dollars (cents exact).
-	AmountUSD USD `json:"amountUsd"`
+	AmountUSD USD `json:"amountUsd" jsonschema:"US dollars (cents exact)."`
 }
 
 // Sale is a schema of the bot API.
@@ -456,7 +473,7 @@ type Sale struct {
 	PaymentLinkID  *string `json:"payment_link_id,omitempty"`
 	InvoiceID      *string `json:"invoice_id,omitempty"`
 	// US dollars (cents exact).
-	AmountUSD       USD        `json:"amount_usd"`
+	AmountUSD       USD        `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	PaymentMethod   string     `json:"payment_method"`
 	Status          string     `json:"status"`
 	BuyerType       string     `json:"buyer_type"`
@@ -466,11 +483,11 @@ type Sale struct {
 	CheckoutTitle   string     `json:"checkout_title"`
 	ConfirmedAt     *Timestamp `json:"confirmed_at"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 	// US dollars (cents exact).
-	RefundedUSD *USD `json:"refunded_usd,omitempty"`
+	RefundedUSD *USD `json:"refunded_usd,omitempty" jsonschema:"US dollars (cents exact)."`
 	// What an x402 payment settled through the facilitator bought (a resource of the bot's own API); such a sale has no checkout page.
-	ResourceURL *string `json:"resource_url,omitempty"`
+	ResourceURL *string `json:"resource_url,omitempty" jsonschema:"What an x402 payment settled through the facilitator bought (a resource of the bot's own API); such a sale has no checkout page."`
 }
 
 // FacilitatorRequest is a schema of the bot API.
@@ -478,9 +495,9 @@ type Sale struct {
 type FacilitatorRequest struct {
 	X402Version string `json:"x402Version"`
 	// The payer's PaymentPayload (v2: with `accepted`; v1: with `scheme` and `network`).
-	PaymentPayload json.RawMessage `json:"paymentPayload"`
+	PaymentPayload json.RawMessage "json:\"paymentPayload\" jsonschema:\"The payer's PaymentPayload (v2: with `accepted`; v1: with `scheme` and `network`).\""
 	// The offer the payment answers (v2 `amount`; v1 `maxAmountRequired` and `resource`).
-	PaymentRequirements json.RawMessage `json:"paymentRequirements"`
+	PaymentRequirements json.RawMessage "json:\"paymentRequirements\" jsonschema:\"The offer the payment answers (v2 `amount`; v1 `maxAmountRequired` and `resource`).\""
 }
 
 // BuyerPayment is a schema of the bot API.
@@ -489,11 +506,11 @@ type BuyerPayment struct {
 	BuyerName  *string `json:"buyer_name,omitempty"`
 	Method     *string `json:"method,omitempty"`
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	AmountUSD *USD `json:"amount_usd,omitempty"`
+	AmountUSD *USD `json:"amount_usd,omitempty" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 	// An invoice's reference number.
-	Ref *string `json:"ref,omitempty"`
+	Ref *string `json:"ref,omitempty" jsonschema:"An invoice's reference number."`
 	// The invoice's payment token (the `t` of its `payment_url`), with `ref`.
-	T *string `json:"t,omitempty"`
+	T *string "json:\"t,omitempty\" jsonschema:\"The invoice's payment token (the `t` of its `payment_url`), with `ref`.\""
 }
 
 // Settlement is a schema of the bot API.
@@ -502,13 +519,13 @@ type Settlement struct {
 	SaleID string  `json:"sale_id"`
 	TXHash *string `json:"tx_hash"`
 	// US dollars (cents exact).
-	AmountUSD       USD                `json:"amount_usd"`
+	AmountUSD       USD                `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	Product         *SettlementProduct `json:"product"`
 	InvoiceID       *string            `json:"invoice_id,omitempty"`
 	ReferenceNumber *string            `json:"reference_number,omitempty"`
 	PaymentLinkID   *string            `json:"payment_link_id,omitempty"`
 	// UTC with milliseconds.
-	PaidAt *Timestamp `json:"paid_at,omitempty"`
+	PaidAt *Timestamp `json:"paid_at,omitempty" jsonschema:"UTC with milliseconds."`
 }
 
 // SettlementProduct is a schema of the bot API.
@@ -521,7 +538,7 @@ type SettlementProduct struct {
 type PaymentRequired struct {
 	X402Version string `json:"x402Version"`
 	// Why: `X-PAYMENT header is required`, or the refusal (`insufficient_funds`, `invalid_signature`, `authorization_used`, `expired`, …).
-	Error   *string                 `json:"error,omitempty"`
+	Error   *string                 "json:\"error,omitempty\" jsonschema:\"Why: `X-PAYMENT header is required`, or the refusal (`insufficient_funds`, `invalid_signature`, `authorization_used`, `expired`, …).\""
 	Accepts []PaymentRequiredAccept `json:"accepts"`
 }
 
@@ -530,7 +547,7 @@ type PaymentRequiredAccept struct {
 	Scheme  string `json:"scheme"`
 	Network string `json:"network"`
 	// Micro-USDC.
-	MaxAmountRequired string            `json:"maxAmountRequired"`
+	MaxAmountRequired string            `json:"maxAmountRequired" jsonschema:"Micro-USDC."`
 	Resource          string            `json:"resource"`
 	Description       string            `json:"description"`
 	MimeType          string            `json:"mimeType"`
@@ -557,7 +574,7 @@ type OwnedBot struct {
 	WebhookStatus    string  `json:"webhook_status"`
 	WebhookFailCount int     `json:"webhook_fail_count"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp  `json:"created_at"`
+	CreatedAt Timestamp  `json:"created_at" jsonschema:"UTC with milliseconds."`
 	ClaimedAt *Timestamp `json:"claimed_at"`
 }
 
@@ -577,18 +594,18 @@ type CardRequestProfile struct {
 	ProfileIndex      int    `json:"profile_index"`
 	AllowanceDuration string `json:"allowance_duration"`
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	AllowanceUSD            USD   `json:"allowance_usd"`
+	AllowanceUSD            USD   `json:"allowance_usd" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 	HumanPermissionRequired *bool `json:"human_permission_required,omitempty"`
 }
 
 // CardRequestLimits is a schema of the bot API.
 type CardRequestLimits struct {
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	PerTransactionUSD *USD `json:"per_transaction_usd,omitempty"`
+	PerTransactionUSD *USD `json:"per_transaction_usd,omitempty" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	DailyUSD *USD `json:"daily_usd,omitempty"`
+	DailyUSD *USD `json:"daily_usd,omitempty" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	MonthlyUSD *USD `json:"monthly_usd,omitempty"`
+	MonthlyUSD *USD `json:"monthly_usd,omitempty" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 }
 
 // Card is a schema of the bot API.
@@ -601,7 +618,7 @@ type Card struct {
 	Profiles         []CardProfile `json:"profiles"`
 	Limits           CardLimits    `json:"limits"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 }
 
 // CardProfile is a schema of the bot API.
@@ -609,7 +626,7 @@ type CardProfile struct {
 	ProfileIndex      int    `json:"profile_index"`
 	AllowanceDuration string `json:"allowance_duration"`
 	// US dollars (cents exact).
-	AllowanceUSD            USD  `json:"allowance_usd"`
+	AllowanceUSD            USD  `json:"allowance_usd" jsonschema:"US dollars (cents exact)."`
 	HumanPermissionRequired bool `json:"human_permission_required"`
 }
 
@@ -627,9 +644,9 @@ type Procurement struct {
 	AllowedMerchants []string `json:"allowed_merchants"`
 	BlockedMerchants []string `json:"blocked_merchants"`
 	// Checksummed 0x addresses.
-	AllowedRecipients []string `json:"allowed_recipients,omitzero"`
+	AllowedRecipients []string `json:"allowed_recipients,omitzero" jsonschema:"Checksummed 0x addresses."`
 	// Checksummed 0x addresses.
-	BlockedRecipients []string   `json:"blocked_recipients,omitzero"`
+	BlockedRecipients []string   `json:"blocked_recipients,omitzero" jsonschema:"Checksummed 0x addresses."`
 	UpdatedAt         *Timestamp `json:"updated_at"`
 }
 
@@ -637,7 +654,7 @@ type Procurement struct {
 type Approval struct {
 	Kind string `json:"kind"`
 	// `chk_…` for a purchase, an integer for a signing request.
-	ID           any         `json:"id"`
+	ID           any         "json:\"id\" jsonschema:\"`chk_…` for a purchase, an integer for a signing request.\""
 	BotID        string      `json:"bot_id"`
 	AmountUSD    json.Number `json:"amount_usd"`
 	MerchantName string      `json:"merchant_name"`
@@ -645,7 +662,7 @@ type Approval struct {
 	Status       string      `json:"status"`
 	ExpiresAt    *Timestamp  `json:"expires_at"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 }
 
 // Rail5Checkout is a schema of the bot API.
@@ -656,9 +673,9 @@ type Rail5Checkout struct {
 	MerchantName string `json:"merchant_name"`
 	ItemName     string `json:"item_name"`
 	// US dollars (cents exact).
-	AmountUSD USD `json:"amount_usd"`
+	AmountUSD USD `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	// Only from rail5/key, once.
-	Key     *string `json:"key,omitempty"`
+	Key     *string `json:"key,omitempty" jsonschema:"Only from rail5/key, once."`
 	Alg     *string `json:"alg,omitempty"`
 	Message string  `json:"message"`
 }
@@ -666,7 +683,7 @@ type Rail5Checkout struct {
 // RefundRequest is a schema of the bot API.
 type RefundRequest struct {
 	// Default the whole remaining amount.
-	AmountUSD *USD   `json:"amount_usd,omitempty"`
+	AmountUSD *USD   `json:"amount_usd,omitempty" jsonschema:"Default the whole remaining amount."`
 	Reason    string `json:"reason"`
 }
 
@@ -676,12 +693,12 @@ type Refund struct {
 	ConfirmationID *string `json:"confirmation_id,omitempty"`
 	SaleID         *string `json:"sale_id,omitempty"`
 	// US dollars (cents exact).
-	AmountUSD USD     `json:"amount_usd"`
+	AmountUSD USD     `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	Reason    string  `json:"reason"`
 	Status    string  `json:"status"`
 	TXHash    *string `json:"tx_hash,omitempty"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 }
 
 // EventDataWalletRefundCompleted is a schema of the bot API.
@@ -700,7 +717,7 @@ type EventDataWalletRefundCompleted struct {
 type WebhookEvent struct {
 	Event string `json:"event"`
 	// UTC with milliseconds.
-	Timestamp Timestamp       `json:"timestamp"`
+	Timestamp Timestamp       `json:"timestamp" jsonschema:"UTC with milliseconds."`
 	BotID     string          `json:"bot_id"`
 	Data      json.RawMessage `json:"data"`
 }
@@ -789,7 +806,7 @@ type EventDataPurchaseApproved struct {
 	XPaymentHeader *string     `json:"x_payment_header,omitempty"`
 	Signature      *string     `json:"signature,omitempty"`
 	// Unix seconds.
-	ValidBefore            *int64  `json:"valid_before,omitempty"`
+	ValidBefore            *int64  `json:"valid_before,omitempty" jsonschema:"Unix seconds."`
 	PaymentSignatureHeader *string `json:"payment_signature_header,omitempty"`
 	XPaymentStandardHeader *string `json:"x_payment_standard_header,omitempty"`
 }
@@ -854,7 +871,7 @@ type EventDataRailsUpdated struct {
 	BotID   string  `json:"bot_id"`
 	Message string  `json:"message"`
 	// UTC with milliseconds.
-	PreviousKeyExpiresAt *Timestamp `json:"previous_key_expires_at,omitempty"`
+	PreviousKeyExpiresAt *Timestamp `json:"previous_key_expires_at,omitempty" jsonschema:"UTC with milliseconds."`
 }
 
 // HealthzResponse is the answer 200 of GET /healthz.
@@ -872,16 +889,17 @@ type ReadyzResponse struct {
 type ListTransactionsResponse struct {
 	Transactions []Transaction `json:"transactions"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // RequestTopupRequest is the request body of POST /api/v1/bot/wallet/topup-request.
 type RequestTopupRequest struct {
-	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	AmountUSD USD     `json:"amount_usd"`
-	Reason    *string `json:"reason,omitempty"`
+	// The amount to ask for, in US dollars (for example 20 or 12.50).
+	AmountUSD USD `json:"amount_usd" jsonschema:"The amount to ask for, in US dollars (for example 20 or 12.50)."`
+	// Why the money is needed (at most 500 characters); the owner reads it in the e-mail.
+	Reason *string `json:"reason,omitempty" jsonschema:"Why the money is needed (at most 500 characters); the owner reads it in the e-mail."`
 }
 
 // RequestTopupResponse is the answer 200 of POST /api/v1/bot/wallet/topup-request.
@@ -889,7 +907,7 @@ type RequestTopupResponse struct {
 	TopupRequestID int64  `json:"topup_request_id"`
 	Status         string `json:"status"`
 	// US dollars (cents exact).
-	AmountUSD     USD    `json:"amount_usd"`
+	AmountUSD     USD    `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
 	OwnerNotified bool   `json:"owner_notified"`
 	Message       string `json:"message"`
 }
@@ -904,14 +922,15 @@ type ListMessagesResponse struct {
 	Messages []PendingMessage `json:"messages"`
 	Count    int              `json:"count"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // AckMessagesRequest is the request body of POST /api/v1/bot/messages/ack.
 type AckMessagesRequest struct {
-	MessageIDs []int64 `json:"message_ids"`
+	// The `message_id` values of the handled messages.
+	MessageIDs []int64 "json:\"message_ids\" jsonschema:\"The `message_id` values of the handled messages.\""
 }
 
 // AckMessagesResponse is the answer 200 of POST /api/v1/bot/messages/ack.
@@ -926,46 +945,46 @@ type SearchVendorsResponse struct {
 	Total      int      `json:"total"`
 	Categories []string `json:"categories"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ListCheckoutPagesResponse is the answer 200 of GET /api/v1/bot/checkout-pages.
 type ListCheckoutPagesResponse struct {
 	CheckoutPages []CheckoutPage `json:"checkout_pages"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ListPaymentLinksResponse is the answer 200 of GET /api/v1/bot/payments/links.
 type ListPaymentLinksResponse struct {
 	PaymentLinks []PaymentLink `json:"payment_links"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // CreatePaymentLinkRequest is the request body of POST /api/v1/bot/payments/create-link.
 type CreatePaymentLinkRequest struct {
-	// 0.50 to 10,000.
-	AmountUSD USD `json:"amount_usd"`
-	// 1–500 characters.
-	Description string `json:"description"`
-	// Pre-fills the hosted checkout.
-	PayerEmail *string `json:"payer_email,omitempty"`
+	// 0.50 to 10,000 US dollars.
+	AmountUSD USD `json:"amount_usd" jsonschema:"0.50 to 10,000 US dollars."`
+	// What the payment is for, 1–500 characters.
+	Description string `json:"description" jsonschema:"What the payment is for, 1–500 characters."`
+	// Pre-fills the payer's e-mail on the payment page.
+	PayerEmail *string `json:"payer_email,omitempty" jsonschema:"Pre-fills the payer's e-mail on the payment page."`
 }
 
 // ListInvoicesResponse is the answer 200 of GET /api/v1/bot/invoices.
 type ListInvoicesResponse struct {
 	Invoices []Invoice `json:"invoices"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // SendInvoiceResponse is the answer 200 of POST /api/v1/bot/invoices/{id}/send.
@@ -974,7 +993,7 @@ type SendInvoiceResponse struct {
 	ReferenceNumber string `json:"reference_number"`
 	Status          string `json:"status"`
 	// UTC with milliseconds.
-	SentAt      Timestamp `json:"sent_at"`
+	SentAt      Timestamp `json:"sent_at" jsonschema:"UTC with milliseconds."`
 	PaymentURL  string    `json:"payment_url"`
 	EmailSent   bool      `json:"email_sent"`
 	EmailReason string    `json:"email_reason"`
@@ -984,9 +1003,9 @@ type SendInvoiceResponse struct {
 type ListSalesResponse struct {
 	Sales []Sale `json:"sales"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // FacilitatorSupportedResponse is the answer 200 of GET /api/v1/x402/facilitator/supported.
@@ -1010,7 +1029,7 @@ type FacilitatorVerifyResponse struct {
 	InvalidMessage *string `json:"invalidMessage,omitempty"`
 	Payer          *string `json:"payer,omitempty"`
 	// `{"sandbox": true}` in sandbox mode.
-	Extra json.RawMessage `json:"extra,omitzero"`
+	Extra json.RawMessage "json:\"extra,omitzero\" jsonschema:\"`{\\\"sandbox\\\": true}` in sandbox mode.\""
 }
 
 // FacilitatorSettleResponse is the answer 200 of POST /api/v1/x402/facilitator/settle.
@@ -1020,13 +1039,13 @@ type FacilitatorSettleResponse struct {
 	ErrorMessage *string `json:"errorMessage,omitempty"`
 	Payer        *string `json:"payer,omitempty"`
 	// The transaction hash; `""` when the settlement failed; simulated in sandbox mode.
-	Transaction string `json:"transaction"`
+	Transaction string "json:\"transaction\" jsonschema:\"The transaction hash; `\\\"\\\"` when the settlement failed; simulated in sandbox mode.\""
 	// The requirements' network as they name it.
-	Network string `json:"network"`
+	Network string `json:"network" jsonschema:"The requirements' network as they name it."`
 	// Micro-units settled.
-	Amount *string `json:"amount,omitempty"`
+	Amount *string `json:"amount,omitempty" jsonschema:"Micro-units settled."`
 	// `{"sandbox": true}` in sandbox mode.
-	Extra json.RawMessage `json:"extra,omitzero"`
+	Extra json.RawMessage "json:\"extra,omitzero\" jsonschema:\"`{\\\"sandbox\\\": true}` in sandbox mode.\""
 }
 
 // ConfirmRail5DeliveryRequest is the request body of POST /api/v1/bot/rail5/confirm-delivery.
@@ -1068,24 +1087,25 @@ type Rail5CompleteRequest struct {
 
 // SignX402PaymentRequest is the request body of POST /api/v1/processor-wallet/bot/sign.
 type SignX402PaymentRequest struct {
-	ResourceURL string `json:"resource_url"`
-	// Micro-USDC.
-	AmountUSDC MicroUSDC `json:"amount_usdc"`
-	// `0x` address of the vendor.
-	RecipientAddress string `json:"recipient_address"`
+	// The URL being paid for; procurement controls match its domain.
+	ResourceURL string `json:"resource_url" jsonschema:"The URL being paid for; procurement controls match its domain."`
+	// The amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's amount).
+	AmountUSDC MicroUSDC `json:"amount_usdc" jsonschema:"The amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's amount)."`
+	// The vendor's `0x` address (the 402 answer's `payTo`).
+	RecipientAddress string "json:\"recipient_address\" jsonschema:\"The vendor's `0x` address (the 402 answer's `payTo`).\""
 	// Unix seconds; default now plus 5 minutes.
-	ValidBefore *int64 `json:"valid_before,omitempty"`
+	ValidBefore *int64 `json:"valid_before,omitempty" jsonschema:"Unix seconds; default now plus 5 minutes."`
 	// The vendor's 402 as it came: the `PAYMENT-REQUIRED` header value (a string,
 	// x402 v2) or the x402 v1 JSON body (an object).
-	PaymentRequired any `json:"payment_required,omitzero"`
+	PaymentRequired any "json:\"payment_required,omitzero\" jsonschema:\"The vendor's 402 as it came: the `PAYMENT-REQUIRED` header value (a string, x402 v2) or the x402 v1 JSON body (an object).\""
 }
 
 // SignX402PaymentResponse is the answer 200 of POST /api/v1/processor-wallet/bot/sign.
 type SignX402PaymentResponse struct {
 	// Base64 JSON for the X-PAYMENT header.
-	XPaymentHeader string `json:"x_payment_header"`
+	XPaymentHeader string `json:"x_payment_header" jsonschema:"Base64 JSON for the X-PAYMENT header."`
 	// 0x hex.
-	Signature   string    `json:"signature"`
+	Signature   string    `json:"signature" jsonschema:"0x hex."`
 	From        string    `json:"from"`
 	Nonce       string    `json:"nonce"`
 	ValidBefore int64     `json:"valid_before"`
@@ -1093,19 +1113,19 @@ type SignX402PaymentResponse struct {
 	// Only with a v2 `payment_required`: base64 of the x402 v2 PaymentPayload, for
 	// the `PAYMENT-SIGNATURE` header. Its `accepted` is the vendor's offer as written;
 	// `resource` and `extensions` are the 402's.
-	PaymentSignatureHeader *string `json:"payment_signature_header,omitempty"`
+	PaymentSignatureHeader *string "json:\"payment_signature_header,omitempty\" jsonschema:\"Only with a v2 `payment_required`: base64 of the x402 v2 PaymentPayload, for the `PAYMENT-SIGNATURE` header. Its `accepted` is the vendor's offer as written; `resource` and `extensions` are the 402's.\""
 	// Only with a v1 `payment_required`: base64 of the x402 v1 PaymentPayload
 	// `{x402Version: 1, scheme, network, payload: {signature, authorization}}`, for the
 	// `X-PAYMENT` header of a stock v1 seller.
-	XPaymentStandardHeader *string `json:"x_payment_standard_header,omitempty"`
+	XPaymentStandardHeader *string "json:\"x_payment_standard_header,omitempty\" jsonschema:\"Only with a v1 `payment_required`: base64 of the x402 v1 PaymentPayload `{x402Version: 1, scheme, network, payload: {signature, authorization}}`, for the `X-PAYMENT` header of a stock v1 seller.\""
 }
 
-// SignX402PaymentResponse200 is the answer 202 of POST /api/v1/processor-wallet/bot/sign.
-type SignX402PaymentResponse200 struct {
+// SignX402PaymentResponse202 is the answer 202 of POST /api/v1/processor-wallet/bot/sign.
+type SignX402PaymentResponse202 struct {
 	Status     string `json:"status"`
 	ApprovalID int64  `json:"approval_id"`
 	// UTC with milliseconds.
-	ExpiresAt Timestamp `json:"expires_at"`
+	ExpiresAt Timestamp `json:"expires_at" jsonschema:"UTC with milliseconds."`
 	Message   string    `json:"message"`
 }
 
@@ -1131,7 +1151,7 @@ type OwnerLogoutResponse struct {
 type CreatePairingCodeResponse struct {
 	PairingCode string `json:"pairing_code"`
 	// UTC with milliseconds.
-	ExpiresAt Timestamp `json:"expires_at"`
+	ExpiresAt Timestamp `json:"expires_at" jsonschema:"UTC with milliseconds."`
 }
 
 // ClaimBotRequest is the request body of POST /api/v1/owner/bots/claim.
@@ -1150,7 +1170,7 @@ type ClaimBotResponse struct {
 // FundBotRequest is the request body of POST /api/v1/owner/bots/{bot_id}/fund.
 type FundBotRequest struct {
 	// US dollars; a number (or a decimal string), rounded to the cent, never truncated.
-	AmountUSD USD     `json:"amount_usd"`
+	AmountUSD USD     `json:"amount_usd" jsonschema:"US dollars; a number (or a decimal string), rounded to the cent, never truncated."`
 	Rail      *string `json:"rail,omitempty"`
 }
 
@@ -1188,9 +1208,9 @@ type PutCallbackURLRequest struct {
 type ListCardsResponse struct {
 	Cards []Card `json:"cards"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // PatchCardRequest is the request body of PATCH /api/v1/owner/bots/{bot_id}/cards/{card_id}.
@@ -1215,7 +1235,7 @@ type CreateRail5CardResponse struct {
 	CardLast4 string `json:"card_last4"`
 	Status    string `json:"status"`
 	// UTC with milliseconds.
-	CreatedAt Timestamp `json:"created_at"`
+	CreatedAt Timestamp `json:"created_at" jsonschema:"UTC with milliseconds."`
 }
 
 // CreateTaskRequest is the request body of POST /api/v1/owner/bots/{bot_id}/tasks.
@@ -1241,24 +1261,24 @@ type PutProcurementRequest struct {
 	AllowedMerchants []string `json:"allowed_merchants,omitzero"`
 	BlockedMerchants []string `json:"blocked_merchants,omitzero"`
 	// 0x addresses the bot may sign payments to; when any allow- or block-list is set, the sign endpoint reads the resource's own 402 requirements and signs only for their payTo.
-	AllowedRecipients []string `json:"allowed_recipients,omitzero"`
+	AllowedRecipients []string `json:"allowed_recipients,omitzero" jsonschema:"0x addresses the bot may sign payments to; when any allow- or block-list is set, the sign endpoint reads the resource's own 402 requirements and signs only for their payTo."`
 	// 0x addresses the bot may never sign payments to, whatever `resource_url` it names.
-	BlockedRecipients []string `json:"blocked_recipients,omitzero"`
+	BlockedRecipients []string "json:\"blocked_recipients,omitzero\" jsonschema:\"0x addresses the bot may never sign payments to, whatever `resource_url` it names.\""
 }
 
 // CreateProcessorWalletResponse is the answer 201 of POST /api/v1/owner/bots/{bot_id}/processor-wallet.
 type CreateProcessorWalletResponse struct {
 	// EIP-55 checksummed 0x address.
-	Address string `json:"address"`
+	Address string `json:"address" jsonschema:"EIP-55 checksummed 0x address."`
 }
 
 // ListApprovalsResponse is the answer 200 of GET /api/v1/owner/approvals.
 type ListApprovalsResponse struct {
 	Approvals []Approval `json:"approvals"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ApprovePurchaseResponse is the answer 200 of POST /api/v1/owner/purchases/{confirmation_id}/approve.
@@ -1271,9 +1291,9 @@ type ApprovePurchaseResponse struct {
 type ListSigningRequestsResponse struct {
 	Approvals []Approval `json:"approvals"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty"`
+	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty"`
+	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ApproveSigningRequestResponse is the answer 200 of POST /api/v1/owner/signing-requests/{approval_id}/approve.
@@ -1286,18 +1306,18 @@ type ApproveSigningRequestResponse struct {
 // A JSON object with these members is read; any other JSON is ignored.
 type PayX402Request struct {
 	// The buyer's e-mail address, for the receipt.
-	BuyerEmail *string `json:"buyer_email,omitempty"`
+	BuyerEmail *string `json:"buyer_email,omitempty" jsonschema:"The buyer's e-mail address, for the receipt."`
 	// The buyer's name (at most 200 characters).
-	BuyerName *string `json:"buyer_name,omitempty"`
+	BuyerName *string `json:"buyer_name,omitempty" jsonschema:"The buyer's name (at most 200 characters)."`
 }
 
 // PayX402LinkRequest is the request body of POST /api/v1/payment-links/{id}/x402.
 // A JSON object with these members is read; any other JSON is ignored.
 type PayX402LinkRequest struct {
 	// The buyer's e-mail address, for the receipt.
-	BuyerEmail *string `json:"buyer_email,omitempty"`
+	BuyerEmail *string `json:"buyer_email,omitempty" jsonschema:"The buyer's e-mail address, for the receipt."`
 	// The buyer's name (at most 200 characters).
-	BuyerName *string `json:"buyer_name,omitempty"`
+	BuyerName *string `json:"buyer_name,omitempty" jsonschema:"The buyer's name (at most 200 characters)."`
 }
 
 // RequestPasswordResetRequest is the request body of POST /api/v1/owner/password-reset.
@@ -1340,10 +1360,10 @@ type ListOwnerSessionsResponseSession struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
 	// UTC with milliseconds.
-	CreatedAt  Timestamp  `json:"created_at"`
+	CreatedAt  Timestamp  `json:"created_at" jsonschema:"UTC with milliseconds."`
 	LastUsedAt *Timestamp `json:"last_used_at"`
 	// UTC with milliseconds.
-	ExpiresAt Timestamp `json:"expires_at"`
+	ExpiresAt Timestamp `json:"expires_at" jsonschema:"UTC with milliseconds."`
 	Current   bool      `json:"current"`
 }
 
@@ -1364,9 +1384,9 @@ type TunnelNextResponse struct {
 // TunnelResultRequest is the request body of POST /api/v1/tunnel/requests/{id}/result.
 type TunnelResultRequest struct {
 	// The local gateway's HTTP status.
-	StatusCode *int `json:"status_code,omitempty"`
+	StatusCode *int `json:"status_code,omitempty" jsonschema:"The local gateway's HTTP status."`
 	// Why the gateway could not be reached, if it could not.
-	Error *string `json:"error,omitempty"`
+	Error *string `json:"error,omitempty" jsonschema:"Why the gateway could not be reached, if it could not."`
 }
 
 // TunnelResultResponse is the answer 200 of POST /api/v1/tunnel/requests/{id}/result.

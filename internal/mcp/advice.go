@@ -3,6 +3,9 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // adviceFor tells the agent what to do after a refusal with code.
@@ -54,36 +57,53 @@ func because(reason string) string {
 // nextStep tells the agent what to do after a successful answer of tool, or
 // "" when the answer speaks for itself.
 func nextStep(tool string, status int, body []byte) string {
-	var a struct {
-		Status         string `json:"status"`
-		ConfirmationID string `json:"confirmation_id"`
-		ExpiresAt      string `json:"expires_at"`
-		ApprovalID     int64  `json:"approval_id"`
-		EmailSent      *bool  `json:"email_sent"`
-		EmailReason    string `json:"email_reason"`
-		Count          int    `json:"count"`
-	}
-	json.Unmarshal(body, &a)
-	switch {
-	case tool == "checkout" && status == 202:
-		return fmt.Sprintf("Held for the owner's approval: confirmation_id %s (the approval id), open until %s. "+
-			"This is not an error. Call get_checkout_status with confirmation_id %s about every 15 seconds until its status is approved, denied or expired; do not call checkout again for this purchase.",
-			a.ConfirmationID, a.ExpiresAt, a.ConfirmationID)
-	case tool == "checkout" || (tool == "get_checkout_status" && a.Status == "approved"):
-		return "Approved: complete the purchase at the merchant with these card details."
-	case tool == "get_checkout_status" && a.Status == "pending":
-		return "Still waiting for the owner until " + a.ExpiresAt + "; call get_checkout_status again in about 15 seconds."
-	case tool == "get_checkout_status":
-		return "Final: the owner did not approve this purchase (" + a.Status + "). Do not retry it unless the owner asks."
-	case tool == "sign_x402_payment" && status == 202:
+	switch tool {
+	case "checkout", "get_checkout_status":
+		var p wire.Purchase
+		json.Unmarshal(body, &p)
+		return purchaseStep(tool, status, p)
+	case "sign_x402_payment":
+		if status != http.StatusAccepted {
+			return "Send x_payment_header as the X-PAYMENT header when you retry the resource, before valid_before (or let pay_x402_resource do all of it)."
+		}
+		var held wire.SignX402PaymentResponse202
+		json.Unmarshal(body, &held)
 		return fmt.Sprintf("Held for the owner's approval: approval_id %d, open until %s. This is not an error. When the owner approves, "+
-			"a purchase.approved message (list_messages, or your webhook) carries x_payment_header; or call pay_x402_resource with this approval_id.", a.ApprovalID, a.ExpiresAt)
-	case tool == "sign_x402_payment":
-		return "Send x_payment_header as the X-PAYMENT header when you retry the resource, before valid_before (or let pay_x402_resource do all of it)."
-	case tool == "send_invoice" && a.EmailSent != nil && !*a.EmailSent:
-		return "The invoice is marked sent but no e-mail went out (" + a.EmailReason + "); share payment_url with the recipient yourself."
-	case tool == "list_messages" && a.Count > 0:
-		return "Handle each message, then call ack_messages with their message_id values so they are not shown again."
+			"a purchase.approved message (list_messages, or your webhook) carries x_payment_header; or call pay_x402_resource with this approval_id.",
+			held.ApprovalID, timeText(&held.ExpiresAt))
+	case "send_invoice":
+		var sent wire.SendInvoiceResponse
+		if json.Unmarshal(body, &sent) == nil && !sent.EmailSent {
+			return "The invoice is marked sent but no e-mail went out (" + sent.EmailReason + "); share payment_url with the recipient yourself."
+		}
+	case "list_messages":
+		var page wire.ListMessagesResponse
+		if json.Unmarshal(body, &page) == nil && page.Count > 0 {
+			return "Handle each message, then call ack_messages with their message_id values so they are not shown again."
+		}
 	}
 	return ""
+}
+
+// purchaseStep is nextStep for an answer of checkout or of its status.
+func purchaseStep(tool string, status int, p wire.Purchase) string {
+	switch {
+	case tool == "checkout" && status == http.StatusAccepted:
+		return fmt.Sprintf("Held for the owner's approval: confirmation_id %s (the approval id), open until %s. "+
+			"This is not an error. Call get_checkout_status with confirmation_id %s about every 15 seconds until its status is approved, denied or expired; do not call checkout again for this purchase.",
+			p.ConfirmationID, timeText(p.ExpiresAt), p.ConfirmationID)
+	case tool == "checkout" || p.Status == "approved":
+		return "Approved: complete the purchase at the merchant with these card details."
+	case p.Status == "pending":
+		return "Still waiting for the owner until " + timeText(p.ExpiresAt) + "; call get_checkout_status again in about 15 seconds."
+	}
+	return "Final: the owner did not approve this purchase (" + p.Status + "). Do not retry it unless the owner asks."
+}
+
+// timeText writes t as the API does, "" when absent.
+func timeText(t *wire.Timestamp) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(wire.TimeLayout)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/wire"
 )
 
 // decision is the owner's decision on a held signature, as a pending
@@ -66,17 +67,6 @@ func (p *payer) findDecision(ctx context.Context) (*decision, *sdk.CallToolResul
 	return nil, nil
 }
 
-// signingDecision is what a purchase.approved, purchase.rejected or
-// purchase.expired message about a held signature carries in its data,
-// which the client passes on undecoded.
-type signingDecision struct {
-	ApprovalID             int64  `json:"approval_id"`
-	ResourceURL            string `json:"resource_url"`
-	XPaymentHeader         string `json:"x_payment_header"`
-	PaymentSignatureHeader string `json:"payment_signature_header"`
-	XPaymentStandardHeader string `json:"x_payment_standard_header"`
-}
-
 // messagePage is one page of the pending messages, 100 at a time.
 type messagePage = client.Page[client.PendingMessage]
 
@@ -98,18 +88,20 @@ func decisionOn(page *messagePage, id int64) *decision {
 		default:
 			continue
 		}
-		var data signingDecision
+		// The approved event's data holds every field the rejected and
+		// expired events' data hold.
+		var data wire.EventDataPurchaseApproved
 		if json.Unmarshal(m.Data, &data) != nil {
 			continue
 		}
-		if data.ApprovalID == id && (m.Event != "purchase.approved" || data.XPaymentHeader != "") {
+		if data.ApprovalID != nil && *data.ApprovalID == id && (m.Event != "purchase.approved" || deref(data.XPaymentHeader) != "") {
 			// The header paying the vendor's own offer, when the 402 was
 			// handed over with the held request: v2 first, as it was asked.
-			header := signedHeader{name: x402.HeaderXPayment, value: orText(data.XPaymentStandardHeader, data.XPaymentHeader)}
-			if data.PaymentSignatureHeader != "" {
-				header = signedHeader{name: x402.HeaderPaymentSignature, value: data.PaymentSignatureHeader}
+			header := signedHeader{name: x402.HeaderXPayment, value: orText(deref(data.XPaymentStandardHeader), deref(data.XPaymentHeader))}
+			if v := deref(data.PaymentSignatureHeader); v != "" {
+				header = signedHeader{name: x402.HeaderPaymentSignature, value: v}
 			}
-			return &decision{event: m.Event, resourceURL: data.ResourceURL, header: header}
+			return &decision{event: m.Event, resourceURL: deref(data.ResourceURL), header: header}
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 // inputSchema infers the schema of a tool's arguments from T's fields and
@@ -17,7 +18,7 @@ import (
 // Arguments are strict: an unknown field is refused before any call, so a
 // misspelt argument never passes unnoticed.
 func inputSchema[T any](tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: wireTypes})
 	if err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %T: %v", *new(T), err))
 	}
@@ -63,10 +64,12 @@ func pageSchema[T any](field string, tweaks ...func(*jsonschema.Schema)) *jsonsc
 }
 
 // wireTypes are the schemas of the types whose JSON form is not their Go
-// kind: amounts marshal as JSON numbers, a raw message as any value.
+// kind: amounts marshal as JSON numbers, times as strings, a raw message
+// as any value.
 var wireTypes = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[botpay.Micro]():    {Type: "number"},
 	reflect.TypeFor[client.USD]():      {Type: "number"},
+	reflect.TypeFor[wire.Timestamp]():  {Type: "string", Format: "date-time"},
 	reflect.TypeFor[json.Number]():     {Type: "number"},
 	reflect.TypeFor[json.RawMessage](): {},
 }

@@ -67,6 +67,21 @@ func newTool(name, description string, h hints, in, out *jsonschema.Schema) *sdk
 		InputSchema: in, OutputSchema: out}
 }
 
+// idempotency is the argument that every tool creating something takes
+// beside the endpoint's body; it is sent as the Idempotency-Key header,
+// never in the body (relayed leaves it out).
+type idempotency struct {
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first answer instead of acting twice"`
+}
+
+// deref is the value of an optional argument, "" when left out.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // call is one call of the bot API through the client, with opts added to
 // the call's own options.
 type call func(ctx context.Context, bot *client.Client, opts ...client.CallOption) error

@@ -6,48 +6,27 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
+// checkoutPageInput is the body of a new checkout page and the
+// idempotency key.
 type checkoutPageInput struct {
-	Title             string   `json:"title" jsonschema:"what is sold, 1-200 characters"`
-	Description       string   `json:"description,omitempty" jsonschema:"at most 2000 characters"`
-	AmountUSD         *float64 `json:"amount_usd,omitempty" jsonschema:"fixed price in US dollars; leave out for pay-what-you-want"`
-	AmountLocked      *bool    `json:"amount_locked,omitempty" jsonschema:"whether buyers must pay exactly amount_usd (default true)"`
-	AllowedMethods    []string `json:"allowed_methods,omitempty" jsonschema:"payment methods offered; default all"`
-	SuccessURL        string   `json:"success_url,omitempty" jsonschema:"where buyers go after paying"`
-	ContactEmail      string   `json:"contact_email,omitempty" jsonschema:"an address for buyers' questions, shown beside the seller's name"`
-	RefundPolicy      string   `json:"refund_policy,omitempty" jsonschema:"the refund policy buyers see, up to 500 characters"`
-	ExpiresAt         string   `json:"expires_at,omitempty" jsonschema:"ISO 8601 time after which the page stops selling"`
-	PageType          string   `json:"page_type,omitempty" jsonschema:"default product"`
-	DigitalProductURL string   `json:"digital_product_url,omitempty" jsonschema:"required for digital_product: revealed to the buyer only after payment"`
-	ImageURL          string   `json:"image_url,omitempty"`
-	CollectBuyerName  *bool    `json:"collect_buyer_name,omitempty"`
-	IdempotencyKey    string   `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first page instead of creating another"`
+	wire.CheckoutPageRequest
+	idempotency
 }
 
+// paymentLinkInput is the body of a new payment link and the idempotency
+// key.
 type paymentLinkInput struct {
-	AmountUSD      float64 `json:"amount_usd" jsonschema:"0.50 to 10000 US dollars"`
-	Description    string  `json:"description" jsonschema:"what the payment is for, 1-500 characters"`
-	PayerEmail     string  `json:"payer_email,omitempty" jsonschema:"pre-fills the payer's e-mail on the payment page"`
-	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first link"`
+	wire.CreatePaymentLinkRequest
+	idempotency
 }
 
-type lineItemInput struct {
-	Description  string  `json:"description" jsonschema:"at most 500 characters"`
-	Quantity     float64 `json:"quantity" jsonschema:"positive"`
-	UnitPriceUSD float64 `json:"unit_price_usd" jsonschema:"US dollars, at least 0"`
-}
-
+// invoiceInput is the body of a new invoice and the idempotency key.
 type invoiceInput struct {
-	CheckoutPageID string          `json:"checkout_page_id" jsonschema:"the checkout page the invoice is paid through (create_checkout_page)"`
-	RecipientName  string          `json:"recipient_name,omitempty" jsonschema:"at most 200 characters"`
-	RecipientEmail string          `json:"recipient_email,omitempty" jsonschema:"send_invoice e-mails the PDF here"`
-	RecipientType  string          `json:"recipient_type,omitempty"`
-	LineItems      []lineItemInput `json:"line_items" jsonschema:"at least one line; a line's amount is quantity times unit price"`
-	TaxUSD         *float64        `json:"tax_usd,omitempty" jsonschema:"added to the subtotal; default 0"`
-	DueDate        string          `json:"due_date,omitempty" jsonschema:"ISO 8601; default 30 days from now"`
-	Notes          string          `json:"notes,omitempty" jsonschema:"at most 2000 characters"`
-	IdempotencyKey string          `json:"idempotency_key,omitempty" jsonschema:"any unique string; a retry with the same key and arguments returns the first invoice"`
+	wire.InvoiceRequest
+	idempotency
 }
 
 type sendInvoiceInput struct {
@@ -86,7 +65,7 @@ func earningTools() []toolDef {
 			func(in paymentLinkInput, raw json.RawMessage) (call, error) {
 				return relayed(raw, in.IdempotencyKey,
 					func(bot *client.Client, ctx context.Context, in paymentLinkInput, opts ...client.CallOption) (*client.PaymentLink, error) {
-						return bot.CreatePaymentLink(ctx, usd(in.AmountUSD), in.Description, in.PayerEmail, opts...)
+						return bot.CreatePaymentLink(ctx, in.AmountUSD, in.Description, deref(in.PayerEmail), opts...)
 					})
 			}),
 		endpoint(newTool("create_invoice",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 type listMessagesInput struct {
@@ -13,9 +14,8 @@ type listMessagesInput struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
-type ackInput struct {
-	MessageIDs []int64 `json:"message_ids" jsonschema:"the message_id values of handled messages"`
-}
+// ackInput is the body of an acknowledgement.
+type ackInput struct{ wire.AckMessagesRequest }
 
 func messageTools() []toolDef {
 	return []toolDef{

@@ -6,18 +6,13 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
+// checkoutInput is the body of a checkout and the idempotency key.
 type checkoutInput struct {
-	ProfileIndex   int    `json:"profile_index" jsonschema:"the payment profile of the owner's card to use (1, 2, ...)"`
-	MerchantName   string `json:"merchant_name" jsonschema:"the merchant's name, as the owner will see it"`
-	MerchantURL    string `json:"merchant_url" jsonschema:"the merchant's URL or domain (procurement controls match its domain)"`
-	ItemName       string `json:"item_name" jsonschema:"what is being bought"`
-	AmountCents    int64  `json:"amount_cents" jsonschema:"the price in US cents (1250 is $12.50)"`
-	Category       string `json:"category,omitempty" jsonschema:"for example retail, saas, food, office; the owner may approve or block categories"`
-	TaskID         string `json:"task_id,omitempty" jsonschema:"when fulfilling a purchase task the owner queued"`
-	CardID         string `json:"card_id,omitempty" jsonschema:"required only when the bot has several active cards"`
-	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"any unique string per purchase; a retry with the same key and arguments returns the first answer and never buys twice"`
+	wire.CheckoutRequest
+	idempotency
 }
 
 type checkoutStatusInput struct {

@@ -3,9 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 // The tools' input structs describe their arguments to the agent with
@@ -21,10 +21,10 @@ type listTransactionsInput struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to read further back"`
 }
 
+// topupInput is the body of a top-up request and the idempotency key.
 type topupInput struct {
-	AmountUSD      float64 `json:"amount_usd" jsonschema:"the amount to ask for, in US dollars (for example 20 or 12.50)"`
-	Reason         string  `json:"reason,omitempty" jsonschema:"why the money is needed (at most 500 characters); the owner reads it in the e-mail"`
-	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"any unique string; calling again with the same key and arguments returns the first answer instead of e-mailing the owner twice"`
+	wire.RequestTopupRequest
+	idempotency
 }
 
 func walletTools() []toolDef {
@@ -67,14 +67,8 @@ func walletTools() []toolDef {
 			func(in topupInput, raw json.RawMessage) (call, error) {
 				return relayed(raw, in.IdempotencyKey,
 					func(bot *client.Client, ctx context.Context, in topupInput, opts ...client.CallOption) (*client.TopupRequestResult, error) {
-						return bot.TopupRequest(ctx, usd(in.AmountUSD), in.Reason, opts...)
+						return bot.TopupRequest(ctx, in.AmountUSD, deref(in.Reason), opts...)
 					})
 			}),
 	}
-}
-
-// usd is an amount the agent gave in dollars, as the client types it.
-func usd(dollars float64) client.USD {
-	amount, _ := client.ParseUSD(strconv.FormatFloat(dollars, 'f', -1, 64))
-	return amount
 }

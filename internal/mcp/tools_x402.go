@@ -5,15 +5,13 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
+// signInput is the body of a signing request and the idempotency key.
 type signInput struct {
-	ResourceURL      string `json:"resource_url" jsonschema:"the URL being paid for (procurement controls match its domain)"`
-	AmountUSDC       int64  `json:"amount_usdc" jsonschema:"the amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's maxAmountRequired)"`
-	RecipientAddress string `json:"recipient_address" jsonschema:"the vendor's 0x address (the 402 answer's payTo)"`
-	ValidBefore      int64  `json:"valid_before,omitempty"` // described with the service's default
-	IdempotencyKey   string `json:"idempotency_key,omitempty" jsonschema:"any unique string per payment; a retry with the same key and arguments returns the same signature instead of reserving the money twice"`
-	PaymentRequired  any    `json:"payment_required,omitempty" jsonschema:"the vendor's 402 as it came: the PAYMENT-REQUIRED header value (a string, x402 v2) or the x402 v1 JSON body (an object); the answer then adds payment_signature_header (send as PAYMENT-SIGNATURE) or x_payment_standard_header (send as X-PAYMENT)"`
+	wire.SignX402PaymentRequest
+	idempotency
 }
 
 func x402Tools() []toolDef {

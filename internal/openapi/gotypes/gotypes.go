@@ -101,9 +101,11 @@ func (g *gen) operations() {
 	}
 }
 
+// answers declares the inline answers of an operation: the first success
+// is <id>Response, any other <id>Response<status> (SignX402PaymentResponse202).
 func (g *gen) answers(op *build.Object, id, where string) {
 	responses := op.Obj("responses")
-	name := id + "Response"
+	declared := 0
 	for _, status := range responses.Keys() {
 		if !strings.HasPrefix(status, "2") {
 			continue
@@ -112,8 +114,12 @@ func (g *gen) answers(op *build.Object, id, where string) {
 		if s == nil || s.Has("$ref") || !g.isObject(s) || g.seen[s] != "" {
 			continue
 		}
+		name := id + "Response"
+		if declared > 0 {
+			name += status
+		}
 		g.declare(name, s, "the answer "+status+" of "+where)
-		name = id + "Response" + status
+		declared++
 	}
 }
 

@@ -22,7 +22,8 @@ paths:
               required: [name]
               properties:
                 name: {type: string}
-                note: {type: string}
+                note: {type: string, description: "Shown to the buyer."}
+                hint: {type: string, description: "Say ` + "`why`" + `."}
       responses:
         "201":
           description: made
@@ -68,21 +69,22 @@ func TestGeneratedTypesFollowTheDocumentedRules(t *testing.T) {
 	}
 	src := strings.Join(strings.Fields(string(out)), " ")
 	for _, want := range []string{
-		"ID string `json:\"id\"`",                                  // required: a value
-		"PriceUSD USD `json:\"price_usd\"`",                        // money has its own type
-		"Count *int `json:\"count,omitempty\"`",                    // optional: a pointer
-		"AmountCents *int64 `json:\"amount_cents,omitempty\"`",     // format int64
-		"AmountUSDC *MicroUSDC `json:\"amount_usdc,omitempty\"`",   // x-go-type
-		"ParentID *string `json:\"parent_id\"`",                    // required but null: written
-		"Tags []string `json:\"tags\"`",                            // a list
-		"Extras map[string]string `json:\"extras,omitzero\"`",      // a map, left out when nil
-		"Either any `json:\"either,omitzero\"`",                    // a union of types
-		"MadeAt Timestamp `json:\"made_at\"`",                      // times have their own type
-		"Owner ThingOwner `json:\"owner\"`",                        // inline object named by its place
-		"LineItems []ThingLineItem `json:\"line_items,omitzero\"`", // list items named in the singular
-		"Qty *json.Number `json:\"qty,omitempty\"`",                // numbers stay exact
-		"type CreateThingRequest struct",                           // an inline request body
-		"Note *string `json:\"note,omitempty\"`",                   // optional members of a body
+		"ID string `json:\"id\"`",                                                    // required: a value
+		"PriceUSD USD `json:\"price_usd\"`",                                          // money has its own type
+		"Count *int `json:\"count,omitempty\"`",                                      // optional: a pointer
+		"AmountCents *int64 `json:\"amount_cents,omitempty\"`",                       // format int64
+		"AmountUSDC *MicroUSDC `json:\"amount_usdc,omitempty\"`",                     // x-go-type
+		"ParentID *string `json:\"parent_id\"`",                                      // required but null: written
+		"Tags []string `json:\"tags\"`",                                              // a list
+		"Extras map[string]string `json:\"extras,omitzero\"`",                        // a map, left out when nil
+		"Either any `json:\"either,omitzero\"`",                                      // a union of types
+		"MadeAt Timestamp `json:\"made_at\"`",                                        // times have their own type
+		"Owner ThingOwner `json:\"owner\"`",                                          // inline object named by its place
+		"LineItems []ThingLineItem `json:\"line_items,omitzero\"`",                   // list items named in the singular
+		"Qty *json.Number `json:\"qty,omitempty\"`",                                  // numbers stay exact
+		"type CreateThingRequest struct",                                             // an inline request body
+		"Note *string `json:\"note,omitempty\" jsonschema:\"Shown to the buyer.\"`",  // a description for schema inference
+		`Hint *string "json:\"hint,omitempty\" jsonschema:\"Say ` + "`why`" + `.\""`, // a backtick needs a quoted tag
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the generated source lacks %q:\n%s", want, out)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -170,7 +172,7 @@ func (g *gen) render(pkg string) ([]byte, error) {
 			if f.Doc != "" {
 				b.WriteString(comment(f.Doc, "\t"))
 			}
-			fmt.Fprintf(&b, "\t%s %s `json:%q`\n", f.Name, f.Type, f.Tag)
+			fmt.Fprintf(&b, "\t%s %s %s\n", f.Name, f.Type, structTag(f))
 		}
 		b.WriteString("}\n")
 	}
@@ -179,6 +181,23 @@ func (g *gen) render(pkg string) ([]byte, error) {
 		return nil, fmt.Errorf("gotypes: formatting the generated source: %w", err)
 	}
 	return out, nil
+}
+
+// wordAssignment is what jsonschema-go refuses at the start of a
+// description ("WORD=" is kept for its future settings).
+var wordAssignment = regexp.MustCompile(`^\w+=`)
+
+// structTag is the field's tag: its JSON name and, for schema inference
+// (the MCP tools' input and output schemas), its description on one line.
+func structTag(f field) string {
+	tag := "json:" + strconv.Quote(f.Tag)
+	if d := strings.Join(strings.Fields(f.Doc), " "); d != "" && !wordAssignment.MatchString(d) {
+		tag += " jsonschema:" + strconv.Quote(d)
+	}
+	if strings.Contains(tag, "`") {
+		return strconv.Quote(tag)
+	}
+	return "`" + tag + "`"
 }
 
 func comment(text, indent string) string {

@@ -2770,11 +2770,18 @@ export interface components {
             webhook_fail_count: number;
         };
         CheckoutRequest: {
+            /** @description The payment profile of the owner's card to use (1, 2, ...). */
             profile_index: number;
+            /** @description The merchant's name, as the owner will see it. */
             merchant_name: string;
+            /** @description The merchant's URL or domain; procurement controls match its domain. */
             merchant_url: string;
+            /** @description What is being bought. */
             item_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The price in US cents (1250 is $12.50).
+             */
             amount_cents: number;
             category?: string | null;
             task_id?: string | null;
@@ -2848,7 +2855,7 @@ export interface components {
             success_rate: number | null;
         };
         CheckoutPageRequest: {
-            /** @description 1–200 characters. */
+            /** @description What is sold, 1–200 characters. */
             title: string;
             description?: string | null;
             amount_usd?: components["schemas"]["USDInput"] | null;
@@ -2903,13 +2910,17 @@ export interface components {
             paid_at: components["schemas"]["NullableTimestamp"];
         };
         InvoiceRequest: {
+            /** @description The checkout page the invoice is paid through. */
             checkout_page_id: string;
             recipient_name?: string | null;
             recipient_email?: string | null;
             recipient_type?: ("human" | "bot" | "agent") | null;
+            /** @description At least one line; a line's amount is quantity times unit price. */
             line_items: {
                 description: string;
+                /** @description Positive. */
                 quantity: number;
+                /** @description US dollars, at least 0. */
                 unit_price_usd: components["schemas"]["USDInput"];
             }[];
             tax_usd?: components["schemas"]["USDInput"] | null;
@@ -4200,6 +4211,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The amount to ask for, in US dollars (for example 20 or 12.50). */
                     amount_usd: components["schemas"]["USDInput"];
                     reason?: string | null;
                 };
@@ -4601,6 +4613,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The `message_id` values of the handled messages. */
                     message_ids: number[];
                 };
             };
@@ -4968,9 +4981,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description 0.50 to 10,000. */
+                    /** @description 0.50 to 10,000 US dollars. */
                     amount_usd: components["schemas"]["USDInput"];
-                    /** @description 1–500 characters. */
+                    /** @description What the payment is for, 1–500 characters. */
                     description: string;
                     payer_email?: string | null;
                 };
@@ -5793,13 +5806,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The URL being paid for; procurement controls match its domain. */
                     resource_url: string;
                     /**
                      * Format: int64
-                     * @description Micro-USDC.
+                     * @description The amount in micro-USDC: 1 USDC = 1000000 (the 402 answer's amount).
                      */
                     amount_usdc: number;
-                    /** @description `0x` address of the vendor. */
+                    /** @description The vendor's `0x` address (the 402 answer's `payTo`). */
                     recipient_address: string;
                     valid_before?: number | null;
                     payment_required?: (string | {
