@@ -493,7 +493,7 @@ type BuyerPayment struct {
 	// An invoice's reference number.
 	Ref *string `json:"ref,omitempty"`
 	// The invoice's payment token (the `t` of its `payment_url`), with `ref`.
-	T *string `json:"t,omitempty"`
+	Token *string `json:"t,omitempty"`
 }
 
 // Settlement is a schema of the bot API.

@@ -23,6 +23,7 @@ paths:
               properties:
                 name: {type: string}
                 note: {type: string}
+                t: {type: string, x-go-name: Token}
       responses:
         "201":
           description: made
@@ -83,6 +84,7 @@ func TestGeneratedTypesFollowTheDocumentedRules(t *testing.T) {
 		"Qty *json.Number `json:\"qty,omitempty\"`",                // numbers stay exact
 		"type CreateThingRequest struct",                           // an inline request body
 		"Note *string `json:\"note,omitempty\"`",                   // optional members of a body
+		"Token *string `json:\"t,omitempty\"`",                     // x-go-name on an optional member
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the generated source lacks %q:\n%s", want, out)
