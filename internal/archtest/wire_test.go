@@ -18,11 +18,13 @@ var wireSurface = []string{"internal/api", "client", "internal/mcp"}
 
 // pendingWireSurface are packages of wireSurface whose move to the
 // generated types is not finished; the list only shrinks.
-var pendingWireSurface = []string{"internal/api", "client", "internal/mcp"}
+var pendingWireSurface = []string{"internal/api", "internal/mcp"}
 
 // notWire are JSON-tagged structs of those packages that are not bodies of
 // the botpay API, each with the reason.
-var notWire = map[string]string{}
+var notWire = map[string]string{
+	"client.CardDetails": "the plaintext of a rail5 card file, decrypted on the bot from a webhook's file_content; never a body of the API",
+}
 
 // handWrittenWireStructs lists "file: Type" for every struct type with a
 // json tag declared in a non-generated file of pkgs.
@@ -81,8 +83,11 @@ func TestTheWireScanFindsAHandWrittenBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probe := sourceFile{path: "internal/api/probe.go", pkg: module + "/internal/api", ast: f, fset: fset}
-	if got := handWrittenWireStructs([]sourceFile{probe}, wireSurface); len(got) != 1 {
-		t.Fatalf("the scan misses a hand-written body: %v", got)
+	// A package below one of wireSurface is held to it too (client/webhook).
+	for _, pkg := range []string{"internal/api", "client/webhook"} {
+		probe := sourceFile{path: pkg + "/probe.go", pkg: module + "/" + pkg, ast: f, fset: fset}
+		if got := handWrittenWireStructs([]sourceFile{probe}, wireSurface); len(got) != 1 {
+			t.Fatalf("the scan misses a hand-written body in %s: %v", pkg, got)
+		}
 	}
 }
