@@ -19,7 +19,7 @@ func TestApprovalByCategoryApprovesHoldsAndBlocks(t *testing.T) {
 		})
 		buy := func(category string) (*client.Checkout, error) {
 			r := purchase(1000)
-			r.Category = wire.Ptr(category)
+			r.Category = optText(category)
 			return s.bot.Checkout(h.ctx, r)
 		}
 		if got, err := buy("SaaS"); err != nil || !isTrue(got.Approved) {

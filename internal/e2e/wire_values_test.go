@@ -15,6 +15,14 @@ func textOf(p *string) string {
 	return *p
 }
 
+// optText is s as an optional member of a request, left out when empty.
+func optText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // isTrue is an optional flag of an answer, false when absent.
 func isTrue(p *bool) bool { return p != nil && *p }
 
