@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 // The owner's account calls and the bot's facilitator calls send the
@@ -56,11 +57,11 @@ func TestAccountAndFacilitatorCallsSendExactRequestsAndDecodeAnswers(t *testing.
 		{"facilitator verify", `{"isValid":false,"invalidReason":"invalid_payee"}`,
 			func(s string) (any, error) { return bot(s).FacilitatorVerify(ctx, payment) },
 			"POST", "/api/v1/x402/facilitator/verify", `{"x402Version":2,"paymentPayload":{"a":1},"paymentRequirements":{"b":2}}`,
-			&client.FacilitatorVerdict{InvalidReason: "invalid_payee"}},
+			&client.FacilitatorVerdict{InvalidReason: wire.Ptr("invalid_payee")}},
 		{"facilitator settle", `{"success":true,"transaction":"0xabc","network":"eip155:8453","amount":"10000"}`,
 			func(s string) (any, error) { return bot(s).FacilitatorSettle(ctx, payment) },
 			"POST", "/api/v1/x402/facilitator/settle", `{"x402Version":2,"paymentPayload":{"a":1},"paymentRequirements":{"b":2}}`,
-			&client.FacilitatorSettlement{Success: true, Transaction: "0xabc", Network: "eip155:8453", Amount: "10000"}},
+			&client.FacilitatorSettlement{Success: true, Transaction: "0xabc", Network: "eip155:8453", Amount: wire.Ptr("10000")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

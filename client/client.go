@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -163,7 +164,7 @@ func (t transport) do(ctx context.Context, c call, opts []CallOption) error {
 	if c.out == nil {
 		return nil
 	}
-	if err := json.Unmarshal(data, c.out); err != nil {
+	if err := decodeJSON(data, c.out); err != nil {
 		return fmt.Errorf("botpay: %s %s: decoding HTTP %d answer: %w", c.method, c.path, resp.StatusCode, err)
 	}
 	return nil
@@ -207,6 +208,20 @@ func (t transport) newRequest(ctx context.Context, c call, settings callSettings
 		req.Header.Set("X-Request-Id", settings.requestID)
 	}
 	return req, nil
+}
+
+// decodeJSON is json.Unmarshal reading numbers of untyped members (any) as
+// json.Number, so an integer id in such a member stays exact.
+func decodeJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("invalid character after top-level value")
+	}
+	return nil
 }
 
 // Client calls the bot API. It is safe for concurrent use.

@@ -74,6 +74,12 @@ func TestErrorDecodesTheServiceErrorShape(t *testing.T) {
 			want:   client.Error{StatusCode: 500, Code: "internal_error", Message: "oops", RequestID: "req_body"},
 		},
 		{
+			name:   "guardrail_blocked carries its reason",
+			status: 403,
+			body:   `{"error":"guardrail_blocked","reason":"recipient is blocked","message":"no"}`,
+			want:   client.Error{StatusCode: 403, Code: "guardrail_blocked", Message: "no", Reason: "recipient is blocked"},
+		},
+		{
 			name:   "a proxy's HTML page keeps status and text",
 			status: 502,
 			body:   "<html>Bad Gateway</html>",
@@ -107,6 +113,52 @@ func TestErrorDecodesTheServiceErrorShape(t *testing.T) {
 				t.Errorf("Error() = %q, want the status in it", err.Error())
 			}
 		})
+	}
+}
+
+func TestSignDecodesTheSignatureAndTheHeldAnswer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, answer string
+		held         bool
+		approvalID   int64
+		header       string
+	}{
+		{"signed at once", `{"x_payment_header":"eyJ4","signature":"0x1","from":"0xa","nonce":"0x2","valid_before":1,"amount_usdc":250000}`,
+			false, 0, "eyJ4"},
+		{"held for the owner", `{"status":"awaiting_approval","approval_id":9007199254740993,"expires_at":"2026-12-01T00:00:00.000Z","message":"m"}`,
+			true, 9007199254740993, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := fakeService(t, 200, tt.answer, nil)
+			got, err := client.New(srv.URL, "k").Sign(context.Background(), client.SignRequest{ResourceURL: "https://r.example", AmountUSDC: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.AwaitingApproval() != tt.held || got.ApprovalID != tt.approvalID || got.XPaymentHeader != tt.header {
+				t.Errorf("got %+v", got)
+			}
+		})
+	}
+}
+
+func TestSigningApprovalIDReadsTheIntegerIDExactly(t *testing.T) {
+	t.Parallel()
+	srv, _ := fakeService(t, 200, `{"approvals":[{"kind":"signing","id":9007199254740993,"bot_id":"b","amount_usd":0.5,`+
+		`"merchant_name":"m","item_name":"i","status":"pending","expires_at":null,"created_at":"2026-12-01T00:00:00.000Z"},`+
+		`{"kind":"purchase","id":"chk_1","bot_id":"b","amount_usd":1,"merchant_name":"m","item_name":"i","status":"pending",`+
+		`"expires_at":null,"created_at":"2026-12-01T00:00:00.000Z"}]}`, nil)
+	list, err := client.NewOwner(srv.URL, "t").Approvals(context.Background())
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if id, ok := client.SigningApprovalID(list[0]); !ok || id != 9007199254740993 {
+		t.Errorf("signing id = %d %v", id, ok)
+	}
+	if _, ok := client.SigningApprovalID(list[1]); ok {
+		t.Error("a purchase's confirmation id read as a signing id")
 	}
 }
 

@@ -10,6 +10,11 @@
 // docs/api.md and in the OpenAPI 3.1 document every service serves at
 // GET /openapi.json; the examples of this package show the main flows.
 //
+// Its requests and answers are the types of package wire, generated from
+// that OpenAPI document and named here with aliases (Checkout is
+// wire.Purchase): a member the document calls optional, or that may be
+// null, is a pointer (wire.Ptr makes one), and times are wire.Timestamp.
+//
 // It does not retry on its own: whether a retry is safe depends on the call,
 // so callers retry POSTs with the same idempotency key and the service
 // replays the first answer.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 func TestEarningCallsSendExactRequests(t *testing.T) {
@@ -22,7 +23,7 @@ func TestEarningCallsSendExactRequests(t *testing.T) {
 	}{
 		{"create page", func(c *client.Client) error {
 			_, err := c.CreateCheckoutPage(ctx, client.CheckoutPageRequest{Title: "T", AmountUSD: &price, AmountLocked: &locked,
-				AllowedMethods: []string{client.MethodX402}, ExpiresAt: &at, CollectBuyerName: true})
+				AllowedMethods: []string{client.MethodX402}, ExpiresAt: wire.Ptr(at.Format(time.RFC3339)), CollectBuyerName: wire.Ptr(true)})
 			return err
 		}, "POST", "/api/v1/bot/checkout-pages/create", "",
 			`{"title":"T","amount_usd":12.50,"amount_locked":false,"allowed_methods":["x402"],"expires_at":"2026-12-01T00:00:00Z","collect_buyer_name":true}`, true},
@@ -49,11 +50,11 @@ func TestEarningCallsSendExactRequests(t *testing.T) {
 			return err
 		}, "GET", "/api/v1/bot/sales", "checkout_page_id=cp_1&limit=9&payment_method=l2_pay&status=confirmed", "", true},
 		{"pay a page as a buyer", func(c *client.Client) error {
-			_, err := c.PayCheckoutSandbox(ctx, "cp_1", client.BuyerPayment{BuyerEmail: "b@example.com", Ref: "INV-2026-000001"})
+			_, err := c.PayCheckoutSandbox(ctx, "cp_1", client.BuyerPayment{BuyerEmail: "b@example.com", Ref: wire.Ptr("INV-2026-000001")})
 			return err
 		}, "POST", "/api/v1/checkout/cp_1/pay/sandbox", "", `{"buyer_email":"b@example.com","ref":"INV-2026-000001"}`, false},
 		{"pay a link as a buyer", func(c *client.Client) error {
-			_, err := c.PayLinkSandbox(ctx, "pl_1", client.BuyerPayment{BuyerEmail: "b@example.com", Method: client.MethodL2Pay})
+			_, err := c.PayLinkSandbox(ctx, "pl_1", client.BuyerPayment{BuyerEmail: "b@example.com", Method: wire.Ptr(client.MethodL2Pay)})
 			return err
 		}, "POST", "/api/v1/payment-links/pl_1/pay/sandbox", "", `{"buyer_email":"b@example.com","method":"l2_pay"}`, false},
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Error codes a bot commonly branches on (docs/api.md, docs/decisions.md);
@@ -114,42 +116,22 @@ func IsCode(err error, code string) bool {
 	return errors.As(err, &e) && e.Code == code
 }
 
-// errorBody is the wire form. Details are kept raw so an unexpected value type
-// in a future version cannot hide the error code itself.
-type errorBody struct {
-	Error             string                     `json:"error"`
-	Message           string                     `json:"message"`
-	Details           map[string]json.RawMessage `json:"details"`
-	RetryAfterSeconds int                        `json:"retry_after_seconds"`
-	RequestID         string                     `json:"request_id"`
-	Reason            string                     `json:"reason"`
-}
-
 // decodeError builds an *Error from a non-2xx answer. It never fails: a body
 // that is not the service's JSON still yields the status and a message.
 func decodeError(resp *http.Response, body []byte) *Error {
 	e := &Error{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}
-	var wire errorBody
-	if err := json.Unmarshal(body, &wire); err != nil || wire.Error == "" {
+	var answer wire.Error
+	err := json.Unmarshal(body, &answer)
+	// A member of an unexpected type (a detail that is not a string, in a
+	// future version) must not hide the error code itself.
+	var typeErr *json.UnmarshalTypeError
+	if (err != nil && !errors.As(err, &typeErr)) || answer.Error == "" {
 		e.Message = shorten(strings.TrimSpace(string(body)), 200)
 		if e.Message == "" {
 			e.Message = http.StatusText(resp.StatusCode)
 		}
 	} else {
-		e.Code, e.Message, e.RetryAfterSeconds, e.Reason = wire.Error, wire.Message, wire.RetryAfterSeconds, wire.Reason
-		if wire.RequestID != "" {
-			e.RequestID = wire.RequestID
-		}
-		if len(wire.Details) > 0 {
-			e.Details = make(map[string]string, len(wire.Details))
-			for field, raw := range wire.Details {
-				var text string
-				if json.Unmarshal(raw, &text) != nil {
-					text = string(raw)
-				}
-				e.Details[field] = text
-			}
-		}
+		fillError(e, answer, body, err != nil)
 	}
 	if e.RetryAfterSeconds == 0 {
 		// Only the delay-seconds form; the service never sends an HTTP date.
@@ -158,6 +140,48 @@ func decodeError(resp *http.Response, body []byte) *Error {
 		}
 	}
 	return e
+}
+
+// fillError copies the service's error answer into e; partial says some
+// member did not decode, so the details are read again one by one.
+func fillError(e *Error, answer wire.Error, body []byte, partial bool) {
+	e.Code, e.Message = answer.Error, text(answer.Message)
+	if answer.RetryAfterSeconds != nil {
+		e.RetryAfterSeconds = *answer.RetryAfterSeconds
+	}
+	if id := text(answer.RequestID); id != "" {
+		e.RequestID = id
+	}
+	if len(answer.Details) > 0 {
+		e.Details = answer.Details
+	}
+	if partial {
+		e.Details = rawDetails(body)
+	}
+	if e.Code == CodeGuardrailBlocked {
+		var blocked wire.GuardrailBlocked
+		if json.Unmarshal(body, &blocked) == nil {
+			e.Reason = blocked.Reason
+		}
+	}
+}
+
+// rawDetails reads the details of an error answer value by value: a value
+// that is not a string becomes its JSON text.
+func rawDetails(body []byte) map[string]string {
+	var doc, details map[string]json.RawMessage
+	if json.Unmarshal(body, &doc) != nil || json.Unmarshal(doc["details"], &details) != nil || len(details) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(details))
+	for field, raw := range details {
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			text = string(raw)
+		}
+		out[field] = text
+	}
+	return out
 }
 
 // shorten cuts s to at most max bytes on a rune boundary.

@@ -25,7 +25,7 @@ func ExampleClient_Register() {
 		return
 	}
 	fmt.Println(strings.HasPrefix(reg.BotID, "bot_"), reg.Status)
-	fmt.Println(strings.Contains(reg.OwnerVerificationURL, "/claim?token="))
+	fmt.Println(strings.Contains(*reg.OwnerVerificationURL, "/claim?token="))
 	bot := client.New(exampleURL, reg.APIKey) // every later call uses the key
 	_ = bot
 	// Output:
@@ -117,7 +117,7 @@ func ExampleClient_Checkout_held() {
 		fmt.Println(c.Status)
 	}
 	if c.Status == client.PurchaseApproved {
-		fmt.Println("card digits", c.MissingDigits, "expiry", c.ExpiryMonth+"/"+c.ExpiryYear)
+		fmt.Println("card digits", *c.MissingDigits, "expiry", *c.ExpiryMonth+"/"+*c.ExpiryYear)
 	}
 	// Output:
 	// pending_confirmation
@@ -129,7 +129,7 @@ func ExampleClient_Checkout_held() {
 // funding the wallet with $100.
 func exampleCard(ctx context.Context, owner *client.OwnerClient, botID string) error {
 	_, err := owner.CreateCard(ctx, botID, client.NewCard{CardName: "Team card", MissingDigits: "4242",
-		ExpiryMonth: "12", ExpiryYear: "2030", RealProfileIndex: 1, Profiles: []client.PaymentProfile{
+		ExpiryMonth: "12", ExpiryYear: "2030", RealProfileIndex: 1, Profiles: []client.NewPaymentProfile{
 			{ProfileIndex: 1, AllowanceDuration: "month", AllowanceUSD: client.Dollars(200, 0)},
 			{ProfileIndex: 2, AllowanceDuration: "week", AllowanceUSD: client.Dollars(50, 0)}}})
 	if err != nil {

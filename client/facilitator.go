@@ -2,58 +2,34 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
+
+	"github.com/botpay/botpay/wire"
 )
 
-// FacilitatorRequest is what stock x402 server middleware sends its
+// FacilitatorRequest is the body of FacilitatorVerify and
+// FacilitatorSettle: what stock x402 server middleware sends its
 // facilitator, in either x402 version; the payload and requirements pass
 // through as the middleware built them.
-type FacilitatorRequest struct {
-	X402Version         int             `json:"x402Version"`
-	PaymentPayload      json.RawMessage `json:"paymentPayload"`
-	PaymentRequirements json.RawMessage `json:"paymentRequirements"`
-}
+type FacilitatorRequest = wire.FacilitatorRequest
 
-// FacilitatorKind is one payment kind the facilitator settles.
-type FacilitatorKind struct {
-	X402Version int    `json:"x402Version"`
-	Scheme      string `json:"scheme"`
-	Network     string `json:"network"`
-}
+// FacilitatorKind is one payment kind the facilitator settles, in
+// FacilitatorSupport.
+type FacilitatorKind = wire.FacilitatorKind
 
-// FacilitatorSupport is what the facilitator settles: the service's one
-// chain and token in both x402 versions, and the relayers that send
+// FacilitatorSupport is the answer of FacilitatorSupported: the service's
+// one chain and token in both x402 versions, and the relayers that send
 // settlements by network pattern (none in sandbox mode).
-type FacilitatorSupport struct {
-	Kinds      []FacilitatorKind   `json:"kinds"`
-	Extensions []string            `json:"extensions"`
-	Signers    map[string][]string `json:"signers"`
-}
+type FacilitatorSupport = wire.FacilitatorSupportedResponse
 
-// FacilitatorVerdict is the answer of a verify: a payment that would not
-// settle is IsValid false with InvalidReason, not an *Error.
-type FacilitatorVerdict struct {
-	IsValid        bool            `json:"isValid"`
-	InvalidReason  string          `json:"invalidReason,omitempty"`
-	InvalidMessage string          `json:"invalidMessage,omitempty"`
-	Payer          string          `json:"payer,omitempty"`
-	Extra          json.RawMessage `json:"extra,omitempty"`
-}
+// FacilitatorVerdict is the answer of FacilitatorVerify: a payment that
+// would not settle is IsValid false with InvalidReason, not an *Error.
+type FacilitatorVerdict = wire.FacilitatorVerifyResponse
 
-// FacilitatorSettlement is the answer of a settle: a failed settlement is
-// Success false with ErrorReason and an empty Transaction, not an *Error.
-type FacilitatorSettlement struct {
-	Success      bool   `json:"success"`
-	ErrorReason  string `json:"errorReason,omitempty"`
-	ErrorMessage string `json:"errorMessage,omitempty"`
-	Payer        string `json:"payer,omitempty"`
-	Transaction  string `json:"transaction"`
-	Network      string `json:"network"`
-	// Amount is the micro-units settled, as a decimal string.
-	Amount string          `json:"amount,omitempty"`
-	Extra  json.RawMessage `json:"extra,omitempty"`
-}
+// FacilitatorSettlement is the answer of FacilitatorSettle: a failed
+// settlement is Success false with ErrorReason and an empty Transaction,
+// not an *Error. Amount is the micro-units settled, as a decimal string.
+type FacilitatorSettlement = wire.FacilitatorSettleResponse
 
 // FacilitatorSupported asks what the bot's x402 facilitator settles.
 func (c *Client) FacilitatorSupported(ctx context.Context, opts ...CallOption) (*FacilitatorSupport, error) {

@@ -2,11 +2,11 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Invoice statuses (docs/api.md).
@@ -18,63 +18,24 @@ const (
 	InvoiceCancelled = "cancelled"
 )
 
-// LineItemRequest is one line of an invoice to create. Quantity is a
+// LineItemRequest is one line of an InvoiceRequest. Quantity is a
 // positive number with at most four decimals, such as "2" or "1.5".
-type LineItemRequest struct {
-	Description  string      `json:"description"`
-	Quantity     json.Number `json:"quantity"`
-	UnitPriceUSD USD         `json:"unit_price_usd"`
-}
+type LineItemRequest = wire.InvoiceRequestLineItem
 
-// InvoiceRequest creates a draft invoice (docs/api.md).
-type InvoiceRequest struct {
-	CheckoutPageID string            `json:"checkout_page_id"`
-	RecipientName  string            `json:"recipient_name,omitempty"`
-	RecipientEmail string            `json:"recipient_email,omitempty"`
-	RecipientType  string            `json:"recipient_type,omitempty"`
-	LineItems      []LineItemRequest `json:"line_items"`
-	TaxUSD         *USD              `json:"tax_usd,omitempty"`
-	// DueDate defaults to 30 days after creation.
-	DueDate *time.Time `json:"due_date,omitempty"`
-	Notes   string     `json:"notes,omitempty"`
-}
+// InvoiceRequest is the body of CreateInvoice. DueDate (an RFC 3339 time)
+// defaults to 30 days after creation.
+type InvoiceRequest = wire.InvoiceRequest
 
-// LineItem is an invoice line as the service reports it (camelCase).
-type LineItem struct {
-	Description  string      `json:"description"`
-	Quantity     json.Number `json:"quantity"`
-	UnitPriceUSD USD         `json:"unitPriceUsd"`
-	AmountUSD    USD         `json:"amountUsd"`
-}
+// LineItem is an invoice line as the service reports it (camelCase), in
+// Invoice.
+type LineItem = wire.InvoiceLineItem
 
-// Invoice is a bill (docs/api.md).
-type Invoice struct {
-	InvoiceID       string     `json:"invoice_id"`
-	ReferenceNumber string     `json:"reference_number"`
-	CheckoutPageID  string     `json:"checkout_page_id"`
-	Status          string     `json:"status"`
-	RecipientName   string     `json:"recipient_name"`
-	RecipientEmail  string     `json:"recipient_email"`
-	LineItems       []LineItem `json:"line_items"`
-	SubtotalUSD     USD        `json:"subtotal_usd"`
-	TaxUSD          USD        `json:"tax_usd"`
-	TotalUSD        USD        `json:"total_usd"`
-	// PaymentURL is relative: /pay/{checkout_page_id}?ref={reference_number}&t={token};
-	// the unguessable token t is what lets the holder see and pay the invoice.
-	PaymentURL  string     `json:"payment_url"`
-	DueDate     time.Time  `json:"due_date"`
-	SenderName  string     `json:"sender_name"`
-	SenderEmail string     `json:"sender_email"`
-	Notes       string     `json:"notes"`
-	SaleID      *string    `json:"sale_id"`
-	SentAt      *time.Time `json:"sent_at"`
-	ViewedAt    *time.Time `json:"viewed_at"`
-	PaidAt      *time.Time `json:"paid_at"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
-	// RefundedUSD is what refunds of the paying sale gave back.
-	RefundedUSD USD `json:"refunded_usd"`
-}
+// Invoice is a bill, the answer of CreateInvoice and
+// OwnerClient.CancelInvoice and the items of Invoices. PaymentURL is
+// relative: /pay/{checkout_page_id}?ref={reference_number}&t={token}; the
+// unguessable token t is what lets the holder see and pay the invoice.
+// RefundedUSD is what refunds of the paying sale gave back.
+type Invoice = wire.Invoice
 
 // CreateInvoice creates a draft on one of the bot's checkout pages.
 func (c *Client) CreateInvoice(ctx context.Context, req InvoiceRequest, opts ...CallOption) (*Invoice, error) {
@@ -105,9 +66,7 @@ func (c *Client) Invoices(ctx context.Context, f InvoiceFilter, opts ...CallOpti
 	if f.Limit != 0 {
 		query.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var out struct {
-		Invoices []Invoice `json:"invoices"`
-	}
+	var out wire.ListInvoicesResponse
 	err := c.t.do(ctx, call{method: http.MethodGet, path: "/api/v1/bot/invoices", query: query, token: c.apiKey, out: &out}, opts)
 	if err != nil {
 		return nil, err
@@ -121,18 +80,10 @@ const (
 	EmailError       = "email_error"
 )
 
-// SentInvoice is the answer of a send (docs/api.md).
-type SentInvoice struct {
-	InvoiceID       string    `json:"invoice_id"`
-	ReferenceNumber string    `json:"reference_number"`
-	Status          string    `json:"status"`
-	SentAt          time.Time `json:"sent_at"`
-	PaymentURL      string    `json:"payment_url"`
-	EmailSent       bool      `json:"email_sent"`
-	// EmailReason is nil when the e-mail went out, else EmailNoRecipient or
-	// EmailError; the invoice is sent either way.
-	EmailReason *string `json:"email_reason"`
-}
+// SentInvoice is the answer of SendInvoice. EmailReason is nil when the
+// e-mail went out, else EmailNoRecipient or EmailError; the invoice is sent
+// either way.
+type SentInvoice = wire.SendInvoiceResponse
 
 // SendInvoice sends a draft: it becomes sent, and the recipient (if any) is
 // e-mailed the PDF. 400 only_draft_invoices_can_be_sent otherwise.

@@ -3,7 +3,8 @@ package client
 import (
 	"context"
 	"net/http"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // DefaultKeyGraceSeconds is the grace period the service applies when a
@@ -11,12 +12,10 @@ import (
 // working for an hour.
 const DefaultKeyGraceSeconds = 3600
 
-// KeyRotation is a new API key (shown once: store it now) and the time the
-// key it replaced stops working.
-type KeyRotation struct {
-	APIKey               string    `json:"api_key"`
-	PreviousKeyExpiresAt time.Time `json:"previous_key_expires_at"`
-}
+// KeyRotation is the answer of RotateAPIKey and OwnerClient.RotateBotAPIKey:
+// a new API key (shown once: store it now) and the time the key it replaced
+// stops working.
+type KeyRotation = wire.KeyRotation
 
 // RotateAPIKey replaces the bot's API key (POST /api/v1/bot/api-key/rotate).
 // The key this client holds keeps working for graceSeconds (0 to 604800; 0
@@ -25,7 +24,7 @@ type KeyRotation struct {
 // Retrying with the same Idempotency-Key returns the same new key.
 func (c *Client) RotateAPIKey(ctx context.Context, graceSeconds int, opts ...CallOption) (*KeyRotation, error) {
 	var out KeyRotation
-	in := map[string]int{"grace_seconds": graceSeconds}
+	in := wire.KeyRotationRequest{GraceSeconds: &graceSeconds}
 	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/api-key/rotate", in, &out, opts); err != nil {
 		return nil, err
 	}
@@ -37,7 +36,7 @@ func (c *Client) RotateAPIKey(ctx context.Context, graceSeconds int, opts ...Cal
 // for graceSeconds more (0 revokes it at once, the way to contain a leak).
 func (o *OwnerClient) RotateBotAPIKey(ctx context.Context, botID string, graceSeconds int, opts ...CallOption) (*KeyRotation, error) {
 	var out KeyRotation
-	in := map[string]int{"grace_seconds": graceSeconds}
+	in := wire.KeyRotationRequest{GraceSeconds: &graceSeconds}
 	if err := o.do(ctx, http.MethodPost, botPath(botID, "/api-key/rotate"), in, &out, opts); err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func listCall[T any](ctx context.Context, t transport, token, path, field string
 	var next *string
 	for name, into := range map[string]any{field: &page.Items, "has_more": &page.HasMore, "next_cursor": &next} {
 		if v, ok := raw[name]; ok {
-			if err := json.Unmarshal(v, into); err != nil {
+			if err := decodeJSON(v, into); err != nil {
 				return nil, fmt.Errorf("botpay: GET %s: decoding %s: %w", path, name, err)
 			}
 		}

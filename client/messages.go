@@ -2,33 +2,21 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // PendingMessage is an event the service staged because the bot's webhook
-// was not usable (docs/api.md, docs/decisions.md). The same event
-// may also have reached the webhook (a retry that succeeded later), so
-// deduplicate by EventID.
-type PendingMessage struct {
-	// MessageID is what Ack takes.
-	MessageID int64 `json:"message_id"`
-	// EventID is the event's id, the X-Service-Delivery header of webhook
-	// deliveries: the key to deduplicate by.
-	EventID string `json:"event_id"`
-	Event   string `json:"event"`
-	// Data is the event's data object (docs/api.md), undecoded.
-	Data json.RawMessage `json:"data"`
-	// Timestamp is when the event happened.
-	Timestamp time.Time `json:"timestamp"`
-	StagedAt  time.Time `json:"staged_at"`
-	// ExpiresAt: 24 h after staging for rail5.card.delivered and
-	// purchase.*, 7 days for the rest.
-	ExpiresAt time.Time `json:"expires_at"`
-}
+// was not usable, the items of Messages. The same event may also have
+// reached the webhook (a retry that succeeded later), so deduplicate by
+// EventID (the X-Service-Delivery header of webhook deliveries). MessageID
+// is what Ack takes; Data is the event's data object, undecoded; ExpiresAt
+// is 24 h after staging for rail5.card.delivered and purchase.*, 7 days for
+// the rest.
+type PendingMessage = wire.PendingMessage
 
 // Messages lists staged, unacknowledged, unexpired events, oldest first.
 // limit is 1-100; 0 lets the service pick its default (100). MessagesPage
@@ -39,9 +27,7 @@ func (c *Client) Messages(ctx context.Context, limit int, opts ...CallOption) ([
 	if limit != 0 {
 		query = url.Values{"limit": {strconv.Itoa(limit)}}
 	}
-	var out struct {
-		Messages []PendingMessage `json:"messages"`
-	}
+	var out wire.ListMessagesResponse
 	err := c.t.do(ctx, call{method: http.MethodGet, path: "/api/v1/bot/messages", query: query,
 		token: c.apiKey, out: &out}, opts)
 	if err != nil {
@@ -52,10 +38,7 @@ func (c *Client) Messages(ctx context.Context, limit int, opts ...CallOption) ([
 
 // AckResult is the answer of Ack: ids acknowledged (including ones already
 // acknowledged before), and ids that are unknown, expired or not this bot's.
-type AckResult struct {
-	Acknowledged []int64 `json:"acknowledged"`
-	NotFound     []int64 `json:"not_found"`
-}
+type AckResult = wire.AckMessagesResponse
 
 // Ack acknowledges staged messages so they are not handed out again
 // (at most 1000 ids a call). Acknowledging twice is harmless.
@@ -64,7 +47,7 @@ func (c *Client) Ack(ctx context.Context, messageIDs []int64, opts ...CallOption
 		messageIDs = []int64{}
 	}
 	var out AckResult
-	in := map[string][]int64{"message_ids": messageIDs}
+	in := wire.AckMessagesRequest{MessageIDs: messageIDs}
 	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/messages/ack", in, &out, opts); err != nil {
 		return nil, err
 	}

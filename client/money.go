@@ -14,3 +14,19 @@ func Dollars(dollars, cents int64) USD { return wire.Dollars(dollars, cents) }
 // ParseUSD parses a decimal number of dollars exactly, rounding half away
 // from zero to the nearest cent.
 func ParseUSD(s string) (USD, error) { return wire.ParseUSD(s) }
+
+// optional is s as an optional member: nil (left out) when empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// text is the optional member p, "" when it is nil.
+func text(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

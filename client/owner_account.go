@@ -4,57 +4,44 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // PasswordResetRequested is the answer of RequestPasswordReset, the same
 // whether or not an account has the e-mail.
-type PasswordResetRequested struct {
-	Status  string `json:"status"`
-	Message string `json:"message"`
-}
+type PasswordResetRequested = wire.RequestPasswordResetResponse
 
 // RequestPasswordReset e-mails a single-use reset link to the owner with
 // email, if there is one; 429 rate_limited when asked too often.
 func (o *OwnerClient) RequestPasswordReset(ctx context.Context, email string, opts ...CallOption) (*PasswordResetRequested, error) {
 	var out PasswordResetRequested
-	in := struct {
-		Email string `json:"email"`
-	}{email}
+	in := wire.RequestPasswordResetRequest{Email: email}
 	if err := o.do(ctx, http.MethodPost, "/api/v1/owner/password-reset", in, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-// PasswordReset is the owner whose password a reset link's token set.
-type PasswordReset struct {
-	OwnerUID      string `json:"owner_uid"`
-	Email         string `json:"email"`
-	PasswordReset bool   `json:"password_reset"`
-}
+// PasswordReset is the answer of ConfirmPasswordReset: the owner whose
+// password a reset link's token set.
+type PasswordReset = wire.ConfirmPasswordResetResponse
 
 // ConfirmPasswordReset sets password with the token of a reset link and
 // ends every session and token of the owner; 404 invalid_link for a used,
 // expired or unknown token, 400 validation_error for a weak password.
 func (o *OwnerClient) ConfirmPasswordReset(ctx context.Context, token, password string, opts ...CallOption) (*PasswordReset, error) {
 	var out PasswordReset
-	in := struct {
-		Token    string `json:"token"`
-		Password string `json:"password"`
-	}{token, password}
+	in := wire.ConfirmPasswordResetRequest{Token: token, Password: password}
 	if err := o.do(ctx, http.MethodPost, "/api/v1/owner/password-reset/confirm", in, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-// EmailVerification tells whether the owner's e-mail is verified; a fresh
-// link was sent when it is not.
-type EmailVerification struct {
-	Email         string `json:"email"`
-	EmailVerified bool   `json:"email_verified"`
-}
+// EmailVerification is the answer of ResendEmailVerification: whether the
+// owner's e-mail is verified; a fresh link was sent when it is not.
+type EmailVerification = wire.ResendEmailVerificationResponse
 
 // ResendEmailVerification e-mails the owner a fresh verification link
 // (nothing when the e-mail is already verified).
@@ -72,23 +59,14 @@ const (
 	SessionKindAPIToken  = "api_token"
 )
 
-// OwnerSessionInfo is one live dashboard session or API token of the owner.
-type OwnerSessionInfo struct {
-	ID   string `json:"id"`
-	Kind string `json:"kind"`
-	// LastUsedAt is nil for one never used since it was issued.
-	LastUsedAt *time.Time `json:"last_used_at"`
-	CreatedAt  time.Time  `json:"created_at"`
-	ExpiresAt  time.Time  `json:"expires_at"`
-	// Current marks the session or token of this very call.
-	Current bool `json:"current"`
-}
+// OwnerSessionInfo is one live dashboard session or API token of the
+// owner, the items of Sessions. LastUsedAt is nil for one never used since
+// it was issued; Current marks the session or token of this very call.
+type OwnerSessionInfo = wire.OwnerSessionInfo
 
 // Sessions lists the owner's live dashboard sessions and API tokens.
 func (o *OwnerClient) Sessions(ctx context.Context, opts ...CallOption) ([]OwnerSessionInfo, error) {
-	var out struct {
-		Sessions []OwnerSessionInfo `json:"sessions"`
-	}
+	var out wire.ListOwnerSessionsResponse
 	if err := o.do(ctx, http.MethodGet, "/api/v1/owner/sessions", nil, &out, opts); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Rail5 error codes (docs/decisions.md, docs/decisions.md).
@@ -20,26 +21,15 @@ const (
 	CodeInvalidCheckoutStatus = "invalid_checkout_status"
 )
 
-// NewRail5Card is the body of POST /api/v1/owner/bots/{bot_id}/rail5-cards.
-// The full number only ever travels inside the encrypted card file the
-// service sends to the bot.
-type NewRail5Card struct {
-	CardName    string `json:"card_name"`
-	Number      string `json:"number"`
-	CVV         string `json:"cvv"`
-	ExpiryMonth string `json:"expiry_month"`
-	ExpiryYear  string `json:"expiry_year"`
-	HolderName  string `json:"holder_name"`
-}
+// NewRail5Card is the body of CreateRail5Card (POST
+// /api/v1/owner/bots/{bot_id}/rail5-cards). The full number only ever
+// travels inside the encrypted card file the service sends to the bot.
+// Number, CVV, ExpiryMonth and ExpiryYear are strings or integers.
+type NewRail5Card = wire.CreateRail5CardRequest
 
-// Rail5Card is a rail5 card as its owner or bot sees it.
-type Rail5Card struct {
-	CardID    string    `json:"card_id"`
-	CardName  string    `json:"card_name"`
-	CardLast4 string    `json:"card_last4"`
-	Status    string    `json:"status"` // "pending_delivery", then "confirmed"
-	CreatedAt time.Time `json:"created_at"`
-}
+// Rail5Card is the answer of CreateRail5Card: Status is "pending_delivery",
+// then "confirmed".
+type Rail5Card = wire.CreateRail5CardResponse
 
 // CreateRail5Card registers a card; the bot receives it as a
 // rail5.card.delivered event carrying the encrypted card file.
@@ -51,16 +41,8 @@ func (o *OwnerClient) CreateRail5Card(ctx context.Context, botID string, c NewRa
 	return &out, nil
 }
 
-// Rail5Delivery is the answer of POST /api/v1/bot/rail5/confirm-delivery
-// (docs/api.md).
-type Rail5Delivery struct {
-	Status          string `json:"status"`
-	CardID          string `json:"card_id"`
-	CardName        string `json:"card_name"`
-	CardLast4       string `json:"card_last4"`
-	Message         string `json:"message"`
-	TestCheckoutURL string `json:"test_checkout_url"`
-}
+// Rail5Delivery is the answer of ConfirmRail5Delivery.
+type Rail5Delivery = wire.ConfirmRail5DeliveryResponse
 
 // ConfirmRail5Delivery tells the service the card file is saved; the
 // service then drops its copy. cardID may be empty (the oldest card
@@ -69,7 +51,7 @@ type Rail5Delivery struct {
 func (c *Client) ConfirmRail5Delivery(ctx context.Context, cardID string, opts ...CallOption) (*Rail5Delivery, error) {
 	var in any
 	if cardID != "" {
-		in = map[string]string{"card_id": cardID}
+		in = wire.ConfirmRail5DeliveryRequest{CardID: &cardID}
 	}
 	var out Rail5Delivery
 	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/rail5/confirm-delivery", in, &out, opts); err != nil {
@@ -78,28 +60,14 @@ func (c *Client) ConfirmRail5Delivery(ctx context.Context, cardID string, opts .
 	return &out, nil
 }
 
-// Rail5CheckoutRequest is the body of POST /api/v1/bot/rail5/checkout.
-type Rail5CheckoutRequest struct {
-	CardID       string `json:"card_id,omitempty"`
-	MerchantName string `json:"merchant_name"`
-	MerchantURL  string `json:"merchant_url"`
-	ItemName     string `json:"item_name"`
-	AmountCents  int64  `json:"amount_cents"`
-	Category     string `json:"category,omitempty"`
-}
+// Rail5CheckoutRequest is the body of Rail5Checkout (POST
+// /api/v1/bot/rail5/checkout).
+type Rail5CheckoutRequest = wire.Rail5CheckoutRequest
 
-// Rail5Checkout is a rail5 spend; Key is set only by Rail5Key.
-type Rail5Checkout struct {
-	CheckoutID   string `json:"checkout_id"`
-	Status       string `json:"status"` // approved, key_released, completed, failed
-	CardID       string `json:"card_id"`
-	MerchantName string `json:"merchant_name"`
-	ItemName     string `json:"item_name"`
-	AmountUSD    USD    `json:"amount_usd"`
-	Key          string `json:"key,omitempty"`
-	Alg          string `json:"alg,omitempty"`
-	Message      string `json:"message"`
-}
+// Rail5Checkout is a rail5 spend, the answer of Rail5Checkout, Rail5Key and
+// Rail5Complete: Status is approved, key_released, completed or failed; Key
+// and Alg are set only by Rail5Key.
+type Rail5Checkout = wire.Rail5Checkout
 
 // Rail5Checkout asks to spend with a confirmed rail5 card: the same
 // guardrails as Checkout, but a spend that would need the owner's approval
@@ -117,7 +85,7 @@ func (c *Client) Rail5Checkout(ctx context.Context, req Rail5CheckoutRequest, op
 // DecryptCardFile.
 func (c *Client) Rail5Key(ctx context.Context, checkoutID string, opts ...CallOption) (*Rail5Checkout, error) {
 	var out Rail5Checkout
-	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/rail5/key", map[string]string{"checkout_id": checkoutID}, &out, opts); err != nil {
+	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/rail5/key", wire.Rail5KeyRequest{CheckoutID: checkoutID}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -126,10 +94,7 @@ func (c *Client) Rail5Key(ctx context.Context, checkoutID string, opts ...CallOp
 // Rail5Complete reports the outcome of a rail5 checkout; reason is required
 // when success is false.
 func (c *Client) Rail5Complete(ctx context.Context, checkoutID string, success bool, reason string, opts ...CallOption) (*Rail5Checkout, error) {
-	in := map[string]any{"checkout_id": checkoutID, "success": success}
-	if reason != "" {
-		in["reason"] = reason
-	}
+	in := wire.Rail5CompleteRequest{CheckoutID: checkoutID, Success: success, Reason: optional(reason)}
 	var out Rail5Checkout
 	if err := c.do(ctx, http.MethodPost, "/api/v1/bot/rail5/complete", in, &out, opts); err != nil {
 		return nil, err

@@ -4,29 +4,19 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
-// RefundRequest asks for money back. A nil AmountUSD refunds everything
-// not yet refunded; Reason is required.
-type RefundRequest struct {
-	AmountUSD *USD   `json:"amount_usd,omitempty"`
-	Reason    string `json:"reason"`
-}
+// RefundRequest is the body of RefundSale and OwnerClient.RefundPurchase.
+// A nil AmountUSD refunds everything not yet refunded; Reason is required.
+type RefundRequest = wire.RefundRequest
 
-// Refund is a recorded refund. ConfirmationID is set for a purchase
-// refund, SaleID for a sale refund. Status is "succeeded" for refunds
-// inside the wallet; an on-chain refund is "pending" until confirmed.
-type Refund struct {
-	RefundID       string    `json:"refund_id"`
-	ConfirmationID string    `json:"confirmation_id,omitempty"`
-	SaleID         string    `json:"sale_id,omitempty"`
-	AmountUSD      USD       `json:"amount_usd"`
-	Reason         string    `json:"reason"`
-	Status         string    `json:"status"`
-	TxHash         *string   `json:"tx_hash,omitempty"`
-	CreatedAt      time.Time `json:"created_at"`
-}
+// Refund is a recorded refund, the answer of RefundSale and
+// OwnerClient.RefundPurchase. ConfirmationID is set for a purchase refund,
+// SaleID for a sale refund. Status is "succeeded" for refunds inside the
+// wallet; an on-chain refund is "pending" until confirmed.
+type Refund = wire.Refund
 
 // RefundSale gives (part of) one of the bot's sales back to its buyer. A
 // card or sandbox sale is paid from the bot's card wallet, never below

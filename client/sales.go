@@ -5,30 +5,14 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
-// Sale is one payment the bot received (docs/api.md).
-type Sale struct {
-	SaleID string `json:"sale_id"`
-	// CheckoutPageID is nil for payment-link sales, which carry
-	// PaymentLinkID instead.
-	CheckoutPageID  *string    `json:"checkout_page_id"`
-	PaymentLinkID   string     `json:"payment_link_id,omitempty"`
-	InvoiceID       string     `json:"invoice_id,omitempty"`
-	AmountUSD       USD        `json:"amount_usd"`
-	PaymentMethod   string     `json:"payment_method"`
-	Status          string     `json:"status"`
-	BuyerType       string     `json:"buyer_type"`
-	BuyerIdentifier string     `json:"buyer_identifier"`
-	BuyerEmail      *string    `json:"buyer_email"`
-	TxHash          *string    `json:"tx_hash"`
-	CheckoutTitle   string     `json:"checkout_title"`
-	ConfirmedAt     *time.Time `json:"confirmed_at"`
-	CreatedAt       time.Time  `json:"created_at"`
-	// RefundedUSD is what refunds of this sale have given back so far.
-	RefundedUSD USD `json:"refunded_usd"`
-}
+// Sale is one payment the bot received, the items of Sales. CheckoutPageID
+// is nil for payment-link and facilitator sales; RefundedUSD is what refunds
+// of this sale have given back so far.
+type Sale = wire.Sale
 
 // SaleFilter narrows Sales; zero values do not filter.
 type SaleFilter struct {
@@ -50,9 +34,7 @@ func (c *Client) Sales(ctx context.Context, f SaleFilter, opts ...CallOption) ([
 	if f.Limit != 0 {
 		query.Set("limit", strconv.Itoa(f.Limit))
 	}
-	var out struct {
-		Sales []Sale `json:"sales"`
-	}
+	var out wire.ListSalesResponse
 	err := c.t.do(ctx, call{method: http.MethodGet, path: "/api/v1/bot/sales", query: query, token: c.apiKey, out: &out}, opts)
 	if err != nil {
 		return nil, err
@@ -60,39 +42,20 @@ func (c *Client) Sales(ctx context.Context, f SaleFilter, opts ...CallOption) ([
 	return out.Sales, nil
 }
 
-// BuyerPayment is a sandbox payment (docs/decisions.md).
-type BuyerPayment struct {
-	BuyerEmail string `json:"buyer_email"`
-	BuyerName  string `json:"buyer_name,omitempty"`
-	// Method defaults to the first sandbox method the page allows.
-	Method string `json:"method,omitempty"`
-	// AmountUSD is for pay-what-you-want pages; nil pays the set amount.
-	AmountUSD *USD `json:"amount_usd,omitempty"`
-	// Ref pays the invoice with this reference number on the page; Token
-	// is the t parameter of the invoice's payment_url, without which the
-	// invoice is not found.
-	Ref   string `json:"ref,omitempty"`
-	Token string `json:"t,omitempty"`
-}
+// BuyerPayment is the body of PayCheckoutSandbox and PayLinkSandbox: a
+// sandbox payment. Method defaults to the first sandbox method the page
+// allows; AmountUSD is for pay-what-you-want pages (nil pays the set
+// amount); Ref pays the invoice with this reference number on the page, and
+// Token is the t parameter of the invoice's payment_url, without which the
+// invoice is not found.
+type BuyerPayment = wire.BuyerPayment
 
-// Product is what a digital-product page delivers after payment.
-type Product struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
-}
+// Product is what a digital-product page delivers after payment, in
+// Settlement.
+type Product = wire.Product
 
-// Settlement is the answer of a payment.
-type Settlement struct {
-	Status          string     `json:"status"`
-	SaleID          string     `json:"sale_id"`
-	TxHash          *string    `json:"tx_hash"`
-	AmountUSD       USD        `json:"amount_usd"`
-	Product         *Product   `json:"product"`
-	InvoiceID       string     `json:"invoice_id,omitempty"`
-	ReferenceNumber string     `json:"reference_number,omitempty"`
-	PaymentLinkID   string     `json:"payment_link_id,omitempty"`
-	PaidAt          *time.Time `json:"paid_at,omitempty"`
-}
+// Settlement is the answer of PayCheckoutSandbox and PayLinkSandbox.
+type Settlement = wire.Settlement
 
 // PayCheckoutSandbox pays a checkout page (or an invoice on it) through
 // the sandbox provider, as a buyer would; it needs no API key.

@@ -7,43 +7,20 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // CodeVendorNotFound is the 404 of SkillFile for an unknown slug.
 const CodeVendorNotFound = "vendor_not_found"
 
-// Vendor is a vendor skill entry (docs/api.md).
-type Vendor struct {
-	Slug string `json:"slug"`
-	Name string `json:"name"`
-	// Category is one of retail, office, hardware, electronics, industrial,
-	// specialty.
-	Category string `json:"category"`
-	URL      string `json:"url"`
-	// CheckoutMethods: native_api, acp, x402, partner_world,
-	// self_hosted_card, browser_automation.
-	CheckoutMethods []string `json:"checkout_methods"`
-	// Capabilities: price_lookup, stock_check, programmatic_checkout,
-	// business_invoicing, bulk_pricing, tax_exemption, account_creation,
-	// order_tracking, returns, po_numbers.
-	Capabilities []string `json:"capabilities"`
-	// Maturity is verified, beta, community or draft.
-	Maturity string `json:"maturity"`
-	// AgentFriendliness scores 0-100 how easily a bot completes a purchase.
-	AgentFriendliness int  `json:"agent_friendliness"`
-	GuestCheckout     bool `json:"guest_checkout"`
-	BulkPricing       bool `json:"bulk_pricing"`
-	// FreeShippingAbove is nil when the store has no single threshold.
-	FreeShippingAbove *USD `json:"free_shipping_above"`
-	// SkillURL serves the Markdown skill file (see SkillFile).
-	SkillURL   string `json:"skill_url"`
-	CatalogURL string `json:"catalog_url"`
-	// Version is the skill file's semantic version.
-	Version      string `json:"version"`
-	LastVerified string `json:"last_verified"`
-	// SuccessRate is 0-1, or nil until measured.
-	SuccessRate *float64 `json:"success_rate"`
-}
+// Vendor is a vendor skill entry, the items of SkillsList (docs/api.md
+// lists the values of Category, CheckoutMethods, Capabilities and
+// Maturity). AgentFriendliness scores 0-100 how easily a bot completes a
+// purchase; FreeShippingAbove (dollars) is nil when the store has no single
+// threshold; SkillURL serves the Markdown skill file (see SkillFile);
+// SuccessRate is 0-1, or nil until measured.
+type Vendor = wire.Vendor
 
 // SkillsQuery filters Skills; zero fields do not filter (docs/api.md).
 type SkillsQuery struct {
@@ -73,17 +50,10 @@ func (q SkillsQuery) values() url.Values {
 	return v
 }
 
-// SkillsList is the answer of GET /api/v1/bot/skills.
-type SkillsList struct {
-	Vendors []Vendor `json:"vendors"`
-	Total   int      `json:"total"`
-	// Categories are every category the filter accepts.
-	Categories []string `json:"categories"`
-	// HasMore says another page follows; NextCursor names it (see
-	// SkillsPage and AllSkills).
-	HasMore    bool    `json:"has_more"`
-	NextCursor *string `json:"next_cursor"`
-}
+// SkillsList is the answer of Skills. Categories are every category the
+// filter accepts; HasMore says another page follows and NextCursor names it
+// (see SkillsPage and AllSkills).
+type SkillsList = wire.SearchVendorsResponse
 
 // Skills searches the vendor catalogue. An unknown filter value fails with
 // 400 validation_error whose Details name the parameter.

@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Checkout statuses (docs/api.md).
@@ -31,46 +32,20 @@ const (
 	CodeTaskAlreadyCompleted   = "task_already_completed"
 )
 
-// CheckoutRequest is the body of POST /api/v1/bot/merchant/checkout
-// (docs/api.md).
-type CheckoutRequest struct {
-	ProfileIndex int    `json:"profile_index"`
-	MerchantName string `json:"merchant_name"`
-	// MerchantURL is the shop's URL or an identifier; procurement controls
-	// match its host.
-	MerchantURL string `json:"merchant_url"`
-	ItemName    string `json:"item_name"`
-	AmountCents int64  `json:"amount_cents"`
-	Category    string `json:"category,omitempty"`
-	// TaskID completes an owner-queued task (see NextTask).
-	TaskID string `json:"task_id,omitempty"`
-	// CardID is required when the bot has several active cards.
-	CardID string `json:"card_id,omitempty"`
-}
+// CheckoutRequest is the body of Checkout (POST
+// /api/v1/bot/merchant/checkout). MerchantURL is the shop's URL or an
+// identifier (procurement controls match its host); TaskID completes an
+// owner-queued task (see NextTask); CardID is required when the bot has
+// several active cards.
+type CheckoutRequest = wire.CheckoutRequest
 
-// Checkout is the answer of a checkout (200 approved or 202 held) and of a
-// status poll (docs/api.md).
-type Checkout struct {
-	// Approved is set on checkout answers: true with card details (HTTP 200),
-	// false while the owner decides (HTTP 202, Status
-	// PurchasePendingConfirmation).
-	Approved       bool   `json:"approved"`
-	ConfirmationID string `json:"confirmation_id"`
-	// Status is PurchasePendingConfirmation on a new held checkout, then
-	// PurchasePending, PurchaseApproved, PurchaseDenied or PurchaseExpired.
-	Status       string `json:"status"`
-	ProfileIndex int    `json:"profile_index"`
-	MerchantName string `json:"merchant_name"`
-	ItemName     string `json:"item_name"`
-	AmountUSD    USD    `json:"amount_usd"`
-	// MissingDigits, ExpiryMonth and ExpiryYear come only when approved.
-	MissingDigits string `json:"missing_digits,omitempty"`
-	ExpiryMonth   string `json:"expiry_month,omitempty"`
-	ExpiryYear    string `json:"expiry_year,omitempty"`
-	// ExpiresAt is when a held purchase expires without a decision.
-	ExpiresAt *time.Time `json:"expires_at,omitempty"`
-	Message   string     `json:"message"`
-}
+// Checkout is a purchase, the answer of Checkout (200 approved or 202
+// held) and of CheckoutStatus. Approved is set on checkout answers only:
+// true with card details (MissingDigits, ExpiryMonth, ExpiryYear), false
+// while the owner decides (Status PurchasePendingConfirmation, then
+// PurchasePending, PurchaseApproved, PurchaseDenied or PurchaseExpired).
+// ExpiresAt is when a held purchase expires without a decision.
+type Checkout = wire.Purchase
 
 // Checkout asks to spend. A refusal is an *Error: 403
 // card_guardrail_violation, allowance_exceeded, master_budget_exceeded,
@@ -98,24 +73,11 @@ func (c *Client) CheckoutStatus(ctx context.Context, confirmationID string, opts
 	return &out, nil
 }
 
-// TaskInstructions say what to buy (docs/api.md).
-type TaskInstructions struct {
-	ProfileIndex *int   `json:"profile_index"`
-	MerchantName string `json:"merchant_name"`
-	MerchantURL  string `json:"merchant_url"`
-	ItemName     string `json:"item_name"`
-	AmountCents  int64  `json:"amount_cents"`
-	Category     string `json:"category"`
-}
+// TaskInstructions say what to buy, in Task.
+type TaskInstructions = wire.TaskInstructions
 
-// Task is the answer of POST /api/v1/bot/tasks/next.
-type Task struct {
-	HasTask      bool              `json:"has_task"`
-	TaskType     string            `json:"task_type,omitempty"`
-	TaskID       string            `json:"task_id,omitempty"`
-	Instructions *TaskInstructions `json:"instructions,omitempty"`
-	Message      string            `json:"message"`
-}
+// Task is the answer of NextTask.
+type Task = wire.Task
 
 // NextTask takes the oldest task the owner queued; HasTask is false when
 // none waits. Fulfil it with Checkout and its TaskID.

@@ -2,10 +2,11 @@ package client
 
 import (
 	"context"
-	"github.com/botpay/botpay/wire"
+	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Error codes of the signing endpoint (docs/api.md, docs/decisions.md).
@@ -20,43 +21,24 @@ const (
 // MicroUSDC is a token amount in micro-units: 1 USDC = 1,000,000.
 type MicroUSDC = wire.MicroUSDC
 
-// SignRequest is the body of POST /api/v1/processor-wallet/bot/sign.
-type SignRequest struct {
-	ResourceURL      string    `json:"resource_url"`
-	AmountUSDC       MicroUSDC `json:"amount_usdc"`
-	RecipientAddress string    `json:"recipient_address"`
-	// ValidBefore is a Unix time; 0 takes the default of now + 5 minutes.
-	ValidBefore int64 `json:"valid_before,omitempty"`
-	// PaymentRequired is the vendor's 402 as it came, when given: the
-	// PAYMENT-REQUIRED header value (a string, x402 v2) or the x402 v1
-	// body (a json.RawMessage). The service then checks the amount and
-	// recipient against the vendor's offer and answers the header paying
-	// it (PaymentSignatureHeader or XPaymentStandardHeader).
-	PaymentRequired any `json:"payment_required,omitempty"`
-}
+// SignRequest is the body of Sign (POST
+// /api/v1/processor-wallet/bot/sign). A nil ValidBefore (Unix seconds)
+// takes the default of now + 5 minutes. PaymentRequired is the vendor's 402
+// as it came, when given: the PAYMENT-REQUIRED header value (a string, x402
+// v2) or the x402 v1 body (a json.RawMessage); the service then checks the
+// amount and recipient against the vendor's offer and answers the header
+// paying it (PaymentSignatureHeader or XPaymentStandardHeader).
+type SignRequest = wire.SignX402PaymentRequest
 
-// Signed is the answer of the signing endpoint: a signature made at once
-// (XPaymentHeader set), or Status "awaiting_approval" with an ApprovalID
-// when the owner must decide; the signed header then arrives with the
-// purchase.approved event.
+// Signed is the answer of Sign, either of its two: a signature made at once
+// (200, the fields of wire.SignX402PaymentResponse, XPaymentHeader set), or
+// Status "awaiting_approval" with an ApprovalID when the owner must decide
+// (202, the fields of wire.SigningHeld); the signed header then arrives with
+// the purchase.approved event. The two share no member, so one answer
+// decodes into its half and leaves the other zero.
 type Signed struct {
-	XPaymentHeader string    `json:"x_payment_header"`
-	Signature      string    `json:"signature"`
-	From           string    `json:"from"`
-	Nonce          string    `json:"nonce"`
-	ValidBefore    int64     `json:"valid_before"`
-	AmountUSDC     MicroUSDC `json:"amount_usdc"`
-	// PaymentSignatureHeader is for PAYMENT-SIGNATURE, when PaymentRequired
-	// was a v2 header value.
-	PaymentSignatureHeader string `json:"payment_signature_header,omitempty"`
-	// XPaymentStandardHeader is for X-PAYMENT to a stock x402 v1 seller,
-	// when PaymentRequired was a v1 body.
-	XPaymentStandardHeader string `json:"x_payment_standard_header,omitempty"`
-
-	Status     string     `json:"status"`
-	ApprovalID int64      `json:"approval_id"`
-	ExpiresAt  *time.Time `json:"expires_at"`
-	Message    string     `json:"message"`
+	wire.SignX402PaymentResponse
+	wire.SigningHeld
 }
 
 // AwaitingApproval reports a request held for the owner.
@@ -74,68 +56,55 @@ func (c *Client) Sign(ctx context.Context, req SignRequest, opts ...CallOption) 
 	return &out, nil
 }
 
-// PaymentRequirement is one entry of an x402 v1 402 answer's accepts.
-type PaymentRequirement struct {
-	Scheme            string            `json:"scheme"`
-	Network           string            `json:"network"`
-	MaxAmountRequired string            `json:"maxAmountRequired"`
-	Resource          string            `json:"resource"`
-	Description       string            `json:"description"`
-	MimeType          string            `json:"mimeType"`
-	PayTo             string            `json:"payTo"`
-	MaxTimeoutSeconds int               `json:"maxTimeoutSeconds"`
-	Asset             string            `json:"asset"`
-	Extra             map[string]string `json:"extra"`
-}
+// PaymentRequirement is one entry of an x402 v1 402 answer's accepts, in
+// PaymentRequired and PaidResponse.
+type PaymentRequirement = wire.PaymentRequiredAccept
 
 // PaymentRequired is the body of an x402 v1 402 answer.
-type PaymentRequired struct {
-	X402Version int                  `json:"x402Version"`
-	Error       string               `json:"error"`
-	Accepts     []PaymentRequirement `json:"accepts"`
-}
+type PaymentRequired = wire.PaymentRequired
 
 // CreateProcessorWallet gives a bot its processor wallet and returns its
 // EIP-55 address (the one it has, when it has one: its checkout pages
 // create it too).
 func (o *OwnerClient) CreateProcessorWallet(ctx context.Context, botID string, opts ...CallOption) (string, error) {
-	var out struct {
-		Address string `json:"address"`
-	}
+	var out wire.CreateProcessorWalletResponse
 	if err := o.do(ctx, http.MethodPost, botPath(botID, "/processor-wallet"), nil, &out, opts); err != nil {
 		return "", err
 	}
 	return out.Address, nil
 }
 
-// SigningApproval is a held signing request waiting for the owner.
-type SigningApproval struct {
-	Kind         string    `json:"kind"`
-	ID           int64     `json:"id"`
-	BotID        string    `json:"bot_id"`
-	AmountUSD    float64   `json:"amount_usd"`
-	MerchantName string    `json:"merchant_name"`
-	ItemName     string    `json:"item_name"`
-	Status       string    `json:"status"`
-	ExpiresAt    time.Time `json:"expires_at"`
+// SigningApproval is a held signing request waiting for the owner, the
+// items of SigningRequests: an Approval of Kind "signing" whose ID is the
+// approval id DecideSigning takes (a json.Number; see SigningApprovalID).
+type SigningApproval = wire.Approval
+
+// SigningApprovalID is the approval id of a held signing request, as
+// DecideSigning takes it; false when a's ID is not an integer (a purchase's
+// confirmation id, say).
+func SigningApprovalID(a Approval) (int64, bool) {
+	switch id := a.ID.(type) {
+	case json.Number:
+		n, err := id.Int64()
+		return n, err == nil
+	case float64:
+		return int64(id), id == float64(int64(id))
+	}
+	return 0, false
 }
 
 // SigningRequests lists the owner's held signing requests.
 func (o *OwnerClient) SigningRequests(ctx context.Context, opts ...CallOption) ([]SigningApproval, error) {
-	var out struct {
-		Approvals []SigningApproval `json:"approvals"`
-	}
+	var out wire.ListSigningRequestsResponse
 	if err := o.do(ctx, http.MethodGet, "/api/v1/owner/signing-requests", nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return out.Approvals, nil
 }
 
-// SigningDecision is the answer of approving or denying a signing request.
-type SigningDecision struct {
-	ApprovalID int64  `json:"approval_id"`
-	Status     string `json:"status"` // "approved" or "denied"
-}
+// SigningDecision is the answer of DecideSigning; Status is "approved" or
+// "denied".
+type SigningDecision = wire.ApproveSigningRequestResponse
 
 // DecideSigning approves (the service signs and sends purchase.approved
 // with the header) or denies (purchase.rejected) a held signing request.

@@ -11,18 +11,15 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // SettleResponse is the decoded PAYMENT-RESPONSE (x402 v2) or
-// X-PAYMENT-RESPONSE (v1) header.
-type SettleResponse struct {
-	Success     bool   `json:"success"`
-	Transaction string `json:"transaction"`
-	Network     string `json:"network"`
-	Payer       string `json:"payer"`
-	ErrorReason string `json:"errorReason,omitempty"`
-	Amount      string `json:"amount,omitempty"` // v2 only
-}
+// X-PAYMENT-RESPONSE (v1) header of a paid resource: the x402 settlement
+// answer, the same shape as the answer of FacilitatorSettle (Amount only
+// in v2).
+type SettleResponse = wire.FacilitatorSettleResponse
 
 // PaidResponse is the outcome of PayX402: the resource's final answer and
 // what was signed for it.
@@ -121,10 +118,10 @@ func (c *Client) PayX402(ctx context.Context, resourceURL string, body []byte, m
 // x_payment_header carries the same payload beside flat fields).
 func paymentHeader(version int, signed *Signed) (string, string) {
 	if version == 2 {
-		return "PAYMENT-SIGNATURE", signed.PaymentSignatureHeader
+		return "PAYMENT-SIGNATURE", text(signed.PaymentSignatureHeader)
 	}
-	if signed.XPaymentStandardHeader != "" {
-		return "X-PAYMENT", signed.XPaymentStandardHeader
+	if h := text(signed.XPaymentStandardHeader); h != "" {
+		return "X-PAYMENT", h
 	}
 	return "X-PAYMENT", signed.XPaymentHeader
 }
@@ -202,11 +199,7 @@ func contains(list []string, s string) bool {
 // signingNetworks are the names of the network the service signs for, in
 // both versions, as its facilitator's supported kinds list them.
 func (c *Client) signingNetworks(ctx context.Context, opts []CallOption) ([]string, error) {
-	var supported struct {
-		Kinds []struct {
-			Network string `json:"network"`
-		} `json:"kinds"`
-	}
+	var supported FacilitatorSupport
 	if err := c.do(ctx, http.MethodGet, "/api/v1/x402/facilitator/supported", nil, &supported, opts); err != nil {
 		return nil, fmt.Errorf("botpay: reading the network the service signs for: %w", err)
 	}

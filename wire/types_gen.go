@@ -45,23 +45,23 @@ type Registration struct {
 	BotName string `json:"bot_name"`
 	APIKey  string `json:"api_key"`
 	// Null when a pairing code was used.
-	ClaimToken           *string                  `json:"claim_token" jsonschema:"Null when a pairing code was used."`
-	Status               string                   `json:"status"`
-	OwnerVerificationURL *string                  `json:"owner_verification_url,omitempty"`
-	Paired               bool                     `json:"paired"`
-	OwnerUID             *string                  `json:"owner_uid,omitempty"`
-	WebhookSecret        string                   `json:"webhook_secret"`
-	WebhookNote          string                   `json:"webhook_note"`
-	Important            string                   `json:"important"`
-	WebhookURL           *string                  `json:"webhook_url,omitempty"`
-	TunnelToken          *string                  `json:"tunnel_token,omitempty"`
-	TunnelSetup          *RegistrationTunnelSetup `json:"tunnel_setup,omitempty"`
-	HooksToken           *string                  `json:"hooks_token,omitempty"`
-	HooksTokenNote       *string                  `json:"hooks_token_note,omitempty"`
+	ClaimToken           *string      `json:"claim_token" jsonschema:"Null when a pairing code was used."`
+	Status               string       `json:"status"`
+	OwnerVerificationURL *string      `json:"owner_verification_url,omitempty"`
+	Paired               bool         `json:"paired"`
+	OwnerUID             *string      `json:"owner_uid,omitempty"`
+	WebhookSecret        string       `json:"webhook_secret"`
+	WebhookNote          string       `json:"webhook_note"`
+	Important            string       `json:"important"`
+	WebhookURL           *string      `json:"webhook_url,omitempty"`
+	TunnelToken          *string      `json:"tunnel_token,omitempty"`
+	TunnelSetup          *TunnelSetup `json:"tunnel_setup,omitempty"`
+	HooksToken           *string      `json:"hooks_token,omitempty"`
+	HooksTokenNote       *string      `json:"hooks_token_note,omitempty"`
 }
 
-// RegistrationTunnelSetup is a schema of the bot API.
-type RegistrationTunnelSetup struct {
+// TunnelSetup is a schema of the bot API.
+type TunnelSetup struct {
 	WebhookURL          string            `json:"webhook_url"`
 	TunnelToken         string            `json:"tunnel_token"`
 	TunnelClientCommand string            `json:"tunnel_client_command"`
@@ -103,7 +103,7 @@ type BotStatus struct {
 	Livemode         *bool             `json:"livemode,omitempty" jsonschema:"False in sandbox mode."`
 	DefaultRail      *string           `json:"default_rail"`
 	ActiveRails      []string          `json:"active_rails"`
-	Rails            BotStatusRails    `json:"rails"`
+	Rails            Rails             `json:"rails"`
 	MasterGuardrails *MasterGuardrails `json:"master_guardrails"`
 	PendingMessages  int               `json:"pending_messages"`
 	WebhookStatus    string            `json:"webhook_status"`
@@ -113,14 +113,14 @@ type BotStatus struct {
 	Message          *string           `json:"message,omitempty"`
 }
 
-// BotStatusRails is a schema of the bot API.
-type BotStatusRails struct {
-	CardWallet      *BotStatusRailsCardWallet      `json:"card_wallet,omitempty"`
-	ProcessorWallet *BotStatusRailsProcessorWallet `json:"processor_wallet,omitempty"`
+// Rails is a schema of the bot API.
+type Rails struct {
+	CardWallet      *CardWallet      `json:"card_wallet,omitempty"`
+	ProcessorWallet *ProcessorWallet `json:"processor_wallet,omitempty"`
 }
 
-// BotStatusRailsCardWallet is a schema of the bot API.
-type BotStatusRailsCardWallet struct {
+// CardWallet is a schema of the bot API.
+type CardWallet struct {
 	Status string `json:"status"`
 	// US dollars (cents exact).
 	BalanceUSD USD `json:"balance_usd" jsonschema:"US dollars (cents exact)."`
@@ -129,8 +129,8 @@ type BotStatusRailsCardWallet struct {
 	SpendingLimits *SpendingLimits `json:"spending_limits"`
 }
 
-// BotStatusRailsProcessorWallet is a schema of the bot API.
-type BotStatusRailsProcessorWallet struct {
+// ProcessorWallet is a schema of the bot API.
+type ProcessorWallet struct {
 	Status string `json:"status"`
 	// USDC available to new signatures; in live mode null while the chain cannot be read (never 0 for unknown).
 	BalanceUSD *json.Number `json:"balance_usd" jsonschema:"USDC available to new signatures; in live mode null while the chain cannot be read (never 0 for unknown)."`
@@ -493,7 +493,7 @@ type Sale struct {
 // FacilitatorRequest is a schema of the bot API.
 // What stock x402 server middleware sends its facilitator, in either version.
 type FacilitatorRequest struct {
-	X402Version string `json:"x402Version"`
+	X402Version int `json:"x402Version"`
 	// The payer's PaymentPayload (v2: with `accepted`; v1: with `scheme` and `network`).
 	PaymentPayload json.RawMessage "json:\"paymentPayload\" jsonschema:\"The payer's PaymentPayload (v2: with `accepted`; v1: with `scheme` and `network`).\""
 	// The offer the payment answers (v2 `amount`; v1 `maxAmountRequired` and `resource`).
@@ -510,7 +510,7 @@ type BuyerPayment struct {
 	// An invoice's reference number.
 	Ref *string `json:"ref,omitempty" jsonschema:"An invoice's reference number."`
 	// The invoice's payment token (the `t` of its `payment_url`), with `ref`.
-	T *string "json:\"t,omitempty\" jsonschema:\"The invoice's payment token (the `t` of its `payment_url`), with `ref`.\""
+	Token *string "json:\"t,omitempty\" jsonschema:\"The invoice's payment token (the `t` of its `payment_url`), with `ref`.\""
 }
 
 // Settlement is a schema of the bot API.
@@ -519,24 +519,24 @@ type Settlement struct {
 	SaleID string  `json:"sale_id"`
 	TXHash *string `json:"tx_hash"`
 	// US dollars (cents exact).
-	AmountUSD       USD                `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
-	Product         *SettlementProduct `json:"product"`
-	InvoiceID       *string            `json:"invoice_id,omitempty"`
-	ReferenceNumber *string            `json:"reference_number,omitempty"`
-	PaymentLinkID   *string            `json:"payment_link_id,omitempty"`
+	AmountUSD       USD      `json:"amount_usd" jsonschema:"US dollars (cents exact)."`
+	Product         *Product `json:"product"`
+	InvoiceID       *string  `json:"invoice_id,omitempty"`
+	ReferenceNumber *string  `json:"reference_number,omitempty"`
+	PaymentLinkID   *string  `json:"payment_link_id,omitempty"`
 	// UTC with milliseconds.
 	PaidAt *Timestamp `json:"paid_at,omitempty" jsonschema:"UTC with milliseconds."`
 }
 
-// SettlementProduct is a schema of the bot API.
-type SettlementProduct struct {
+// Product is a schema of the bot API.
+type Product struct {
 	URL  string `json:"url"`
 	Type string `json:"type"`
 }
 
 // PaymentRequired is a schema of the bot API.
 type PaymentRequired struct {
-	X402Version string `json:"x402Version"`
+	X402Version int `json:"x402Version"`
 	// Why: `X-PAYMENT header is required`, or the refusal (`insufficient_funds`, `invalid_signature`, `authorization_used`, `expired`, …).
 	Error   *string                 "json:\"error,omitempty\" jsonschema:\"Why: `X-PAYMENT header is required`, or the refusal (`insufficient_funds`, `invalid_signature`, `authorization_used`, `expired`, …).\""
 	Accepts []PaymentRequiredAccept `json:"accepts"`
@@ -996,7 +996,7 @@ type SendInvoiceResponse struct {
 	SentAt      Timestamp `json:"sent_at" jsonschema:"UTC with milliseconds."`
 	PaymentURL  string    `json:"payment_url"`
 	EmailSent   bool      `json:"email_sent"`
-	EmailReason string    `json:"email_reason"`
+	EmailReason *string   `json:"email_reason"`
 }
 
 // ListSalesResponse is the answer 200 of GET /api/v1/bot/sales.
@@ -1010,14 +1010,14 @@ type ListSalesResponse struct {
 
 // FacilitatorSupportedResponse is the answer 200 of GET /api/v1/x402/facilitator/supported.
 type FacilitatorSupportedResponse struct {
-	Kinds      []FacilitatorSupportedResponseKind `json:"kinds"`
-	Extensions []string                           `json:"extensions"`
-	Signers    map[string][]string                `json:"signers"`
+	Kinds      []FacilitatorKind   `json:"kinds"`
+	Extensions []string            `json:"extensions"`
+	Signers    map[string][]string `json:"signers"`
 }
 
-// FacilitatorSupportedResponseKind is a schema of the bot API.
-type FacilitatorSupportedResponseKind struct {
-	X402Version string `json:"x402Version"`
+// FacilitatorKind is a schema of the bot API.
+type FacilitatorKind struct {
+	X402Version int    `json:"x402Version"`
 	Scheme      string `json:"scheme"`
 	Network     string `json:"network"`
 }
@@ -1120,8 +1120,8 @@ type SignX402PaymentResponse struct {
 	XPaymentStandardHeader *string "json:\"x_payment_standard_header,omitempty\" jsonschema:\"Only with a v1 `payment_required`: base64 of the x402 v1 PaymentPayload `{x402Version: 1, scheme, network, payload: {signature, authorization}}`, for the `X-PAYMENT` header of a stock v1 seller.\""
 }
 
-// SignX402PaymentResponse202 is the answer 202 of POST /api/v1/processor-wallet/bot/sign.
-type SignX402PaymentResponse202 struct {
+// SigningHeld is the answer 202 of POST /api/v1/processor-wallet/bot/sign.
+type SigningHeld struct {
 	Status     string `json:"status"`
 	ApprovalID int64  `json:"approval_id"`
 	// UTC with milliseconds.
@@ -1222,7 +1222,7 @@ type PatchCardRequest struct {
 type CreateRail5CardRequest struct {
 	CardName    string `json:"card_name"`
 	Number      any    `json:"number"`
-	Cvv         any    `json:"cvv"`
+	CVV         any    `json:"cvv"`
 	ExpiryMonth any    `json:"expiry_month"`
 	ExpiryYear  any    `json:"expiry_year"`
 	HolderName  string `json:"holder_name"`
@@ -1352,11 +1352,11 @@ type ResendEmailVerificationResponse struct {
 
 // ListOwnerSessionsResponse is the answer 200 of GET /api/v1/owner/sessions.
 type ListOwnerSessionsResponse struct {
-	Sessions []ListOwnerSessionsResponseSession `json:"sessions"`
+	Sessions []OwnerSessionInfo `json:"sessions"`
 }
 
-// ListOwnerSessionsResponseSession is a schema of the bot API.
-type ListOwnerSessionsResponseSession struct {
+// OwnerSessionInfo is a schema of the bot API.
+type OwnerSessionInfo struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
 	// UTC with milliseconds.

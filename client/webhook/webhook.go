@@ -42,6 +42,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/botpay/botpay/wire"
 )
 
 // Header names of a delivery.
@@ -67,14 +69,12 @@ var (
 	ErrTimestamp        = errors.New("webhook: timestamp missing, malformed or outside the tolerance")
 )
 
-// Event is a verified delivery.
+// Event is a verified delivery: its body, wire.WebhookEvent ({event,
+// timestamp, bot_id, data}), and the event id of its headers.
 type Event struct {
 	// ID is the event id (X-Service-Delivery): the same on every retry.
-	ID        string          `json:"-"`
-	Event     string          `json:"event"`
-	Timestamp time.Time       `json:"timestamp"`
-	BotID     string          `json:"bot_id"`
-	Data      json.RawMessage `json:"data"`
+	ID string
+	wire.WebhookEvent
 }
 
 // Verifier checks deliveries signed with one webhook secret.
@@ -126,7 +126,7 @@ func (v Verifier) Parse(h http.Header, body []byte) (*Event, error) {
 		return nil, err
 	}
 	var ev Event
-	if err := json.Unmarshal(body, &ev); err != nil {
+	if err := json.Unmarshal(body, &ev.WebhookEvent); err != nil {
 		return nil, fmt.Errorf("webhook: undecodable body: %w", err)
 	}
 	ev.ID = h.Get(HeaderDelivery)

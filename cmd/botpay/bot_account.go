@@ -20,7 +20,7 @@ func statusVerb() botVerb {
 			return nil
 		}
 		mode := "sandbox (payments are simulated)"
-		if st.LiveMode {
+		if st.Livemode != nil && *st.Livemode {
 			mode = "live"
 		}
 		pairs := []string{"bot", st.BotID + " (" + st.BotName + ")", "status", st.Status, "mode", mode,
@@ -29,12 +29,12 @@ func statusVerb() botVerb {
 			pairs = append(pairs, "card wallet", fmt.Sprintf("%s, balance %s, held %s", w.Status, usd(w.BalanceUSD), usd(w.HeldUSD)))
 		}
 		if w := st.Rails.ProcessorWallet; w != nil {
-			pairs = append(pairs, "processor wallet", fmt.Sprintf("%s, balance %s, address %s", w.Status, usd(w.BalanceUSD), w.Address))
+			pairs = append(pairs, "processor wallet", fmt.Sprintf("%s, balance %s, address %s", w.Status, usdNumberOrNone(w.BalanceUSD), w.Address))
 		}
 		pairs = append(pairs, "pending messages", fmt.Sprint(st.PendingMessages),
 			"webhook", fmt.Sprintf("%s (%d failures)", st.WebhookStatus, st.WebhookFailCount))
-		if st.Message != "" {
-			pairs = append(pairs, "note", st.Message)
+		if st.Message != nil && *st.Message != "" {
+			pairs = append(pairs, "note", *st.Message)
 		}
 		fields(s.out, pairs...)
 		return nil
@@ -60,8 +60,8 @@ func walletVerb() botVerb {
 			pairs = append(pairs, "per transaction", usd(l.PerTransactionUSD),
 				"this month", fmt.Sprintf("%s of %s spent, %s left", usd(l.MonthlySpentUSD), usd(l.MonthlyUSD), usd(l.MonthlyRemainingUSD)))
 		}
-		if w.Message != "" {
-			pairs = append(pairs, "note", w.Message)
+		if w.Message != nil && *w.Message != "" {
+			pairs = append(pairs, "note", *w.Message)
 		}
 		fields(s.out, pairs...)
 		return nil

@@ -13,7 +13,7 @@ func transactionsVerb() botVerb {
 	return listVerb(listing[client.Transaction]{verb: "transactions", field: "transactions",
 		columns: []string{"ID", "TYPE", "AMOUNT", "BALANCE AFTER", "CREATED", "DESCRIPTION"},
 		row: func(tx client.Transaction) []string {
-			return []string{strconv.FormatInt(tx.ID, 10), tx.Type, usd(tx.AmountUSD), usdOrNone(tx.BalanceAfterUSD), stamp(tx.CreatedAt), tx.Description}
+			return []string{strconv.FormatInt(tx.ID, 10), tx.Type, usdNumber(tx.AmountUSD), usdNumberOrNone(tx.BalanceAfterUSD), stamp(tx.CreatedAt.Time), tx.Description}
 		},
 		page: func(ctx context.Context, c *client.Client, l client.ListOptions) (*client.Page[client.Transaction], error) {
 			return c.TransactionsPage(ctx, l)
@@ -51,7 +51,7 @@ func salesVerb() botVerb {
 	return listVerb(listing[client.Sale]{verb: "sales", field: "sales",
 		columns: []string{"ID", "AMOUNT", "METHOD", "STATUS", "BUYER", "CREATED", "TX"},
 		row: func(s client.Sale) []string {
-			return []string{s.SaleID, usd(s.AmountUSD), s.PaymentMethod, s.Status, s.BuyerType, stamp(s.CreatedAt), orDashPtr(s.TxHash)}
+			return []string{s.SaleID, usd(s.AmountUSD), s.PaymentMethod, s.Status, s.BuyerType, stamp(s.CreatedAt.Time), orDashPtr(s.TXHash)}
 		},
 		page: func(ctx context.Context, c *client.Client, l client.ListOptions) (*client.Page[client.Sale], error) {
 			return c.SalesPage(ctx, f, l)
@@ -65,7 +65,7 @@ func salesVerb() botVerb {
 var messagesListing = listing[client.PendingMessage]{verb: "messages", field: "messages",
 	columns: []string{"ID", "EVENT", "AT", "DATA"},
 	row: func(m client.PendingMessage) []string {
-		return []string{strconv.FormatInt(m.MessageID, 10), m.Event, stamp(m.Timestamp), compactJSON(m.Data)}
+		return []string{strconv.FormatInt(m.MessageID, 10), m.Event, stamp(m.Timestamp.Time), compactJSON(m.Data)}
 	},
 	page: func(ctx context.Context, c *client.Client, l client.ListOptions) (*client.Page[client.PendingMessage], error) {
 		return c.MessagesPage(ctx, l)

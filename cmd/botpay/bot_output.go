@@ -155,6 +155,23 @@ func usdOrNone(u *client.USD) string {
 	return usd(*u)
 }
 
+// usdNumber shows an amount the document types as a plain number the way
+// usd does, to the cent; text that is not an amount is shown as it came.
+func usdNumber(n json.Number) string {
+	u, err := client.ParseUSD(n.String())
+	if err != nil {
+		return n.String()
+	}
+	return usd(u)
+}
+
+func usdNumberOrNone(n *json.Number) string {
+	if n == nil {
+		return "-"
+	}
+	return usdNumber(*n)
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -183,4 +200,20 @@ func orDashPtr(s *string) string {
 		return "-"
 	}
 	return orDash(*s)
+}
+
+// orEmpty is an optional text of an answer, "" when absent.
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// optional is a flag's text as an optional member: left out when empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -12,17 +12,17 @@ import (
 
 func buyVerb() botVerb {
 	var req client.CheckoutRequest
-	var amount, key string
+	var amount, key, category, cardID, taskID string
 	return botVerb{
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.MerchantName, "merchant", "", "merchant name (required)")
 			fs.StringVar(&req.MerchantURL, "merchant-url", "", "merchant URL (required)")
 			fs.StringVar(&req.ItemName, "item", "", "what is bought (required)")
 			fs.StringVar(&amount, "amount", "", "price in dollars, e.g. 12.50 (required)")
-			fs.StringVar(&req.Category, "category", "", "purchase category")
+			fs.StringVar(&category, "category", "", "purchase category")
 			fs.IntVar(&req.ProfileIndex, "profile", 1, "payment profile of the card")
-			fs.StringVar(&req.CardID, "card", "", "card id, when the bot has more than one")
-			fs.StringVar(&req.TaskID, "task", "", "the owner's task this purchase fulfils")
+			fs.StringVar(&cardID, "card", "", "card id, when the bot has more than one")
+			fs.StringVar(&taskID, "task", "", "the owner's task this purchase fulfils")
 			idempotencyFlag(fs, &key)
 		},
 		run: func(ctx context.Context, s *botSession, args []string) error {
@@ -34,6 +34,7 @@ func buyVerb() botVerb {
 				return usageError("--amount %q: %v", amount, err)
 			}
 			req.AmountCents = cents.Cents()
+			req.Category, req.CardID, req.TaskID = optional(category), optional(cardID), optional(taskID)
 			got, err := s.api.Checkout(ctx, req, idempotencyKey(key))
 			if err != nil {
 				return err
@@ -48,13 +49,13 @@ func printCheckout(s *botSession, c *client.Checkout) error {
 		printRaw(s.out, s.answer.last())
 		return nil
 	}
-	pairs := []string{"status", c.Status, "approved", fmt.Sprint(c.Approved), "confirmation id", c.ConfirmationID,
+	pairs := []string{"status", c.Status, "approved", fmt.Sprint(c.Approved != nil && *c.Approved), "confirmation id", c.ConfirmationID,
 		"amount", usd(c.AmountUSD), "merchant", c.MerchantName, "item", c.ItemName}
-	if c.MissingDigits != "" {
-		pairs = append(pairs, "missing digits", c.MissingDigits, "expiry", c.ExpiryMonth+"/"+c.ExpiryYear)
+	if digits := orEmpty(c.MissingDigits); digits != "" {
+		pairs = append(pairs, "missing digits", digits, "expiry", orEmpty(c.ExpiryMonth)+"/"+orEmpty(c.ExpiryYear))
 	}
 	if c.ExpiresAt != nil {
-		pairs = append(pairs, "owner decides by", stamp(*c.ExpiresAt))
+		pairs = append(pairs, "owner decides by", stamp(c.ExpiresAt.Time))
 	}
 	fields(s.out, append(pairs, "message", c.Message)...)
 	return nil
@@ -63,12 +64,13 @@ func printCheckout(s *botSession, c *client.Checkout) error {
 func signVerb() botVerb {
 	var req client.SignRequest
 	var amount, key string
+	var validBefore int64
 	return botVerb{
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.RecipientAddress, "to", "", "0x address the payment goes to, the 402's payTo (required)")
 			fs.StringVar(&amount, "amount", "", "USDC to authorize, e.g. 0.25 (required)")
 			fs.StringVar(&req.ResourceURL, "resource", "", "URL of the resource paid for (required)")
-			fs.Int64Var(&req.ValidBefore, "valid-before", 0, "Unix time the authorization expires (now + 5 minutes when 0)")
+			fs.Int64Var(&validBefore, "valid-before", 0, "Unix time the authorization expires (now + 5 minutes when 0)")
 			idempotencyFlag(fs, &key)
 		},
 		run: func(ctx context.Context, s *botSession, args []string) error {
@@ -80,6 +82,9 @@ func signVerb() botVerb {
 				return usageError("--amount %q: %v", amount, err)
 			}
 			req.AmountUSDC = micro
+			if validBefore != 0 {
+				req.ValidBefore = &validBefore
+			}
 			signed, err := s.api.Sign(ctx, req, idempotencyKey(key))
 			if err != nil {
 				return err
@@ -95,11 +100,8 @@ func printSigned(s *botSession, signed *client.Signed) error {
 		return nil
 	}
 	if signed.AwaitingApproval() {
-		until := "-"
-		if signed.ExpiresAt != nil {
-			until = stamp(*signed.ExpiresAt)
-		}
-		fields(s.out, "status", signed.Status, "approval id", fmt.Sprint(signed.ApprovalID), "owner decides by", until, "message", signed.Message)
+		fields(s.out, "status", signed.Status, "approval id", fmt.Sprint(signed.ApprovalID), "owner decides by",
+			stamp(signed.ExpiresAt.Time), "message", signed.Message)
 		return nil
 	}
 	fields(s.out, "status", orDash(signed.Status), "from", signed.From, "amount", formatUSDC(signed.AmountUSDC)+" USDC",

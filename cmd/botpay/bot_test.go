@@ -44,7 +44,7 @@ func setUpCLIBot(t *testing.T, d store.Dialect) cliBot {
 	must(owner.Fund(ctx, reg.BotID, client.Dollars(60, 0), client.RailCardWallet))
 	must(owner.Fund(ctx, reg.BotID, client.Dollars(40, 0), client.RailCardWallet))
 	must(owner.CreateCard(ctx, reg.BotID, client.NewCard{CardName: "Main", MissingDigits: "4242", ExpiryMonth: "12", ExpiryYear: "2031",
-		RealProfileIndex: 1, Profiles: []client.PaymentProfile{{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(500, 0)}}}))
+		RealProfileIndex: 1, Profiles: []client.NewPaymentProfile{{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(500, 0)}}}))
 	must(owner.CreateProcessorWallet(ctx, reg.BotID))
 	must(owner.Fund(ctx, reg.BotID, client.Dollars(20, 0), client.RailProcessorWallet))
 	must(client.New(srv.URL, reg.APIKey).CreateCheckoutPage(ctx, client.CheckoutPageRequest{Title: "CLI guide", AmountUSD: ptr(client.Dollars(3, 0))}))

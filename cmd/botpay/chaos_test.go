@@ -14,6 +14,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
+	"github.com/botpay/botpay/wire"
 )
 
 // The chaos test drives a real `botpay serve` with checkouts (approved at
@@ -122,7 +123,7 @@ func setUpChaosBots(t *testing.T, url, hookURL string) []chaosBot {
 	bots := make([]chaosBot, chaosBots)
 	for i := range bots {
 		reg, err := client.New(url, "").Register(ctx, client.RegisterRequest{BotName: fmt.Sprintf("chaos-%d", i),
-			OwnerEmail: fmt.Sprintf("chaos-%d@example.com", i), CallbackURL: hookURL + "/hook"})
+			OwnerEmail: fmt.Sprintf("chaos-%d@example.com", i), CallbackURL: wire.Ptr(hookURL + "/hook")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func setUpChaosBots(t *testing.T, url, hookURL string) []chaosBot {
 			t.Fatal(err)
 		}
 		card := client.NewCard{CardName: "chaos", MissingDigits: "4242", ExpiryMonth: "12", ExpiryYear: "2030", RealProfileIndex: 1,
-			Profiles: []client.PaymentProfile{{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(100000, 0)}}}
+			Profiles: []client.NewPaymentProfile{{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(100000, 0)}}}
 		if _, err := owner.CreateCard(ctx, reg.BotID, card); err != nil {
 			t.Fatal(err)
 		}
@@ -180,12 +181,12 @@ func chaosWorker(ctx context.Context, seed int, base *atomic.Pointer[string], bo
 
 func chaosCheckout(ctx context.Context, bot *client.Client, owner *client.OwnerClient, cents int64, approve bool, got *answered) {
 	res, err := bot.Checkout(ctx, client.CheckoutRequest{ProfileIndex: 1, MerchantName: "Chaos Mart", MerchantURL: "https://mart.example.com",
-		ItemName: "thing", AmountCents: cents, Category: "office"})
+		ItemName: "thing", AmountCents: cents, Category: wire.Ptr("office")})
 	if err != nil {
 		return
 	}
 	got.purchase(res.ConfirmationID, res.Status)
-	if res.Approved {
+	if res.Approved != nil && *res.Approved {
 		return
 	}
 	decide := owner.DenyPurchase

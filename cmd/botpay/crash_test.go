@@ -177,7 +177,7 @@ func (h *slowHook) got(id string) bool { h.mu.Lock(); defer h.mu.Unlock(); retur
 func claimedBotOf(t *testing.T, url, callbackURL string) (botID, ownerToken string) {
 	ctx := context.Background()
 	reg, err := client.New(url, "").Register(ctx, client.RegisterRequest{BotName: "crash", OwnerEmail: "crash@example.com",
-		CallbackURL: callbackURL})
+		CallbackURL: &callbackURL})
 	if err != nil {
 		t.Fatal(err)
 	}

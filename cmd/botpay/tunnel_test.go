@@ -82,7 +82,7 @@ func TestTunnelCommandRelaysDeliveriesToTheLocalGateway(t *testing.T) {
 		tunnelCtx, disconnect := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() {
-			done <- run(tunnelCtx, []string{"tunnel", "--server", srv.URL, "--token", reg.TunnelToken, "--to", local.URL,
+			done <- run(tunnelCtx, []string{"tunnel", "--server", srv.URL, "--token", *reg.TunnelToken, "--to", local.URL,
 				"--log-level", "error"}, io.Discard, io.Discard)
 		}()
 		eventually(t, "the tunnel to connect (health active)", func() bool { s, n := health(); return s == "active" && n == 0 })
@@ -139,7 +139,7 @@ func checkFirstDelivery(t *testing.T, gw *gateway, reg *client.Registration) {
 	if want := "sha256=" + hex.EncodeToString(mac.Sum(nil)); h.Get("X-Service-Signature") != want {
 		t.Errorf("signature %q, want %q", h.Get("X-Service-Signature"), want)
 	}
-	if h.Get("Authorization") != "Bearer "+reg.HooksToken || h.Get("X-Service-Event") != "wallet.activated" ||
+	if h.Get("Authorization") != "Bearer "+*reg.HooksToken || h.Get("X-Service-Event") != "wallet.activated" ||
 		path != reg.TunnelSetup.WebhookPath || h.Get("webhook-signature") == "" {
 		t.Errorf("delivery at %s with headers %v; want the hooks token, event header, webhook path %s", path, h, reg.TunnelSetup.WebhookPath)
 	}

@@ -18,11 +18,15 @@ var wireSurface = []string{"internal/api", "client", "internal/mcp"}
 
 // pendingWireSurface are packages of wireSurface whose move to the
 // generated types is not finished; the list only shrinks.
-var pendingWireSurface = []string{"internal/api", "client"}
+var pendingWireSurface = []string{"internal/api"}
 
 // notWire are JSON-tagged structs of those packages that are not bodies of
 // the botpay API, each with the reason.
 var notWire = map[string]string{
+	"client.readAsk.struct":         "a vendor's x402 402 answer (PAYMENT-REQUIRED or the v1 body), not a botpay body",
+	"client.choose.struct":          "one offer of a vendor's x402 402 answer",
+	"client.DecryptCardFile.struct": "the envelope of a rail5 card file, which arrives as a string inside a webhook's file_content",
+	"client.CardDetails":            "the plaintext of a rail5 card file, decrypted on the bot from a webhook's file_content; never a body of the API",
 	// MCP tool arguments that are not an endpoint's body: the idempotency
 	// key goes in a header, the rest become query or path parameters.
 	"internal/mcp.idempotency":           "a tool argument sent as the Idempotency-Key header",
@@ -123,8 +127,11 @@ func TestTheWireScanFindsAHandWrittenBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probe := sourceFile{path: "internal/api/probe.go", pkg: module + "/internal/api", ast: f, fset: fset}
-	if got := handWrittenWireStructs([]sourceFile{probe}, wireSurface); len(got) != 1 {
-		t.Fatalf("the scan misses a hand-written body: %v", got)
+	// A package below one of wireSurface is held to it too (client/webhook).
+	for _, pkg := range []string{"internal/api", "client/webhook"} {
+		probe := sourceFile{path: pkg + "/probe.go", pkg: module + "/" + pkg, ast: f, fset: fset}
+		if got := handWrittenWireStructs([]sourceFile{probe}, wireSurface); len(got) != 1 {
+			t.Fatalf("the scan misses a hand-written body in %s: %v", pkg, got)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 func TestApprovalByCategoryApprovesHoldsAndBlocks(t *testing.T) {
@@ -18,16 +19,16 @@ func TestApprovalByCategoryApprovesHoldsAndBlocks(t *testing.T) {
 		})
 		buy := func(category string) (*client.Checkout, error) {
 			r := purchase(1000)
-			r.Category = category
+			r.Category = optText(category)
 			return s.bot.Checkout(h.ctx, r)
 		}
-		if got, err := buy("SaaS"); err != nil || !got.Approved {
+		if got, err := buy("SaaS"); err != nil || !isTrue(got.Approved) {
 			t.Errorf("approved category = %+v, %v; want approved", got, err)
 		}
-		if got, err := buy("retail"); err != nil || got.Approved || got.Status != client.PurchasePendingConfirmation {
+		if got, err := buy("retail"); err != nil || isTrue(got.Approved) || got.Status != client.PurchasePendingConfirmation {
 			t.Errorf("other category = %+v, %v; want held", got, err)
 		}
-		if got, err := buy(""); err != nil || got.Approved {
+		if got, err := buy(""); err != nil || isTrue(got.Approved) {
 			t.Errorf("no category = %+v, %v; want held", got, err)
 		}
 		_, err := buy("gambling")
@@ -39,14 +40,14 @@ func TestProfileNeedingHumanPermissionIsHeld(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		s := h.shopper("supervised", client.Dollars(100, 0), nil)
 		c := newCard("Supervised")
-		c.Profiles[0].HumanPermissionRequired = true
+		c.Profiles[0].HumanPermissionRequired = wire.Ptr(true)
 		card, err := s.owner.CreateCard(h.ctx, s.reg.BotID, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := purchase(100)
-		r.CardID = card.CardID
-		if got, err := s.bot.Checkout(h.ctx, r); err != nil || got.Approved {
+		r.CardID = wire.Ptr(card.CardID)
+		if got, err := s.bot.Checkout(h.ctx, r); err != nil || isTrue(got.Approved) {
 			t.Errorf("checkout = %+v, %v; want held for the owner", got, err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 // checkoutSetup prepares the shopper and returns the checkout to send.
@@ -65,23 +66,23 @@ func checkoutRequestErrors() []checkoutErrorCase {
 				t.Fatal(err)
 			}
 			r := purchase(100)
-			r.CardID = s.card.CardID
+			r.CardID = wire.Ptr(s.card.CardID)
 			return r
 		}, 403, client.CodeCardNotActive, false},
 		{"card_not_found for an unknown card_id", func(*testing.T, *harness, shopper) client.CheckoutRequest {
 			r := purchase(100)
-			r.CardID = "card_0000000000000000"
+			r.CardID = wire.Ptr("card_0000000000000000")
 			return r
 		}, 404, client.CodeCardNotFound, false},
 		{"card_not_found for another bot's card", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
 			other := h.shopper("other", 0, nil)
 			r := purchase(100)
-			r.CardID = other.card.CardID
+			r.CardID = wire.Ptr(other.card.CardID)
 			return r
 		}, 404, client.CodeCardNotFound, false},
 		{"not_found for an unknown task", func(*testing.T, *harness, shopper) client.CheckoutRequest {
 			r := purchase(100)
-			r.TaskID = "task_0000000000000000"
+			r.TaskID = wire.Ptr("task_0000000000000000")
 			return r
 		}, 404, client.CodeNotFound, false},
 	}
@@ -94,13 +95,13 @@ func checkoutGuardrailErrors() []checkoutErrorCase {
 		{"card_guardrail_violation over the per-transaction limit", plainPurchase(10100), 403, client.CodeCardGuardrailViolation, true},
 		{"card_guardrail_violation over the card's own limit", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
 			c := newCard("Tight")
-			c.Limits = &client.CardLimits{PerTransactionUSD: usd(500)}
+			c.Limits = &client.NewCardLimits{PerTransactionUSD: usd(500)}
 			card, err := s.owner.CreateCard(h.ctx, s.reg.BotID, c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := purchase(600)
-			r.CardID = card.CardID
+			r.CardID = wire.Ptr(card.CardID)
 			return r
 		}, 403, client.CodeCardGuardrailViolation, true},
 		{"card_guardrail_violation for a blocked domain", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {
@@ -118,7 +119,7 @@ func checkoutGuardrailErrors() []checkoutErrorCase {
 				t.Fatal(err)
 			}
 			r := purchase(1500)
-			r.CardID = card.CardID
+			r.CardID = wire.Ptr(card.CardID)
 			return r
 		}, 403, client.CodeAllowanceExceeded, true},
 		{"master_budget_exceeded", func(t *testing.T, h *harness, s shopper) client.CheckoutRequest {

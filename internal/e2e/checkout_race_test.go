@@ -33,7 +33,7 @@ func race(t *testing.T, h *harness, n int, buy func(i int) (*client.Checkout, er
 				if e, ok := err.(*client.Error); ok {
 					code = e.Code
 				}
-			case !got.Approved:
+			case !isTrue(got.Approved):
 				code = "held"
 			}
 			mu.Lock()
@@ -116,7 +116,7 @@ func TestRacingOwnerDecisionsOnOneHeldPurchaseLetOneWin(t *testing.T) {
 	forEachEngine(t, racing, func(t *testing.T, h *harness) {
 		s := h.shopper("contested", client.Dollars(100, 0), nil)
 		held, err := s.bot.Checkout(h.ctx, purchase(5000))
-		if err != nil || held.Approved {
+		if err != nil || isTrue(held.Approved) {
 			t.Fatalf("checkout = %+v, %v; want held", held, err)
 		}
 		var mu sync.Mutex
@@ -184,7 +184,7 @@ func TestRacingTaskRequestsHandEachTaskOutOnce(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				seen[task.TaskID]++
+				seen[textOf(task.TaskID)]++
 				mu.Unlock()
 			})
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 func TestAutoApprovedCheckoutDebitsAndHandsOutTheCard(t *testing.T) {
@@ -19,7 +20,7 @@ func TestAutoApprovedCheckoutDebitsAndHandsOutTheCard(t *testing.T) {
 		if a := h.wire.answer("POST /api/v1/bot/merchant/checkout"); a.status != http.StatusOK {
 			t.Fatalf("HTTP %d, want 200", a.status)
 		}
-		if !got.Approved || got.MissingDigits != realDigits || got.ExpiryMonth != realMonth || got.ExpiryYear != realYear ||
+		if !isTrue(got.Approved) || textOf(got.MissingDigits) != realDigits || textOf(got.ExpiryMonth) != realMonth || textOf(got.ExpiryYear) != realYear ||
 			got.ConfirmationID == "" || got.ProfileIndex != 1 || got.MerchantName != "Acme" || got.AmountUSD != 2000 || got.Message == "" {
 			t.Errorf("checkout = %+v, want approved with the real card", got)
 		}
@@ -30,14 +31,14 @@ func TestAutoApprovedCheckoutDebitsAndHandsOutTheCard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(txs) != 2 || txs[0].Type != "spend" || txs[0].AmountUSD != -2000 || txs[0].BalanceAfterUSD == nil || *txs[0].BalanceAfterUSD != 1000 {
+		if len(txs) != 2 || txs[0].Type != "spend" || usdOf(txs[0].AmountUSD) != -2000 || txs[0].BalanceAfterUSD == nil || usdOf(*txs[0].BalanceAfterUSD) != 1000 {
 			t.Errorf("transactions = %+v, want a spend of -20.00 leaving 10.00", txs)
 		}
 		st, err := s.bot.CheckoutStatus(h.ctx, got.ConfirmationID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Status != client.PurchaseApproved || st.MissingDigits != realDigits || st.ItemName != "Widget" {
+		if st.Status != client.PurchaseApproved || textOf(st.MissingDigits) != realDigits || st.ItemName != "Widget" {
 			t.Errorf("status = %+v, want approved with digits", st)
 		}
 		// $30 - $20 - $6 = $4: the balance falls under the $5 threshold once.
@@ -66,10 +67,10 @@ func TestDecoyProfileIsApprovedWithoutMovingMoney(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !got.Approved || got.MissingDigits == "" || len(got.MissingDigits) != len(realDigits) || got.ExpiryMonth == "" {
+		if !isTrue(got.Approved) || textOf(got.MissingDigits) == "" || len(textOf(got.MissingDigits)) != len(realDigits) || textOf(got.ExpiryMonth) == "" {
 			t.Errorf("decoy checkout = %+v, want approved with decoy digits", got)
 		}
-		if got.MissingDigits == realDigits && got.ExpiryYear == realYear && got.ExpiryMonth == realMonth {
+		if textOf(got.MissingDigits) == realDigits && textOf(got.ExpiryYear) == realYear && textOf(got.ExpiryMonth) == realMonth {
 			t.Errorf("decoy handed out the real card details")
 		}
 		if s.available(h) != client.Dollars(50, 0) {
@@ -84,11 +85,11 @@ func TestDecoyProfileIsApprovedWithoutMovingMoney(t *testing.T) {
 		}
 		// A decoy over the balance is still approved: it moves no money.
 		req.AmountCents = 9000
-		if got, err := s.bot.Checkout(h.ctx, req); err != nil || !got.Approved {
+		if got, err := s.bot.Checkout(h.ctx, req); err != nil || !isTrue(got.Approved) {
 			t.Errorf("decoy over the balance = %+v, %v; want approved", got, err)
 		}
 		st, err := s.bot.CheckoutStatus(h.ctx, got.ConfirmationID)
-		if err != nil || st.Status != client.PurchaseApproved || st.MissingDigits != got.MissingDigits {
+		if err != nil || st.Status != client.PurchaseApproved || textOf(st.MissingDigits) != textOf(got.MissingDigits) {
 			t.Errorf("decoy status = %+v, %v; want approved with the same decoy digits", st, err)
 		}
 	})
@@ -106,19 +107,19 @@ func TestHeldPurchaseIsApprovedOnceByTheOwner(t *testing.T) {
 		}
 		raw := h.wire.fields("POST /api/v1/bot/merchant/checkout")
 		wantAbsent(t, raw, "missing_digits", "expiry_month", "expiry_year")
-		if got.Approved || got.Status != client.PurchasePendingConfirmation || got.ExpiresAt == nil || got.ConfirmationID == "" {
+		if isTrue(got.Approved) || got.Status != client.PurchasePendingConfirmation || got.ExpiresAt == nil || got.ConfirmationID == "" {
 			t.Fatalf("checkout = %+v, want pending_confirmation with expires_at", got)
 		}
 		if s.available(h) != client.Dollars(60, 0) {
 			t.Errorf("available = %s, want 60.00 while $40 is held", s.available(h))
 		}
 		st, err := s.bot.CheckoutStatus(h.ctx, got.ConfirmationID)
-		if err != nil || st.Status != client.PurchasePending || st.MissingDigits != "" {
+		if err != nil || st.Status != client.PurchasePending || textOf(st.MissingDigits) != "" {
 			t.Errorf("status = %+v, %v; want pending without digits", st, err)
 		}
 		approvals, err := s.owner.Approvals(h.ctx)
 		if err != nil || len(approvals) != 1 || approvals[0].Kind != "purchase" || approvals[0].ID != got.ConfirmationID ||
-			approvals[0].AmountUSD != 4000 || approvals[0].BotID != s.reg.BotID {
+			usdOf(approvals[0].AmountUSD) != 4000 || approvals[0].BotID != s.reg.BotID {
 			t.Fatalf("approvals = %+v, %v", approvals, err)
 		}
 		d, err := s.owner.ApprovePurchase(h.ctx, got.ConfirmationID)
@@ -131,14 +132,14 @@ func TestHeldPurchaseIsApprovedOnceByTheOwner(t *testing.T) {
 		wantError(t, err, http.StatusConflict, client.CodeAlreadyDecided)
 
 		st, err = s.bot.CheckoutStatus(h.ctx, got.ConfirmationID)
-		if err != nil || st.Status != client.PurchaseApproved || st.MissingDigits != realDigits || st.ExpiryYear != realYear {
+		if err != nil || st.Status != client.PurchaseApproved || textOf(st.MissingDigits) != realDigits || textOf(st.ExpiryYear) != realYear {
 			t.Errorf("status after approval = %+v, %v; want approved with the card", st, err)
 		}
 		if s.available(h) != client.Dollars(60, 0) {
 			t.Errorf("available = %s, want 60.00 after capture", s.available(h))
 		}
 		txs, _ := s.bot.Transactions(h.ctx, 0)
-		if len(txs) != 2 || txs[0].Type != "spend" || txs[0].AmountUSD != -4000 || *txs[0].BalanceAfterUSD != client.Dollars(60, 0) {
+		if len(txs) != 2 || txs[0].Type != "spend" || usdOf(txs[0].AmountUSD) != -4000 || usdOf(*txs[0].BalanceAfterUSD) != client.Dollars(60, 0) {
 			t.Errorf("transactions = %+v, want one spend of -40.00", txs)
 		}
 		wantEvents(t, h.events(s.reg.BotID), "purchase.approved", "wallet.spend.authorized")
@@ -164,7 +165,7 @@ func TestDeniedPurchaseReleasesItsHold(t *testing.T) {
 			t.Errorf("available = %s, want the hold released", s.available(h))
 		}
 		st, _ := s.bot.CheckoutStatus(h.ctx, got.ConfirmationID)
-		if st.Status != client.PurchaseDenied || st.MissingDigits != "" {
+		if st.Status != client.PurchaseDenied || textOf(st.MissingDigits) != "" {
 			t.Errorf("status = %+v, want denied without digits", st)
 		}
 		txs, _ := s.bot.Transactions(h.ctx, 0)
@@ -193,12 +194,12 @@ func TestTaskIsHandedOutOnceAndCompletedByItsCheckout(t *testing.T) {
 			t.Fatalf("next task = %+v, %v; want none with a message", none, err)
 		}
 		taskID, err := s.owner.CreateTask(h.ctx, s.reg.BotID, client.NewTask{MerchantName: "Acme", MerchantURL: "https://acme.com",
-			ItemName: "Paper", AmountCents: 1250, Category: "office"})
+			ItemName: "Paper", AmountCents: 1250, Category: wire.Ptr("office")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		task, err := s.bot.NextTask(h.ctx)
-		if err != nil || !task.HasTask || task.TaskID != taskID || task.TaskType != "purchase" || task.Instructions == nil ||
+		if err != nil || !task.HasTask || textOf(task.TaskID) != taskID || textOf(task.TaskType) != "purchase" || task.Instructions == nil ||
 			task.Instructions.AmountCents != 1250 || task.Instructions.ItemName != "Paper" {
 			t.Fatalf("next task = %+v, %v", task, err)
 		}
@@ -206,13 +207,13 @@ func TestTaskIsHandedOutOnceAndCompletedByItsCheckout(t *testing.T) {
 			t.Errorf("the same task was handed out twice")
 		}
 		req := purchase(1250)
-		req.TaskID = taskID
+		req.TaskID = wire.Ptr(taskID)
 		if _, err := s.bot.Checkout(h.ctx, req); err != nil {
 			t.Fatal(err)
 		}
 		_, err = s.bot.Checkout(h.ctx, req)
 		wantError(t, err, http.StatusConflict, client.CodeTaskAlreadyCompleted)
-		req.TaskID = "task_0000000000000000"
+		req.TaskID = wire.Ptr("task_0000000000000000")
 		_, err = s.bot.Checkout(h.ctx, req)
 		wantError(t, err, http.StatusNotFound, client.CodeNotFound)
 	})

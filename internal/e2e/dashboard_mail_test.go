@@ -46,7 +46,7 @@ func TestLowBalanceMailOncePerCrossing(t *testing.T) {
 		s := h.shopper("thrifty", client.Dollars(10, 0), nil)
 		for _, cents := range []int64{400, 200, 100} { // $10 → $6 → $4 (crosses $5) → $3
 			co, err := s.bot.Checkout(h.ctx, purchase(cents))
-			if err != nil || !co.Approved {
+			if err != nil || !isTrue(co.Approved) {
 				t.Fatalf("checkout %d: %+v %v", cents, co, err)
 			}
 		}

@@ -176,7 +176,7 @@ var linkRE = regexp.MustCompile(`(?m)^(Approve|Deny): (\S+)$`)
 func heldWithLinks(t *testing.T, h *harness, s shopper) (id, approve, deny string) {
 	t.Helper()
 	co, err := s.bot.Checkout(h.ctx, purchase(5000))
-	if err != nil || co.Approved {
+	if err != nil || isTrue(co.Approved) {
 		t.Fatalf("checkout: %+v %v", co, err)
 	}
 	msgs := h.mailTo(s.sess.Email)
@@ -266,7 +266,7 @@ func TestEmailDecisionLinksExpireWithTheHold(t *testing.T) {
 func TestSpendingByDayCountsApprovedAndDeclinedToday(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		s := h.shopper("charted", client.Dollars(300, 0), nil)
-		if co, err := s.bot.Checkout(h.ctx, purchase(1200)); err != nil || !co.Approved {
+		if co, err := s.bot.Checkout(h.ctx, purchase(1200)); err != nil || !isTrue(co.Approved) {
 			t.Fatalf("approved checkout: %+v %v", co, err)
 		}
 		_, err := s.bot.Checkout(h.ctx, purchase(15000)) // above the $100 per-transaction limit

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // evil is markup and quotes that would break out of text and attributes if
@@ -43,8 +44,8 @@ func TestBotWrittenTextIsInertOnBuyerPagesAndInvoiceMail(t *testing.T) {
 		if _, err := owner.Claim(h.ctx, *reg.ClaimToken); err != nil {
 			t.Fatal(err)
 		}
-		page, err := bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: evil, Description: evil, AmountUSD: usd(100),
-			ImageURL: evilURL, SuccessURL: evilURL, DigitalProductURL: evilURL, PageType: client.PageDigitalProduct, CollectBuyerName: true})
+		page, err := bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: evil, Description: wire.Ptr(evil), AmountUSD: usd(100),
+			ImageURL: wire.Ptr(evilURL), SuccessURL: wire.Ptr(evilURL), DigitalProductURL: wire.Ptr(evilURL), PageType: wire.Ptr(client.PageDigitalProduct), CollectBuyerName: wire.Ptr(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,8 +53,8 @@ func TestBotWrittenTextIsInertOnBuyerPagesAndInvoiceMail(t *testing.T) {
 		wantInert(t, "checkout page", body)
 
 		recipient := "o'neil+x@example.com"
-		inv, err := bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: evil,
-			RecipientEmail: recipient, Notes: evil, LineItems: []client.LineItemRequest{{Description: evil, Quantity: "1", UnitPriceUSD: 100}}})
+		inv, err := bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: wire.Ptr(evil),
+			RecipientEmail: wire.Ptr(recipient), Notes: wire.Ptr(evil), LineItems: []client.LineItemRequest{{Description: evil, Quantity: "1", UnitPriceUSD: 100}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestBotWrittenTextIsInertOnBuyerPagesAndInvoiceMail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, body = h.page(t, link.CheckoutURL)
+		_, body = h.page(t, textOf(link.CheckoutURL))
 		wantInert(t, "payment link page", body)
 
 		// A refused form re-renders what the buyer typed, escaped too.

@@ -10,6 +10,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // TestForeignCallersSeeNothing walks every earning endpoint as another bot
@@ -22,7 +23,7 @@ func TestForeignCallersSeeNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inv, err := alice.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: "r@example.com",
+		inv, err := alice.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: wire.Ptr("r@example.com"),
 			LineItems: []client.LineItemRequest{{Description: "Secret work", Quantity: "1", UnitPriceUSD: 900}}})
 		if err != nil {
 			t.Fatal(err)
@@ -52,7 +53,7 @@ func TestForeignCallersSeeNothing(t *testing.T) {
 		wantError(t, err, http.StatusNotFound, client.CodeNotFound)
 
 		// Alice's invoice cannot be paid, viewed or downloaded through Bob's page.
-		_, err = h.bots.PayCheckoutSandbox(h.ctx, bobPage.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: inv.ReferenceNumber})
+		_, err = h.bots.PayCheckoutSandbox(h.ctx, bobPage.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: wire.Ptr(inv.ReferenceNumber)})
 		wantError(t, err, http.StatusNotFound, client.CodeNotFound)
 		if status, body := h.page(t, "/pay/"+bobPage.CheckoutPageID+"?ref="+url.QueryEscape(inv.ReferenceNumber)); status != http.StatusNotFound || strings.Contains(body, "Secret work") {
 			t.Errorf("invoice through a foreign page: HTTP %d", status)
@@ -124,7 +125,7 @@ func TestGuessingInvoiceReferencesIsRateLimited(t *testing.T) {
 				t.Errorf("guess %d: HTTP %d, want %d", i+1, status, want)
 			}
 		}
-		_, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: "INV-2026-999999"})
+		_, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: wire.Ptr("INV-2026-999999")})
 		wantError(t, err, http.StatusTooManyRequests, client.CodeRateLimited)
 		// The real reference still works: only misses count.
 		if status, _ := h.page(t, inv.PaymentURL); status != http.StatusOK {

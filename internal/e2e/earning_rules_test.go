@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // forEachEngineWithClock is forEachEngine with a manual clock per engine.
@@ -48,7 +49,7 @@ func TestPaymentLinkExpiresAfter24HoursUntouched(t *testing.T) {
 				t.Errorf("status=%q: %d links, want %d", status, len(links), want)
 			}
 			for _, l := range links {
-				if l.Status != client.LinkExpired || l.CheckoutURL != "" {
+				if l.Status != client.LinkExpired || textOf(l.CheckoutURL) != "" {
 					t.Errorf("link at expiry = %+v, want expired without checkout_url", l)
 				}
 			}
@@ -69,7 +70,7 @@ func TestCheckoutPageExpiresAtItsTime(t *testing.T) {
 		c := h.claimedBot("event-seller")
 		at := clock.Now().Add(time.Hour)
 		page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Gig ticket", AmountUSD: usd(500),
-			PageType: client.PageEvent, ExpiresAt: &at})
+			PageType: wire.Ptr(client.PageEvent), ExpiresAt: wire.Ptr(at.Format(time.RFC3339Nano))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func TestCheckoutPageExpiresAtItsTime(t *testing.T) {
 			t.Errorf("invoice on an expired page offers no payment:\n%s", body)
 		}
 		if _, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "fan@example.com",
-			Ref: inv.ReferenceNumber, Token: payToken(t, inv)}); err != nil {
+			Ref: wire.Ptr(inv.ReferenceNumber), Token: wire.Ptr(payToken(t, inv))}); err != nil {
 			t.Errorf("paying the invoice after the page expired: %v", err)
 		}
 		pages, _ := c.bot.CheckoutPages(h.ctx)
@@ -122,7 +123,7 @@ func TestInvoiceDefaultDueDateIs30Days(t *testing.T) {
 			t.Errorf("first reference = %s, want INV-2026-000001", inv.ReferenceNumber)
 		}
 		due := time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)
-		inv2, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, DueDate: &due,
+		inv2, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, DueDate: wire.Ptr(due.Format(time.RFC3339)),
 			LineItems: []client.LineItemRequest{{Description: "Hour", Quantity: "1", UnitPriceUSD: 100}}})
 		if err != nil {
 			t.Fatal(err)
@@ -288,8 +289,8 @@ func TestInvoiceSendEdgeCases(t *testing.T) {
 		}
 		_, err = c.bot.SendInvoice(h.ctx, inv2.InvoiceID)
 		wantError(t, err, http.StatusBadRequest, client.CodeOnlyDraftInvoicesCanSend)
-		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: inv2.ReferenceNumber,
-			Token: payToken(t, inv2)})
+		_, err = h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "b@example.com", Ref: wire.Ptr(inv2.ReferenceNumber),
+			Token: wire.Ptr(payToken(t, inv2))})
 		wantError(t, err, http.StatusConflict, client.CodeInvoiceNotPayable)
 		if _, body := h.page(t, cancelled.PaymentURL); !strings.Contains(body, "was cancelled") || strings.Contains(body, "<form") {
 			t.Errorf("cancelled invoice page offers payment:\n%s", body)
@@ -301,7 +302,7 @@ func TestInvoiceEmailFailureStillMarksItSent(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		c := h.claimedBot("unlucky")
 		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Work"})
-		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: "x@example.com",
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: wire.Ptr("x@example.com"),
 			LineItems: []client.LineItemRequest{{Description: "Hour", Quantity: "1", UnitPriceUSD: 100}}})
 		if err != nil {
 			t.Fatal(err)

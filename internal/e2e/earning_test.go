@@ -12,6 +12,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // page fetches a buyer page (HTML) and returns status and body.
@@ -75,7 +76,7 @@ func (h *harness) eventsOf(t *testing.T, botID, typ string) []botpay.Event {
 func TestCheckoutPageViewPaySaleWalkThrough(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		c := h.claimedBot("seller")
-		page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Sticker pack", Description: "Ten stickers",
+		page, err := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Sticker pack", Description: wire.Ptr("Ten stickers"),
 			AmountUSD: usd(1250), AllowedMethods: []string{client.MethodProcessorOnramp, client.MethodX402}})
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +106,7 @@ func TestCheckoutPageViewPaySaleWalkThrough(t *testing.T) {
 			t.Fatalf("GET %s: HTTP %d\n%s", page.CheckoutURL, status, body)
 		}
 
-		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "buyer@example.com", BuyerName: "Bea"})
+		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{BuyerEmail: "buyer@example.com", BuyerName: wire.Ptr("Bea")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,8 +128,8 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 			t.Fatal(err)
 		}
 		recipient := uniqueEmail("client")
-		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: "Acme",
-			RecipientEmail: recipient, TaxUSD: usd(150), LineItems: []client.LineItemRequest{
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: wire.Ptr("Acme"),
+			RecipientEmail: wire.Ptr(recipient), TaxUSD: usd(150), LineItems: []client.LineItemRequest{
 				{Description: "Design", Quantity: "2", UnitPriceUSD: 1000},
 				{Description: "Review", Quantity: "1.5", UnitPriceUSD: 333},
 			}})
@@ -148,18 +149,18 @@ func TestInvoiceCreateSendViewPay(t *testing.T) {
 		if !strings.Contains(rawLines, `"unitPriceUsd":10.00`) || !strings.Contains(rawLines, `"amountUsd":20.00`) {
 			t.Errorf("line_items = %s, want camelCase", rawLines)
 		}
-		if d := time.Until(inv.DueDate); d < 29*24*time.Hour || d > 30*24*time.Hour+time.Minute {
+		if d := time.Until(inv.DueDate.Time); d < 29*24*time.Hour || d > 30*24*time.Hour+time.Minute {
 			t.Errorf("due %v, want 30 days from now", inv.DueDate)
 		}
 
 		checkInvoiceSentOnce(t, h, c, inv, recipient)
 		checkInvoiceViewed(t, h, c, inv, page)
-		buyer := client.BuyerPayment{BuyerEmail: recipient, Ref: inv.ReferenceNumber, Token: payToken(t, inv)}
+		buyer := client.BuyerPayment{BuyerEmail: recipient, Ref: wire.Ptr(inv.ReferenceNumber), Token: wire.Ptr(payToken(t, inv))}
 		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, buyer)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if paid.AmountUSD != 2650 || paid.ReferenceNumber != inv.ReferenceNumber {
+		if paid.AmountUSD != 2650 || textOf(paid.ReferenceNumber) != inv.ReferenceNumber {
 			t.Errorf("settlement = %+v", paid)
 		}
 		list, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{CheckoutPageID: page.CheckoutPageID})
@@ -192,7 +193,7 @@ func checkSaleListed(t *testing.T, h *harness, c claimed, page *client.CheckoutP
 	s := sales[0]
 	if s.SaleID != paid.SaleID || *s.CheckoutPageID != page.CheckoutPageID || s.AmountUSD != 1250 ||
 		s.PaymentMethod != client.MethodProcessorOnramp || s.Status != "confirmed" || s.BuyerType != "email" ||
-		s.BuyerIdentifier != "buyer@example.com" || *s.BuyerEmail != "buyer@example.com" || s.TxHash != nil ||
+		s.BuyerIdentifier != "buyer@example.com" || *s.BuyerEmail != "buyer@example.com" || s.TXHash != nil ||
 		s.CheckoutTitle != "Sticker pack" || s.ConfirmedAt == nil || s.CreatedAt.IsZero() {
 		t.Errorf("sale = %+v", s)
 	}
@@ -227,7 +228,7 @@ func checkSaleCredited(t *testing.T, h *harness, c claimed, paid *client.Settlem
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(txs) != 1 || txs[0].Type != "sale" || txs[0].AmountUSD != 1250 || *txs[0].BalanceAfterUSD != 1250 {
+	if len(txs) != 1 || txs[0].Type != "sale" || usdOf(txs[0].AmountUSD) != 1250 || usdOf(*txs[0].BalanceAfterUSD) != 1250 {
 		t.Errorf("ledger = %+v, want one sale of 12.50", txs)
 	}
 	evs := h.eventsOf(t, c.reg.BotID, botpay.EventWalletSaleCompleted)
@@ -291,25 +292,25 @@ func TestPaymentLinkPayAndExpiry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if link.Status != client.LinkPending || link.CheckoutURL != "/pay/"+link.PaymentLinkID ||
-			link.ExpiresAt.Sub(link.CreatedAt) != 24*time.Hour || link.AmountUSD != 4200 {
+		if link.Status != client.LinkPending || textOf(link.CheckoutURL) != "/pay/"+link.PaymentLinkID ||
+			link.ExpiresAt.Sub(link.CreatedAt.Time) != 24*time.Hour || link.AmountUSD != 4200 {
 			t.Errorf("link = %+v", link)
 		}
-		if _, body := h.page(t, link.CheckoutURL); !strings.Contains(body, "Dinner split") || !strings.Contains(body, "payer@example.com") {
+		if _, body := h.page(t, textOf(link.CheckoutURL)); !strings.Contains(body, "Dinner split") || !strings.Contains(body, "payer@example.com") {
 			t.Errorf("link page:\n%s", body)
 		}
 		paid, err := h.bots.PayLinkSandbox(h.ctx, link.PaymentLinkID, client.BuyerPayment{BuyerEmail: "payer@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if paid.PaymentLinkID != link.PaymentLinkID || paid.Status != client.LinkCompleted || paid.AmountUSD != 4200 {
+		if textOf(paid.PaymentLinkID) != link.PaymentLinkID || paid.Status != client.LinkCompleted || paid.AmountUSD != 4200 {
 			t.Errorf("settlement = %+v", paid)
 		}
 		links, err := c.bot.PaymentLinks(h.ctx, "", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(links) != 1 || links[0].Status != client.LinkCompleted || links[0].CheckoutURL != "" || links[0].PaidAt == nil {
+		if len(links) != 1 || links[0].Status != client.LinkCompleted || textOf(links[0].CheckoutURL) != "" || links[0].PaidAt == nil {
 			t.Errorf("links = %+v", links)
 		}
 		wantAbsent(t, h.listFirst(t, "GET /api/v1/bot/payments/links", "payment_links"), "checkout_url")
@@ -332,7 +333,7 @@ func TestInvoicePaidThroughTheBuyerForm(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		c := h.claimedBot("form-biller")
 		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Studio", AllowedMethods: []string{client.MethodUSDCDirect}})
-		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: "ap@example.com",
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: wire.Ptr("ap@example.com"),
 			LineItems: []client.LineItemRequest{{Description: "Mixing", Quantity: "4", UnitPriceUSD: 2500}}})
 		if err != nil {
 			t.Fatal(err)
@@ -355,7 +356,7 @@ func TestInvoicePaidThroughTheBuyerForm(t *testing.T) {
 			t.Errorf("invoice = %+v", list)
 		}
 		sales, _ := c.bot.Sales(h.ctx, client.SaleFilter{CheckoutPageID: page.CheckoutPageID})
-		if len(sales) != 1 || sales[0].AmountUSD != 10000 || sales[0].InvoiceID != inv.InvoiceID || *list[0].SaleID != sales[0].SaleID {
+		if len(sales) != 1 || sales[0].AmountUSD != 10000 || textOf(sales[0].InvoiceID) != inv.InvoiceID || *list[0].SaleID != sales[0].SaleID {
 			t.Errorf("sales = %+v", sales)
 		}
 	})

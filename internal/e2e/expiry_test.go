@@ -25,7 +25,7 @@ func TestHeldPurchaseReadsExpiredAfterFifteenMinutes(t *testing.T) {
 		h := start(t, dialect, testserver.Options{Clock: clock})
 		s := h.shopper("slow-owner", client.Dollars(100, 0), nil)
 		held, err := s.bot.Checkout(h.ctx, purchase(5000))
-		if err != nil || held.Approved {
+		if err != nil || isTrue(held.Approved) {
 			t.Fatalf("checkout = %+v, %v; want held", held, err)
 		}
 		if !held.ExpiresAt.Equal(clock.Now().Add(15 * time.Minute)) {

@@ -20,7 +20,7 @@ func TestFundRetriedWithTheSameIdempotencyKeyMovesMoneyOnce(t *testing.T) {
 
 		first := h.fund(c, 1000, client.WithIdempotencyKey("fund-once"))
 		again := h.fund(c, 1000, client.WithIdempotencyKey("fund-once"))
-		if again.Transaction.ID != first.Transaction.ID || again.BalanceUSD != 1000 {
+		if again.Transaction.ID != first.Transaction.ID || usdOf(again.BalanceUSD) != 1000 {
 			t.Errorf("retry = %+v, want the replayed %+v", again, first)
 		}
 		if h.wire.answer(route).header.Get("Idempotent-Replayed") != "true" {
@@ -37,7 +37,7 @@ func TestFundRetriedWithTheSameIdempotencyKeyMovesMoneyOnce(t *testing.T) {
 			t.Errorf("after a retried and a refused funding: %d transactions, want 1 and balance 10.00", len(txs))
 		}
 		// Another key is another funding.
-		if f := h.fund(c, 1000, client.WithIdempotencyKey("fund-twice")); f.BalanceUSD != 2000 {
+		if f := h.fund(c, 1000, client.WithIdempotencyKey("fund-twice")); usdOf(f.BalanceUSD) != 2000 {
 			t.Errorf("second key: balance %s, want 20.00", f.BalanceUSD)
 		}
 	})
@@ -89,7 +89,7 @@ func TestConcurrentFundingsWithOneKeyMoveMoneyOnce(t *testing.T) {
 			if txID == 0 {
 				txID = results[i].Transaction.ID
 			}
-			if results[i].Transaction.ID != txID || results[i].BalanceUSD != 100 {
+			if results[i].Transaction.ID != txID || usdOf(results[i].BalanceUSD) != 100 {
 				t.Errorf("caller %d got %+v, want transaction %d and balance 1.00", i, results[i], txID)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // One bot sent 25 invoice e-mails to 25 strangers and hit no limit. Each
@@ -73,10 +74,10 @@ func mailSender(t *testing.T, h *harness) func(bot *client.Client, recipient str
 			}
 			pages[bot] = page.CheckoutPageID
 		}
-		req := client.InvoiceRequest{CheckoutPageID: pages[bot], RecipientName: "Dear customer",
+		req := client.InvoiceRequest{CheckoutPageID: pages[bot], RecipientName: wire.Ptr("Dear customer"),
 			LineItems: []client.LineItemRequest{{Description: "Work", Quantity: "1", UnitPriceUSD: 100}}}
 		if recipient != "" {
-			req.RecipientEmail = recipient + "@example.com"
+			req.RecipientEmail = wire.Ptr(recipient + "@example.com")
 		}
 		inv, err := bot.CreateInvoice(h.ctx, req)
 		if err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // smtpInbox is a real SMTP server on a loopback port that keeps every
@@ -178,7 +179,7 @@ func TestInvoiceSendDeliversPDFOverSMTP(t *testing.T) {
 			{Description: "Support hours", Quantity: "2.5", UnitPriceUSD: 4000},
 		}
 		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID,
-			RecipientName: "Globex", RecipientEmail: "ap@globex.example", LineItems: lines, TaxUSD: usd(999)})
+			RecipientName: wire.Ptr("Globex"), RecipientEmail: wire.Ptr("ap@globex.example"), LineItems: lines, TaxUSD: usd(999)})
 		if err != nil {
 			t.Fatal(err)
 		}

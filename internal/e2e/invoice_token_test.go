@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // Anyone holding a checkout page's link could walk its invoices by
@@ -25,8 +26,8 @@ func TestInvoicePagesNeedTheirPaymentToken(t *testing.T) {
 			AllowedMethods: []string{client.MethodUSDCDirect, client.MethodX402}})
 		var invs []*client.Invoice
 		for _, who := range []string{"Victim One", "Victim Two"} {
-			inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: who,
-				RecipientEmail: strings.ReplaceAll(strings.ToLower(who), " ", ".") + "@example.com",
+			inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientName: wire.Ptr(who),
+				RecipientEmail: wire.Ptr(strings.ReplaceAll(strings.ToLower(who), " ", ".") + "@example.com"),
 				LineItems:      []client.LineItemRequest{{Description: "Confidential retainer", Quantity: "1", UnitPriceUSD: 90000}}})
 			if err != nil {
 				t.Fatal(err)
@@ -89,7 +90,7 @@ func wantNoInvoiceWithout(t *testing.T, h *harness, pageID, ref, query string) {
 	}
 	values, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	_, err := h.bots.PayCheckoutSandbox(h.ctx, pageID, client.BuyerPayment{BuyerEmail: "b@example.com",
-		Ref: ref, Token: values.Get("t")})
+		Ref: wire.Ptr(ref), Token: optText(values.Get("t"))})
 	wantError(t, err, http.StatusNotFound, client.CodeNotFound)
 	status, body = h.postForm(t, "/pay/"+pageID, url.Values{"ref": {ref},
 		"t": {values.Get("t")}, "buyer_email": {"b@example.com"}, "method": {client.MethodUSDCDirect}})

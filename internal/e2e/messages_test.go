@@ -10,6 +10,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 var delivering = testserver.Options{Limits: app.Limits{RegisterPerHour: 1000}, Deliver: true}
@@ -49,7 +50,7 @@ func TestPendingMessagesListAndAck(t *testing.T) {
 		}
 		m := msgs[1]
 		if !bytes.Contains(m.Data, []byte(`"amount"`)) || m.EventID == "" || m.StagedAt.IsZero() ||
-			m.ExpiresAt.Sub(m.StagedAt) != 7*24*time.Hour || m.Timestamp.After(m.StagedAt) {
+			m.ExpiresAt.Sub(m.StagedAt.Time) != 7*24*time.Hour || m.Timestamp.After(m.StagedAt.Time) {
 			t.Errorf("message = %+v (data %s); want data, 7-day expiry", m, m.Data)
 		}
 		if st := status(t, h, c.bot); st.PendingMessages != 2 {
@@ -117,7 +118,7 @@ func TestBotsMineShowsWebhookHealth(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}))
 		defer down.Close()
-		bot, reg := h.register(client.RegisterRequest{BotName: "flaky", OwnerEmail: uniqueEmail("flaky"), CallbackURL: down.URL + "/hook"})
+		bot, reg := h.register(client.RegisterRequest{BotName: "flaky", OwnerEmail: uniqueEmail("flaky"), CallbackURL: wire.Ptr(down.URL + "/hook")})
 		owner, _ := h.signup(uniqueEmail("flaky-owner"))
 		if _, err := owner.Claim(h.ctx, *reg.ClaimToken); err != nil { // wallet.activated fails: degraded/1
 			t.Fatal(err)
@@ -149,7 +150,7 @@ func TestCallbackURLsAtInternalAddressesAreRefused(t *testing.T) {
 		c := h.claimedBot("guarded")
 		for _, u := range []string{"http://127.0.0.1/hook", "http://10.0.0.1/hook", "http://169.254.169.254/latest/meta-data",
 			"http://[::1]:8080/hook", "http://localhost:9000/hook"} {
-			_, err := h.bots.Register(h.ctx, client.RegisterRequest{BotName: "ssrf", OwnerEmail: uniqueEmail("ssrf"), CallbackURL: u})
+			_, err := h.bots.Register(h.ctx, client.RegisterRequest{BotName: "ssrf", OwnerEmail: uniqueEmail("ssrf"), CallbackURL: wire.Ptr(u)})
 			if e := wantError(t, err, http.StatusBadRequest, client.CodeValidation); e.Details["callback_url"] == "" {
 				t.Errorf("register %s: details %v, want callback_url named", u, e.Details)
 			}

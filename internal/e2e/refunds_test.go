@@ -9,13 +9,14 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 func TestOwnerRefundsAPurchaseBackToTheWallet(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		s := h.shopper("refunded", client.Dollars(100, 0), nil)
 		bought, err := s.bot.Checkout(h.ctx, purchase(2000))
-		if err != nil || !bought.Approved {
+		if err != nil || !isTrue(bought.Approved) {
 			t.Fatalf("checkout = %+v, %v", bought, err)
 		}
 		key := client.WithIdempotencyKey("refund-1")
@@ -24,7 +25,7 @@ func TestOwnerRefundsAPurchaseBackToTheWallet(t *testing.T) {
 			t.Fatal(err)
 		}
 		if h.wire.answer("POST /api/v1/owner/purchases/"+bought.ConfirmationID+"/refund").status != http.StatusCreated ||
-			first.ConfirmationID != bought.ConfirmationID || first.AmountUSD != 500 || first.Status != "succeeded" || first.Reason != "damaged" {
+			textOf(first.ConfirmationID) != bought.ConfirmationID || first.AmountUSD != 500 || first.Status != "succeeded" || first.Reason != "damaged" {
 			t.Errorf("refund = %+v", first)
 		}
 		again, err := s.owner.RefundPurchase(h.ctx, bought.ConfirmationID, client.RefundRequest{AmountUSD: usd(500), Reason: "damaged"}, key)
@@ -41,7 +42,7 @@ func TestOwnerRefundsAPurchaseBackToTheWallet(t *testing.T) {
 		_, err = s.owner.RefundPurchase(h.ctx, bought.ConfirmationID, client.RefundRequest{AmountUSD: usd(1), Reason: "again"})
 		wantError(t, err, http.StatusConflict, botpay.CodeRefundExceedsAmount)
 		txs, err := s.bot.Transactions(h.ctx, 10)
-		if err != nil || len(txs) == 0 || txs[0].Type != "refund" || txs[0].AmountUSD != 1500 {
+		if err != nil || len(txs) == 0 || txs[0].Type != "refund" || usdOf(txs[0].AmountUSD) != 1500 {
 			t.Errorf("newest transaction = %+v, %v; want the $15 refund", txs, err)
 		}
 		wantEvents(t, h.events(s.reg.BotID), "wallet.activated", "wallet.funded", "wallet.spend.authorized",
@@ -53,7 +54,7 @@ func TestOwnerRefundRefusals(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		s := h.shopper("refusals", client.Dollars(100, 0), nil)
 		held, err := s.bot.Checkout(h.ctx, purchase(5000))
-		if err != nil || held.Approved {
+		if err != nil || isTrue(held.Approved) {
 			t.Fatalf("checkout = %+v, %v; want held", held, err)
 		}
 		stranger, _ := h.signup(uniqueEmail("stranger"))
@@ -90,11 +91,11 @@ func TestBotRefundsASaleToItsBuyer(t *testing.T) {
 			t.Fatal(err)
 		}
 		rf, err := c.bot.RefundSale(h.ctx, paid.SaleID, client.RefundRequest{AmountUSD: usd(250), Reason: "late delivery"})
-		if err != nil || rf.SaleID != paid.SaleID || rf.AmountUSD != 250 || rf.Status != "succeeded" {
+		if err != nil || textOf(rf.SaleID) != paid.SaleID || rf.AmountUSD != 250 || rf.Status != "succeeded" {
 			t.Fatalf("refund = %+v, %v", rf, err)
 		}
 		sales, err := c.bot.Sales(h.ctx, client.SaleFilter{})
-		if err != nil || len(sales) != 1 || sales[0].RefundedUSD != 250 {
+		if err != nil || len(sales) != 1 || usdOrZero(sales[0].RefundedUSD) != 250 {
 			t.Errorf("sales = %+v, %v; want refunded 2.50", sales, err)
 		}
 		_, err = c.bot.RefundSale(h.ctx, paid.SaleID, client.RefundRequest{AmountUSD: usd(1001), Reason: "too much"})
@@ -115,7 +116,7 @@ func TestDashboardRecordsARefundAndShowsIt(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		s := h.shopper("dashboard-refund", client.Dollars(100, 0), nil)
 		bought, err := s.bot.Checkout(h.ctx, purchase(2000))
-		if err != nil || !bought.Approved {
+		if err != nil || !isTrue(bought.Approved) {
 			t.Fatalf("checkout = %+v, %v", bought, err)
 		}
 		b := newBrowser(t, h)
@@ -146,13 +147,13 @@ func TestARefundedSaleShowsOnItsInvoice(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		c := h.claimedBot("refunding-biller")
 		page, _ := c.bot.CreateCheckoutPage(h.ctx, client.CheckoutPageRequest{Title: "Studio", AllowedMethods: []string{client.MethodUSDCDirect}})
-		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: "ap@example.com",
+		inv, err := c.bot.CreateInvoice(h.ctx, client.InvoiceRequest{CheckoutPageID: page.CheckoutPageID, RecipientEmail: wire.Ptr("ap@example.com"),
 			LineItems: []client.LineItemRequest{{Description: "Mixing", Quantity: "4", UnitPriceUSD: 2500}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{Ref: inv.ReferenceNumber, Token: payToken(t, inv), BuyerEmail: "ap@example.com",
-			Method: client.MethodUSDCDirect})
+		paid, err := h.bots.PayCheckoutSandbox(h.ctx, page.CheckoutPageID, client.BuyerPayment{Ref: wire.Ptr(inv.ReferenceNumber), Token: wire.Ptr(payToken(t, inv)), BuyerEmail: "ap@example.com",
+			Method: wire.Ptr(client.MethodUSDCDirect)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func TestARefundedSaleShowsOnItsInvoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		list, err := c.bot.Invoices(h.ctx, client.InvoiceFilter{})
-		if err != nil || len(list) != 1 || list[0].RefundedUSD != 4000 {
+		if err != nil || len(list) != 1 || usdOrZero(list[0].RefundedUSD) != 4000 {
 			t.Errorf("invoices = %+v, %v; want refunded 40.00", list, err)
 		}
 		if _, body := h.page(t, inv.PaymentURL); !strings.Contains(body, "Refunded to the buyer") || !strings.Contains(body, "40.00") {

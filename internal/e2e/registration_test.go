@@ -10,6 +10,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/testserver"
+	"github.com/botpay/botpay/wire"
 )
 
 // Secret formats of docs/decisions.md.
@@ -37,8 +38,8 @@ func TestRegisterWithoutCallbackURLProvisionsAManagedTunnel(t *testing.T) {
 			wantPath string
 		}{
 			{name: "default framework", wantPort: 18789, wantPath: "/hooks/service"},
-			{name: "other framework", req: client.RegisterRequest{BotType: "other"}, wantPort: 8080, wantPath: "/webhook"},
-			{name: "explicit port and path", req: client.RegisterRequest{BotType: "other", LocalPort: 9000, WebhookPath: "/in/botpay"},
+			{name: "other framework", req: client.RegisterRequest{BotType: wire.Ptr("other")}, wantPort: 8080, wantPath: "/webhook"},
+			{name: "explicit port and path", req: client.RegisterRequest{BotType: wire.Ptr("other"), LocalPort: wire.Ptr(9000), WebhookPath: wire.Ptr("/in/botpay")},
 				wantPort: 9000, wantPath: "/in/botpay"},
 		}
 		for _, tt := range tests {
@@ -46,7 +47,7 @@ func TestRegisterWithoutCallbackURLProvisionsAManagedTunnel(t *testing.T) {
 				t.Parallel()
 				h := h.fork(t)
 				req := tt.req
-				req.BotName, req.OwnerEmail, req.Description = "tunnel "+tt.name, uniqueEmail("tunnel"), "buys things"
+				req.BotName, req.OwnerEmail, req.Description = "tunnel "+tt.name, uniqueEmail("tunnel"), wire.Ptr("buys things")
 				bot, reg := h.register(req)
 				base := h.srv.URL
 
@@ -58,27 +59,27 @@ func TestRegisterWithoutCallbackURLProvisionsAManagedTunnel(t *testing.T) {
 					t.Errorf("webhook_secret = %q", reg.WebhookSecret)
 				}
 				wantURL := base + "/tunnel/" + reg.BotID + tt.wantPath
-				if reg.WebhookURL != wantURL {
-					t.Errorf("webhook_url = %q, want %q", reg.WebhookURL, wantURL)
+				if textOf(reg.WebhookURL) != wantURL {
+					t.Errorf("webhook_url = %q, want %q", textOf(reg.WebhookURL), wantURL)
 				}
-				if !tunnelTokenText.MatchString(reg.TunnelToken) {
-					t.Errorf("tunnel_token = %q", reg.TunnelToken)
+				if !tunnelTokenText.MatchString(textOf(reg.TunnelToken)) {
+					t.Errorf("tunnel_token = %q", textOf(reg.TunnelToken))
 				}
-				if !webhookSecretText.MatchString(reg.HooksToken) || reg.HooksToken == reg.WebhookSecret {
-					t.Errorf("hooks_token = %q, want a fresh whsec_ secret", reg.HooksToken)
+				if !webhookSecretText.MatchString(textOf(reg.HooksToken)) || textOf(reg.HooksToken) == reg.WebhookSecret {
+					t.Errorf("hooks_token = %q, want a fresh whsec_ secret", textOf(reg.HooksToken))
 				}
-				if reg.HooksTokenNote == "" {
+				if textOf(reg.HooksTokenNote) == "" {
 					t.Error("hooks_token_note is empty")
 				}
 				ts := reg.TunnelSetup
 				if ts == nil {
 					t.Fatal("tunnel_setup is missing")
 				}
-				if ts.WebhookURL != wantURL || ts.TunnelToken != reg.TunnelToken || ts.LocalPort != tt.wantPort || ts.WebhookPath != tt.wantPath {
+				if ts.WebhookURL != wantURL || ts.TunnelToken != textOf(reg.TunnelToken) || ts.LocalPort != tt.wantPort || ts.WebhookPath != tt.wantPath {
 					t.Errorf("tunnel_setup = {webhook_url %q, tunnel_token %q, local_port %d, webhook_path %q}, want {%q, %q, %d, %q}",
-						ts.WebhookURL, ts.TunnelToken, ts.LocalPort, ts.WebhookPath, wantURL, reg.TunnelToken, tt.wantPort, tt.wantPath)
+						ts.WebhookURL, ts.TunnelToken, ts.LocalPort, ts.WebhookPath, wantURL, textOf(reg.TunnelToken), tt.wantPort, tt.wantPath)
 				}
-				wantCmd := fmt.Sprintf("botpay tunnel --server %s --token %s --to http://127.0.0.1:%d", base, reg.TunnelToken, tt.wantPort)
+				wantCmd := fmt.Sprintf("botpay tunnel --server %s --token %s --to http://127.0.0.1:%d", base, textOf(reg.TunnelToken), tt.wantPort)
 				if ts.TunnelClientCommand != wantCmd {
 					t.Errorf("tunnel_client_command = %q, want %q", ts.TunnelClientCommand, wantCmd)
 				}
@@ -118,15 +119,15 @@ func checkUnpairedRegistration(t *testing.T, h *harness, reg *client.Registratio
 	if !apiKeyText.MatchString(reg.APIKey) {
 		t.Errorf("api_key = %q, want bp_live_ + 48 hex", reg.APIKey)
 	}
-	if reg.Status != client.StatusPendingOwnerVerification || reg.Paired || reg.OwnerUID != "" {
-		t.Errorf("status %q paired %v owner_uid %q, want pending_owner_verification, false, none", reg.Status, reg.Paired, reg.OwnerUID)
+	if reg.Status != client.StatusPendingOwnerVerification || reg.Paired || textOf(reg.OwnerUID) != "" {
+		t.Errorf("status %q paired %v owner_uid %q, want pending_owner_verification, false, none", reg.Status, reg.Paired, textOf(reg.OwnerUID))
 	}
 	if reg.ClaimToken == nil || !claimTokenText.MatchString(*reg.ClaimToken) {
 		t.Fatalf("claim_token = %v, want word-XXXX-XXXX-XXXX", reg.ClaimToken)
 	}
 	wantVerify := h.srv.URL + "/claim?token=" + *reg.ClaimToken
-	if reg.OwnerVerificationURL != wantVerify {
-		t.Errorf("owner_verification_url = %q, want %q", reg.OwnerVerificationURL, wantVerify)
+	if textOf(reg.OwnerVerificationURL) != wantVerify {
+		t.Errorf("owner_verification_url = %q, want %q", textOf(reg.OwnerVerificationURL), wantVerify)
 	}
 	if reg.WebhookNote == "" || reg.Important == "" {
 		t.Errorf("webhook_note %q, important %q; want both", reg.WebhookNote, reg.Important)
@@ -145,14 +146,14 @@ func checkUnpairedRegistration(t *testing.T, h *harness, reg *client.Registratio
 func TestRegisterWithCallbackURLGetsAWebhookSecretAndNoTunnel(t *testing.T) {
 	forEachEngine(t, testserver.Options{}, func(t *testing.T, h *harness) {
 		req := client.RegisterRequest{BotName: "hooked", OwnerEmail: uniqueEmail("hooked"),
-			CallbackURL: "https://bot.example.com/hooks/botpay"}
+			CallbackURL: wire.Ptr("https://bot.example.com/hooks/botpay")}
 		bot, reg := h.register(req)
 
 		checkUnpairedRegistration(t, h, reg, req)
 		if !webhookSecretText.MatchString(reg.WebhookSecret) {
 			t.Errorf("webhook_secret = %q, want whsec_ + 48 hex", reg.WebhookSecret)
 		}
-		if reg.TunnelSetup != nil || reg.WebhookURL != "" {
+		if reg.TunnelSetup != nil || textOf(reg.WebhookURL) != "" {
 			t.Errorf("tunnel provisioned for a bot with its own callback_url: %+v", reg)
 		}
 		wantAbsent(t, h.wire.fields(registerRoute), tunnelFields...)
@@ -162,8 +163,8 @@ func TestRegisterWithCallbackURLGetsAWebhookSecretAndNoTunnel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.CallbackURL == nil || *st.CallbackURL != req.CallbackURL || st.WebhookStatus != "active" || st.WebhookFailCount != 0 {
-			t.Errorf("callback_url %v, webhook %s/%d; want %s, active/0", st.CallbackURL, st.WebhookStatus, st.WebhookFailCount, req.CallbackURL)
+		if st.CallbackURL == nil || *st.CallbackURL != textOf(req.CallbackURL) || st.WebhookStatus != "active" || st.WebhookFailCount != 0 {
+			t.Errorf("callback_url %v, webhook %s/%d; want %s, active/0", st.CallbackURL, st.WebhookStatus, st.WebhookFailCount, textOf(req.CallbackURL))
 		}
 	})
 }
@@ -181,17 +182,17 @@ func TestRegisterWithPairingCodeIsActiveAtOnce(t *testing.T) {
 		if !pairingCodeText.MatchString(pc.PairingCode) {
 			t.Errorf("pairing_code = %q, want 6 digits", pc.PairingCode)
 		}
-		if left := time.Until(pc.ExpiresAt); left < 59*time.Minute || left > 61*time.Minute {
+		if left := time.Until(pc.ExpiresAt.Time); left < 59*time.Minute || left > 61*time.Minute {
 			t.Errorf("pairing code expires in %v, want one hour", left)
 		}
 
 		botEmail := uniqueEmail("paired")
-		bot, reg := h.register(client.RegisterRequest{BotName: "paired", OwnerEmail: botEmail, PairingCode: pc.PairingCode})
-		if reg.Status != client.StatusActive || !reg.Paired || reg.OwnerUID != sess.OwnerUID {
-			t.Errorf("status %q paired %v owner_uid %q, want active, true, %q", reg.Status, reg.Paired, reg.OwnerUID, sess.OwnerUID)
+		bot, reg := h.register(client.RegisterRequest{BotName: "paired", OwnerEmail: botEmail, PairingCode: wire.Ptr(pc.PairingCode)})
+		if reg.Status != client.StatusActive || !reg.Paired || textOf(reg.OwnerUID) != sess.OwnerUID {
+			t.Errorf("status %q paired %v owner_uid %q, want active, true, %q", reg.Status, reg.Paired, textOf(reg.OwnerUID), sess.OwnerUID)
 		}
-		if reg.ClaimToken != nil || reg.OwnerVerificationURL != "" {
-			t.Errorf("claim_token %v, owner_verification_url %q; want null and none", reg.ClaimToken, reg.OwnerVerificationURL)
+		if reg.ClaimToken != nil || textOf(reg.OwnerVerificationURL) != "" {
+			t.Errorf("claim_token %v, owner_verification_url %q; want null and none", reg.ClaimToken, textOf(reg.OwnerVerificationURL))
 		}
 		raw := h.wire.fields(registerRoute)
 		wantNull(t, raw, "claim_token")
@@ -221,7 +222,7 @@ func TestRegisterWithPairingCodeIsActiveAtOnce(t *testing.T) {
 		}
 
 		// Single use.
-		_, err = h.bots.Register(h.ctx, client.RegisterRequest{BotName: "second", OwnerEmail: botEmail, PairingCode: pc.PairingCode})
+		_, err = h.bots.Register(h.ctx, client.RegisterRequest{BotName: "second", OwnerEmail: botEmail, PairingCode: wire.Ptr(pc.PairingCode)})
 		wantError(t, err, http.StatusBadRequest, client.CodeInvalidPairingCode)
 	})
 }
@@ -243,12 +244,12 @@ func TestRegisterRejectsInvalidRequests(t *testing.T) {
 		}{
 			{"missing bot_name", valid(func(r *client.RegisterRequest) { r.BotName = "" }), 400, client.CodeValidation, "bot_name", true},
 			{"malformed owner_email", valid(func(r *client.RegisterRequest) { r.OwnerEmail = "not-an-address" }), 400, client.CodeValidation, "owner_email", true},
-			{"callback_url not http", valid(func(r *client.RegisterRequest) { r.CallbackURL = "ftp://bot.example.com/x" }), 400, client.CodeValidation, "callback_url", true},
-			{"local_port out of range", valid(func(r *client.RegisterRequest) { r.LocalPort = 65536 }), 400, client.CodeValidation, "local_port", true},
-			{"webhook_path without slash", valid(func(r *client.RegisterRequest) { r.WebhookPath = "hooks" }), 400, client.CodeValidation, "webhook_path", true},
-			{"webhook_path too long", valid(func(r *client.RegisterRequest) { r.WebhookPath = "/" + strings.Repeat("a", 200) }), 400, client.CodeValidation, "webhook_path", true},
-			{"unknown pairing code", valid(func(r *client.RegisterRequest) { r.PairingCode = "000000" }), 400, client.CodeInvalidPairingCode, "", false},
-			{"malformed pairing code", valid(func(r *client.RegisterRequest) { r.PairingCode = "12ab" }), 400, client.CodeInvalidPairingCode, "", false},
+			{"callback_url not http", valid(func(r *client.RegisterRequest) { r.CallbackURL = wire.Ptr("ftp://bot.example.com/x") }), 400, client.CodeValidation, "callback_url", true},
+			{"local_port out of range", valid(func(r *client.RegisterRequest) { r.LocalPort = wire.Ptr(65536) }), 400, client.CodeValidation, "local_port", true},
+			{"webhook_path without slash", valid(func(r *client.RegisterRequest) { r.WebhookPath = wire.Ptr("hooks") }), 400, client.CodeValidation, "webhook_path", true},
+			{"webhook_path too long", valid(func(r *client.RegisterRequest) { r.WebhookPath = wire.Ptr("/" + strings.Repeat("a", 200)) }), 400, client.CodeValidation, "webhook_path", true},
+			{"unknown pairing code", valid(func(r *client.RegisterRequest) { r.PairingCode = wire.Ptr("000000") }), 400, client.CodeInvalidPairingCode, "", false},
+			{"malformed pairing code", valid(func(r *client.RegisterRequest) { r.PairingCode = wire.Ptr("12ab") }), 400, client.CodeInvalidPairingCode, "", false},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -313,7 +314,7 @@ func TestRegisterRetriedWithTheSameIdempotencyKeyReturnsTheSameBot(t *testing.T)
 		if _, err := h.bots.WithAPIKey(again.APIKey).Status(h.ctx); err != nil {
 			t.Errorf("replayed api_key: %v", err)
 		}
-		req.Description = "changed"
+		req.Description = wire.Ptr("changed")
 		_, err = h.bots.Register(h.ctx, req, client.WithIdempotencyKey("register-retrier-1"))
 		wantError(t, err, http.StatusConflict, client.CodeIdempotencyKeyReused)
 	})

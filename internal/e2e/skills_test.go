@@ -64,7 +64,7 @@ func TestSkillsListHasEveryVendorFieldForAnUnclaimedBot(t *testing.T) {
 			}
 		}
 		amazon := vendorBySlug(t, list, "amazon")
-		if amazon.FreeShippingAbove == nil || *amazon.FreeShippingAbove != client.Dollars(35, 0) || amazon.SuccessRate != nil ||
+		if amazon.FreeShippingAbove == nil || usdOf(*amazon.FreeShippingAbove) != client.Dollars(35, 0) || amazon.SuccessRate != nil ||
 			amazon.Version != "1.0.0" || amazon.CatalogURL != "https://www.amazon.com/gp/site-directory" {
 			t.Errorf("amazon = %+v", amazon)
 		}

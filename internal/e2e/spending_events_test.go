@@ -36,7 +36,7 @@ func TestSpendingEventsCarryExactlyTheInterfaceFields(t *testing.T) {
 		s := h.shopper("eventful", client.Dollars(100, 0), nil)
 		held := func(cents int64) string {
 			got, err := s.bot.Checkout(h.ctx, purchase(cents))
-			if err != nil || got.Approved {
+			if err != nil || isTrue(got.Approved) {
 				t.Fatalf("checkout of %d = %+v, %v; want held", cents, got, err)
 			}
 			return got.ConfirmationID

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 // Real card details of every test card; decoy profiles hand out others.
@@ -49,7 +50,7 @@ func (h *harness) shopper(name string, funds client.USD, tune func(*client.Guard
 
 func newCard(name string) client.NewCard {
 	return client.NewCard{CardName: name, MissingDigits: realDigits, ExpiryMonth: realMonth, ExpiryYear: realYear,
-		RealProfileIndex: 1, Profiles: []client.PaymentProfile{
+		RealProfileIndex: 1, Profiles: []client.NewPaymentProfile{
 			{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(500, 0)},
 			{ProfileIndex: 2, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(500, 0)},
 		}}
@@ -58,7 +59,7 @@ func newCard(name string) client.NewCard {
 // purchase is a checkout on the real profile at a shop that no test blocks.
 func purchase(cents int64) client.CheckoutRequest {
 	return client.CheckoutRequest{ProfileIndex: 1, MerchantName: "Acme", MerchantURL: "https://shop.acme.com/widgets",
-		ItemName: "Widget", AmountCents: cents, Category: "retail"}
+		ItemName: "Widget", AmountCents: cents, Category: wire.Ptr("retail")}
 }
 
 // events lists the types of a bot's outbox events.

@@ -19,7 +19,7 @@ func TestUnclaimedBotHasAPendingWalletAndNoLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.BotID != reg.BotID || st.BotName != "waiting" || st.Status != client.BotPending || st.Message == "" {
+		if st.BotID != reg.BotID || st.BotName != "waiting" || st.Status != client.BotPending || textOf(st.Message) == "" {
 			t.Errorf("status = %+v, want bot %s pending with a message", st, reg.BotID)
 		}
 		if st.DefaultRail != nil || len(st.ActiveRails) != 0 || st.Rails.CardWallet != nil || st.MasterGuardrails != nil {
@@ -37,7 +37,7 @@ func TestUnclaimedBotHasAPendingWalletAndNoLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.WalletStatus != client.WalletPending || w.BalanceUSD != 0 || w.CardStatus != "inactive" || w.Message == "" {
+		if w.WalletStatus != client.WalletPending || w.BalanceUSD != 0 || w.CardStatus != "inactive" || textOf(w.Message) == "" {
 			t.Errorf("wallet/check = %+v, want pending, 0, inactive, a message", w)
 		}
 		if string(h.wire.fields("GET /api/v1/bot/wallet/check")["balance_usd"]) == "" {
@@ -74,8 +74,8 @@ func TestClaimFundAndTopUpWalkThrough(t *testing.T) {
 func registerAndClaim(t *testing.T, h *harness, botEmail, accountEmail string) claimed {
 	bot, reg := h.register(client.RegisterRequest{BotName: "shopper", OwnerEmail: botEmail})
 	verify := h.mailTo(botEmail)
-	if len(verify) != 1 || !strings.Contains(verify[0].Text, reg.OwnerVerificationURL) {
-		t.Fatalf("verification e-mails to %s: %+v; want one carrying %s", botEmail, verify, reg.OwnerVerificationURL)
+	if len(verify) != 1 || !strings.Contains(verify[0].Text, textOf(reg.OwnerVerificationURL)) {
+		t.Fatalf("verification e-mails to %s: %+v; want one carrying %s", botEmail, verify, textOf(reg.OwnerVerificationURL))
 	}
 
 	owner, sess := h.signup(accountEmail)
@@ -114,11 +114,11 @@ func checkFirstFunding(t *testing.T, h *harness, c claimed) {
 	bot := c.bot
 	f := h.fund(c, 2500, client.WithIdempotencyKey("fund-1"))
 	tx := f.Transaction
-	if tx.ID <= 0 || tx.Type != "fund" || tx.AmountUSD != 2500 || tx.BalanceAfterUSD == nil || *tx.BalanceAfterUSD != 2500 ||
-		f.BalanceUSD != 2500 {
+	if tx.ID <= 0 || tx.Type != "fund" || usdOf(tx.AmountUSD) != 2500 || tx.BalanceAfterUSD == nil || usdOf(*tx.BalanceAfterUSD) != 2500 ||
+		usdOf(f.BalanceUSD) != 2500 {
 		t.Errorf("funding = %+v (transaction %+v), want fund 25.00 → 25.00", f, tx)
 	}
-	if age := time.Since(tx.CreatedAt); age < -time.Minute || age > time.Minute {
+	if age := time.Since(tx.CreatedAt.Time); age < -time.Minute || age > time.Minute {
 		t.Errorf("created_at = %v, want about now", tx.CreatedAt)
 	}
 	if w := walletCheck(t, h, bot); w.WalletStatus != client.WalletActive || w.BalanceUSD != 2500 || w.CardStatus != "active" {
@@ -131,8 +131,8 @@ func checkFirstFunding(t *testing.T, h *harness, c claimed) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(txs) != 1 || txs[0].ID != tx.ID || txs[0].Type != "fund" || txs[0].AmountUSD != 2500 || txs[0].BalanceAfterUSD == nil || *txs[0].BalanceAfterUSD != 2500 ||
-		txs[0].Description == "" || !txs[0].CreatedAt.Equal(tx.CreatedAt) {
+	if len(txs) != 1 || txs[0].ID != tx.ID || txs[0].Type != "fund" || usdOf(txs[0].AmountUSD) != 2500 || txs[0].BalanceAfterUSD == nil || usdOf(*txs[0].BalanceAfterUSD) != 2500 ||
+		txs[0].Description == "" || !txs[0].CreatedAt.Equal(tx.CreatedAt.Time) {
 		t.Errorf("transactions = %+v, want the one funding %+v", txs, tx)
 	}
 
@@ -202,7 +202,7 @@ func checkFundingClosesTheTopup(t *testing.T, h *harness, c claimed) {
 		t.Fatalf("%d transactions, want %d: %+v", len(txs), len(want), txs)
 	}
 	for i, w := range want {
-		if txs[i].Type != "fund" || txs[i].AmountUSD != w.amount || txs[i].BalanceAfterUSD == nil || *txs[i].BalanceAfterUSD != w.after {
+		if txs[i].Type != "fund" || usdOf(txs[i].AmountUSD) != w.amount || txs[i].BalanceAfterUSD == nil || usdOf(*txs[i].BalanceAfterUSD) != w.after {
 			t.Errorf("transactions[%d] = %+v, want fund %s → %s", i, txs[i], w.amount, w.after)
 		}
 		if i > 0 && txs[i].ID >= txs[i-1].ID {
@@ -244,7 +244,7 @@ func sameGuardrails(a, b client.Guardrails) bool {
 	return a.ApprovalMode == b.ApprovalMode && a.Limits.PerTransactionUSD == b.Limits.PerTransactionUSD &&
 		a.Limits.DailyUSD == b.Limits.DailyUSD && a.Limits.MonthlyUSD == b.Limits.MonthlyUSD &&
 		eqUSD(a.Limits.AskApprovalAboveUSD, b.Limits.AskApprovalAboveUSD) && a.RecurringAllowed == b.RecurringAllowed &&
-		eqStr(a.Notes, b.Notes) && a.UpdatedAt.Equal(b.UpdatedAt) &&
+		eqStr(a.Notes, b.Notes) && a.UpdatedAt.Equal(b.UpdatedAt.Time) &&
 		slices.Equal(a.ApprovedCategories, b.ApprovedCategories) && slices.Equal(a.BlockedCategories, b.BlockedCategories)
 }
 
@@ -345,7 +345,7 @@ func TestTransactionsLimitIsValidatedNotClamped(t *testing.T) {
 			}
 			var got []client.USD
 			for _, tx := range txs {
-				got = append(got, tx.AmountUSD)
+				got = append(got, usdOf(tx.AmountUSD))
 			}
 			if !slices.Equal(got, tt.wantNewest) {
 				t.Errorf("limit %d: amounts %v, want %v", tt.limit, got, tt.wantNewest)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/client/webhook"
+	"github.com/botpay/botpay/wire"
 )
 
 // A receiver built with the SDK's client/webhook verifies real deliveries
@@ -34,7 +35,7 @@ func TestWebhookDeliveriesVerifyWithTheSDK(t *testing.T) {
 		}))
 		defer rcv.Close()
 		mu.Lock()
-		bot, reg := h.register(client.RegisterRequest{BotName: "verifier", OwnerEmail: uniqueEmail("verifier"), CallbackURL: rcv.URL + "/hook"})
+		bot, reg := h.register(client.RegisterRequest{BotName: "verifier", OwnerEmail: uniqueEmail("verifier"), CallbackURL: wire.Ptr(rcv.URL + "/hook")})
 		secret = reg.WebhookSecret
 		mu.Unlock()
 		owner, _ := h.signup(uniqueEmail("verifier-owner"))

@@ -310,7 +310,7 @@ func TestGoClientPaysForeignSellersOfBothVersions(t *testing.T) {
 			if err != nil || paid.StatusCode != 200 || paid.Version != version || seller.paid.Load() != 1 {
 				t.Fatalf("v%d: %+v, %v", version, paid, err)
 			}
-			if paid.Settlement == nil || !paid.Settlement.Success || paid.Settlement.Payer != b.Address || paid.Requirement.MaxAmountRequired != "250000" {
+			if paid.Settlement == nil || !paid.Settlement.Success || textOf(paid.Settlement.Payer) != b.Address || paid.Requirement.MaxAmountRequired != "250000" {
 				t.Fatalf("v%d: settlement %+v, requirement %+v", version, paid.Settlement, paid.Requirement)
 			}
 		}

@@ -37,7 +37,7 @@ func TestGoClientPaysA402ResourceThroughTheSignEndpoint(t *testing.T) {
 			t.Fatalf("over the caller's limit: %v", err)
 		}
 		paid, err := bot.PayX402(ctx, url, nil, 50_000)
-		if err != nil || paid.StatusCode != 200 || paid.Settlement == nil || paid.Settlement.Payer != addr || paid.Signed.From != addr {
+		if err != nil || paid.StatusCode != 200 || paid.Settlement == nil || textOf(paid.Settlement.Payer) != addr || paid.Signed.From != addr {
 			t.Fatalf("PayX402 = %+v, %v", paid, err)
 		}
 		var body struct {
@@ -54,7 +54,10 @@ func TestGoClientPaysA402ResourceThroughTheSignEndpoint(t *testing.T) {
 			t.Fatalf("held: %+v %v", held, err)
 		}
 		list, err := owner.SigningRequests(ctx)
-		if err != nil || len(list) != 1 || list[0].ID != held.Signed.ApprovalID || list[0].AmountUSD != 0.5 {
+		if err != nil || len(list) != 1 || usdOf(list[0].AmountUSD) != client.Dollars(0, 50) {
+			t.Fatalf("approvals %+v %v", list, err)
+		}
+		if id, ok := client.SigningApprovalID(list[0]); !ok || id != held.Signed.ApprovalID {
 			t.Fatalf("approvals %+v %v", list, err)
 		}
 		d, err := owner.DecideSigning(ctx, held.Signed.ApprovalID, true)

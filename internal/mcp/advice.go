@@ -66,7 +66,7 @@ func nextStep(tool string, status int, body []byte) string {
 		if status != http.StatusAccepted {
 			return "Send x_payment_header as the X-PAYMENT header when you retry the resource, before valid_before (or let pay_x402_resource do all of it)."
 		}
-		var held wire.SignX402PaymentResponse202
+		var held wire.SigningHeld
 		json.Unmarshal(body, &held)
 		return fmt.Sprintf("Held for the owner's approval: approval_id %d, open until %s. This is not an error. When the owner approves, "+
 			"a purchase.approved message (list_messages, or your webhook) carries x_payment_header; or call pay_x402_resource with this approval_id.",
@@ -74,7 +74,7 @@ func nextStep(tool string, status int, body []byte) string {
 	case "send_invoice":
 		var sent wire.SendInvoiceResponse
 		if json.Unmarshal(body, &sent) == nil && !sent.EmailSent {
-			return "The invoice is marked sent but no e-mail went out (" + sent.EmailReason + "); share payment_url with the recipient yourself."
+			return "The invoice is marked sent but no e-mail went out (" + deref(sent.EmailReason) + "); share payment_url with the recipient yourself."
 		}
 	case "list_messages":
 		var page wire.ListMessagesResponse

@@ -30,8 +30,8 @@ func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallTool
 		Network: need.Network, Asset: need.Asset}
 	if signed.AwaitingApproval() {
 		expires := ""
-		if signed.ExpiresAt != nil {
-			expires = botpay.FormatTime(*signed.ExpiresAt) // as the endpoint wrote it
+		if !signed.ExpiresAt.IsZero() {
+			expires = botpay.FormatTime(signed.ExpiresAt.Time) // as the endpoint wrote it
 		}
 		base.Outcome, base.ApprovalID, base.ExpiresAt = "awaiting_approval", signed.ApprovalID, expires
 		base.NextStep = fmt.Sprintf("The owner must approve this payment (approval_id %d) before %s. Wait for purchase.approved "+
@@ -42,12 +42,12 @@ func (p *payer) signAndPay(ctx context.Context, need requirement) (*sdk.CallTool
 	if res := p.checkSigned(signed.XPaymentHeader, need); res != nil {
 		return res, nil, nil
 	}
-	header := signedHeader{name: x402.HeaderXPayment, value: orText(signed.XPaymentStandardHeader, signed.XPaymentHeader)}
+	header := signedHeader{name: x402.HeaderXPayment, value: orText(deref(signed.XPaymentStandardHeader), signed.XPaymentHeader)}
 	if need.version == x402.Version2 {
-		if signed.PaymentSignatureHeader == "" {
+		if deref(signed.PaymentSignatureHeader) == "" {
 			return toolError(CodeSignedForOtherChain, "the resource asks in x402 v2 and the service signed no PAYMENT-SIGNATURE for it", nil), nil, nil
 		}
-		header = signedHeader{name: x402.HeaderPaymentSignature, value: signed.PaymentSignatureHeader}
+		header = signedHeader{name: x402.HeaderPaymentSignature, value: *signed.PaymentSignatureHeader}
 	}
 	return p.payWith(ctx, header, base)
 }

@@ -72,7 +72,7 @@ func newOwnerSite(t *testing.T, dialect store.Dialect, opts testserver.Options) 
 		t.Fatal(err)
 	}
 	if _, err := s.owner.CreateCard(s.ctx, s.botID, client.NewCard{CardName: "Team card", MissingDigits: "4242", ExpiryMonth: "12",
-		ExpiryYear: "2031", RealProfileIndex: 1, Profiles: []client.PaymentProfile{
+		ExpiryYear: "2031", RealProfileIndex: 1, Profiles: []client.NewPaymentProfile{
 			{ProfileIndex: 1, AllowanceDuration: client.AllowanceMonth, AllowanceUSD: client.Dollars(5_000, 0)}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func (s *ownerSite) signup() (*client.OwnerClient, *client.OwnerSession) {
 // claimBot registers a bot for the owner and claims it.
 func (s *ownerSite) claimBot(name, callbackURL string) (*client.Client, string) {
 	bots := client.New(s.srv.URL, "", client.WithHTTPClient(s.srv.HTTP.Client()))
-	reg, err := bots.Register(s.ctx, client.RegisterRequest{BotName: name, OwnerEmail: s.sess.Email, CallbackURL: callbackURL})
+	reg, err := bots.Register(s.ctx, client.RegisterRequest{BotName: name, OwnerEmail: s.sess.Email, CallbackURL: orNil(callbackURL)})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -107,10 +107,18 @@ func (s *ownerSite) fund(botID string, amount client.USD) {
 	}
 }
 
+// orNil is s as an optional member, left out when empty.
+func orNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // buy makes a checkout of cents on the real profile.
 func (s *ownerSite) buy(cents int64, item, category string) (*client.Checkout, error) {
 	return s.bot.Checkout(s.ctx, client.CheckoutRequest{ProfileIndex: 1, MerchantName: "Acme", MerchantURL: "https://shop.acme.com/widgets",
-		ItemName: item, AmountCents: cents, Category: category})
+		ItemName: item, AmountCents: cents, Category: orNil(category)})
 }
 
 // page GETs path with the owner's session (signedIn) or without one.
@@ -150,7 +158,7 @@ var decisionLinkRE = regexp.MustCompile(`(?m)^(Approve|Deny): (\S+)$`)
 func (s *ownerSite) heldLinks(cents int64) (id, approve, deny string) {
 	s.t.Helper()
 	co, err := s.buy(cents, "Ergonomic chair", "furniture")
-	if err != nil || co.Approved {
+	if err != nil || (co.Approved != nil && *co.Approved) {
 		s.t.Fatalf("checkout: %+v %v", co, err)
 	}
 	for _, m := range s.srv.Mail.Sent() {

@@ -68,7 +68,7 @@ func TestSpendingPageKeepsFiveDollarBarsVisibleBesideADeclined9999(t *testing.T)
 			t.Fatal(err)
 		}
 		for range 3 {
-			if co, err := s.buy(500, "Coffee", "food"); err != nil || !co.Approved {
+			if co, err := s.buy(500, "Coffee", "food"); err != nil || co.Approved == nil || !*co.Approved {
 				t.Fatalf("$5 purchase: %+v %v", co, err)
 			}
 		}

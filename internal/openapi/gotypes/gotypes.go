@@ -102,7 +102,8 @@ func (g *gen) operations() {
 }
 
 // answers declares the inline answers of an operation: the first success
-// is <id>Response, any other <id>Response<status> (SignX402PaymentResponse202).
+// is <id>Response, any other <id>Response<status> (signing's 202 would be
+// SignX402PaymentResponse202; the document names it SigningHeld).
 func (g *gen) answers(op *build.Object, id, where string) {
 	responses := op.Obj("responses")
 	declared := 0

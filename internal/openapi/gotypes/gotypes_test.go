@@ -24,6 +24,7 @@ paths:
                 name: {type: string}
                 note: {type: string, description: "Shown to the buyer."}
                 hint: {type: string, description: "Say ` + "`why`" + `."}
+                t: {type: string, x-go-name: Token}
       responses:
         "201":
           description: made
@@ -85,6 +86,7 @@ func TestGeneratedTypesFollowTheDocumentedRules(t *testing.T) {
 		"type CreateThingRequest struct",                                             // an inline request body
 		"Note *string `json:\"note,omitempty\" jsonschema:\"Shown to the buyer.\"`",  // a description for schema inference
 		`Hint *string "json:\"hint,omitempty\" jsonschema:\"Say ` + "`why`" + `.\""`, // a backtick needs a quoted tag
+		"Token *string `json:\"t,omitempty\"`",                                       // x-go-name on an optional member
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the generated source lacks %q:\n%s", want, out)

@@ -15,7 +15,7 @@ import (
 // member is the field of property name of the struct parent.
 func (g *gen) member(parent, name string, p *build.Object, required bool) field {
 	f := field{Name: exported(name), JSON: name, Doc: describe(g.doc, p)}
-	if n := p.Str("x-go-name"); n != "" {
+	if n := g.memberName(p); n != "" {
 		f.Name = n
 	}
 	typ, nullable := g.typeOf(parent+f.Name, p)
@@ -33,6 +33,23 @@ func (g *gen) member(parent, name string, p *build.Object, required bool) field 
 		f.Tag = name // null is written, not left out
 	}
 	return f
+}
+
+// memberName is the x-go-name of member p, also when the document's build
+// wrapped an optional member in anyOf with null. An object's x-go-name
+// inside such a wrapper names its type, not the member.
+func (g *gen) memberName(p *build.Object) string {
+	if n := p.Str("x-go-name"); n != "" {
+		return n
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		for _, alt := range build.ListOf(p.Get(key)) {
+			if n := alt.Str("x-go-name"); n != "" && !g.isObject(alt) {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // typeOf is the Go type of schema s, and whether s may be null; ctx names
