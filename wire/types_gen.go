@@ -1144,7 +1144,7 @@ type OwnerLoginResponse struct {
 
 // OwnerLogoutResponse is the answer 200 of POST /api/v1/owner/logout.
 type OwnerLogoutResponse struct {
-	LoggedOut string `json:"logged_out"`
+	LoggedOut bool `json:"logged_out"`
 }
 
 // CreatePairingCodeResponse is the answer 201 of POST /api/v1/owner/pairing-codes.
@@ -1391,5 +1391,5 @@ type TunnelResultRequest struct {
 
 // TunnelResultResponse is the answer 200 of POST /api/v1/tunnel/requests/{id}/result.
 type TunnelResultResponse struct {
-	Recorded string `json:"recorded"`
+	Recorded bool `json:"recorded"`
 }

@@ -37,7 +37,7 @@ components:
     Timestamp: {type: string}
     Thing:
       type: object
-      required: [id, price_usd, parent_id, tags, owner, made_at]
+      required: [id, price_usd, parent_id, tags, owner, made_at, reason]
       properties:
         id: {type: string}
         price_usd: {$ref: "#/components/schemas/USD"}
@@ -49,6 +49,9 @@ components:
         extras: {type: object, additionalProperties: {type: string}}
         either: {oneOf: [{type: string}, {type: integer}]}
         made_at: {$ref: "#/components/schemas/Timestamp"}
+        version: {enum: [1, 2]}
+        reason: {enum: [late, null]}
+        done: {const: true}
         owner:
           type: object
           required: [email]
@@ -86,6 +89,9 @@ func TestGeneratedTypesFollowTheDocumentedRules(t *testing.T) {
 		"type CreateThingRequest struct",                                             // an inline request body
 		"Note *string `json:\"note,omitempty\" jsonschema:\"Shown to the buyer.\"`",  // a description for schema inference
 		`Hint *string "json:\"hint,omitempty\" jsonschema:\"Say ` + "`why`" + `.\""`, // a backtick needs a quoted tag
+		"Version *int `json:\"version,omitempty\"`",                                  // an enum of integers
+		"Reason *string `json:\"reason\"`",                                           // a required enum with null: written as null
+		"Done *bool `json:\"done,omitempty\"`",                                       // a boolean const
 		"Token *string `json:\"t,omitempty\"`",                                       // x-go-name on an optional member
 	} {
 		if !strings.Contains(src, want) {

@@ -112,7 +112,7 @@ func (g *gen) union(ctx string, alts []*build.Object) (string, bool) {
 }
 
 // typesOf lists the JSON types s allows, without null, and whether null is
-// one of them; an enum or const of strings is a string.
+// one of them; an enum or const without a type has its values' types.
 func typesOf(s *build.Object) ([]string, bool) {
 	var kinds []string
 	switch t := s.Get("type").(type) {
@@ -123,14 +123,40 @@ func typesOf(s *build.Object) ([]string, bool) {
 			kinds = append(kinds, fmt.Sprint(k))
 		}
 	}
-	if len(kinds) == 0 && (s.Has("enum") || s.Has("const")) {
-		kinds = []string{"string"}
+	if len(kinds) == 0 {
+		kinds = valueKinds(s)
 	}
 	nullable := slices.Contains(kinds, "null")
 	if len(kinds) == 1 && nullable {
 		return kinds, false
 	}
 	return slices.DeleteFunc(kinds, func(k string) bool { return k == "null" }), nullable
+}
+
+// valueKinds are the JSON types of the values of s's enum or const.
+func valueKinds(s *build.Object) []string {
+	values, _ := s.Get("enum").([]any)
+	if s.Has("const") {
+		values = []any{s.Get("const")}
+	}
+	var kinds []string
+	for _, v := range values {
+		kind := "string"
+		switch v.(type) {
+		case nil:
+			kind = "null"
+		case bool:
+			kind = "boolean"
+		case int64:
+			kind = "integer"
+		case float64:
+			kind = "number"
+		}
+		if !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+	}
+	return kinds
 }
 
 func (g *gen) scalar(ctx, kind string, s *build.Object) string {
