@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"regexp"
 	"strconv"
-	"unicode/utf8"
+	"strings"
 )
 
 // USD is an amount of US dollars kept as integer cents, so sums and
@@ -75,7 +75,7 @@ func ParseUSD(s string) (USD, error) {
 	u, err := parseUSD(s)
 	if err != nil {
 		// Name the offending text: the error often surfaces far from the answer.
-		return 0, fmt.Errorf("%w: %q", err, shorten(s, 40))
+		return 0, fmt.Errorf("%w: %q", err, prefix(s, 40))
 	}
 	return u, nil
 }
@@ -135,14 +135,11 @@ func roundCents(dollars *big.Rat) (USD, error) {
 	return USD(q.Int64()), nil
 }
 
-// shorten cuts s to at most max bytes on a rune boundary.
-func shorten(s string, max int) string {
-	if len(s) <= max {
+// prefix is at most the first n bytes of s, cut on a rune boundary, with
+// "..." when something was cut.
+func prefix(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return strings.ToValidUTF8(s[:n], "") + "..."
 }

@@ -29,9 +29,11 @@ type invoiceInput struct {
 	idempotency
 }
 
+// sendInvoiceInput names the draft (a path parameter) and the
+// idempotency key.
 type sendInvoiceInput struct {
-	InvoiceID      string `json:"invoice_id" jsonschema:"the draft invoice to send (inv_...)"`
-	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	InvoiceID string `json:"invoice_id" jsonschema:"the draft invoice to send (inv_...)"`
+	idempotency
 }
 
 type listSalesInput struct {
