@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
@@ -52,23 +53,9 @@ func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o bo
 	writeJSON(w, http.StatusAccepted, map[string]any{"email": o.Email, "email_verified": o.EmailVerified()})
 }
 
-type sessionView struct {
-	ID         string            `json:"id"`
-	Kind       string            `json:"kind"`
-	CreatedAt  botpay.Timestamp  `json:"created_at"`
-	LastUsedAt *botpay.Timestamp `json:"last_used_at"`
-	ExpiresAt  botpay.Timestamp  `json:"expires_at"`
-	Current    bool              `json:"current"`
-}
-
-func viewSession(t botpay.OwnerToken) sessionView {
-	v := sessionView{ID: t.ID, Kind: t.Kind, CreatedAt: botpay.Timestamp(t.CreatedAt),
-		ExpiresAt: botpay.Timestamp(t.ExpiresAt), Current: t.Current}
-	if !t.LastUsedAt.IsZero() {
-		at := botpay.Timestamp(t.LastUsedAt)
-		v.LastUsedAt = &at
-	}
-	return v
+func viewSession(t botpay.OwnerToken) wire.ListOwnerSessionsResponseSession {
+	return wire.ListOwnerSessionsResponseSession{ID: t.ID, Kind: t.Kind, CreatedAt: at(t.CreatedAt),
+		LastUsedAt: optTime(t.LastUsedAt), ExpiresAt: at(t.ExpiresAt), Current: t.Current}
 }
 
 func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -78,7 +65,7 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner
 		writeError(w, r, err)
 		return
 	}
-	out := make([]sessionView, len(list))
+	out := make([]wire.ListOwnerSessionsResponseSession, len(list))
 	for i, t := range list {
 		out[i] = viewSession(t)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/wire"
 )
 
 const (
@@ -15,37 +16,6 @@ const (
 	hooksNote     = "Set hooks_token in your gateway's environment (for example BOTPAY_HOOKS_TOKEN); the tunnel sends it as " +
 		"Authorization: Bearer <hooks_token> with every delivery. It is shown only once."
 )
-
-type tunnelSetupView struct {
-	WebhookURL          string            `json:"webhook_url"`
-	TunnelToken         string            `json:"tunnel_token"`
-	TunnelClientCommand string            `json:"tunnel_client_command"`
-	LocalPort           int               `json:"local_port"`
-	WebhookPath         string            `json:"webhook_path"`
-	Steps               []string          `json:"steps"`
-	WebhookHeaders      map[string]string `json:"webhook_headers"`
-	RetryPolicy         string            `json:"retry_policy"`
-	GatewayConfig       string            `json:"gateway_config"`
-}
-
-type registerView struct {
-	BotID                string           `json:"bot_id"`
-	BotName              string           `json:"bot_name"`
-	APIKey               string           `json:"api_key"`
-	ClaimToken           *string          `json:"claim_token"`
-	Status               string           `json:"status"`
-	OwnerVerificationURL string           `json:"owner_verification_url,omitempty"`
-	Paired               bool             `json:"paired"`
-	OwnerUID             string           `json:"owner_uid,omitempty"`
-	WebhookSecret        string           `json:"webhook_secret"`
-	WebhookNote          string           `json:"webhook_note"`
-	Important            string           `json:"important"`
-	WebhookURL           string           `json:"webhook_url,omitempty"`
-	TunnelToken          string           `json:"tunnel_token,omitempty"`
-	TunnelSetup          *tunnelSetupView `json:"tunnel_setup,omitempty"`
-	HooksToken           string           `json:"hooks_token,omitempty"`
-	HooksTokenNote       string           `json:"hooks_token_note,omitempty"`
-}
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	body, err := parseObject(r)
@@ -77,18 +47,22 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, s.viewRegistration(reg))
 }
 
-func (s *Server) viewRegistration(reg bots.Registration) registerView {
-	v := registerView{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
+// viewRegistration is the answer of a registration: a claim token and
+// its verification URL unless a pairing code paired the bot at once, and
+// the tunnel's setup when the service provisioned one.
+func (s *Server) viewRegistration(reg bots.Registration) wire.Registration {
+	v := wire.Registration{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
 		WebhookSecret: reg.WebhookSecret, WebhookNote: webhookNote, Important: importantNote}
 	if reg.OwnerID != "" {
-		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, reg.OwnerID
+		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, optText(reg.OwnerID)
 	} else {
 		v.ClaimToken = &reg.ClaimToken
-		v.OwnerVerificationURL = s.svc.Bots().VerificationURL(reg.ClaimToken)
+		v.OwnerVerificationURL = optText(s.svc.Bots().VerificationURL(reg.ClaimToken))
 	}
 	if t := reg.Tunnel; t != nil {
-		v.WebhookURL, v.TunnelToken, v.HooksToken, v.HooksTokenNote = t.WebhookURL, t.TunnelToken, t.HooksToken, hooksNote
-		v.TunnelSetup = &tunnelSetupView{
+		v.WebhookURL, v.TunnelToken = optText(t.WebhookURL), optText(t.TunnelToken)
+		v.HooksToken, v.HooksTokenNote = optText(t.HooksToken), optText(hooksNote)
+		v.TunnelSetup = &wire.RegistrationTunnelSetup{
 			WebhookURL: t.WebhookURL, TunnelToken: t.TunnelToken, TunnelClientCommand: t.Command,
 			LocalPort: t.LocalPort, WebhookPath: t.WebhookPath,
 			Steps: []string{
@@ -122,9 +96,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) 
 		writeError(w, r, err)
 		return
 	}
-	v := viewStatus(o)
-	v.LiveMode = s.svc.Live()
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, viewStatus(o, s.svc.Live()))
 }
 
 // walletCheck authenticates and reads in one step (app.WalletCheck) instead

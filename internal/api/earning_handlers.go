@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -24,7 +25,7 @@ func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot b
 		return
 	}
 	addr, now := s.svc.Earning().WalletAddress(r.Context(), bot.ID), s.svc.Now()
-	out := make([]checkoutPageView, len(pages.Items))
+	out := make([]wire.CheckoutPage, len(pages.Items))
 	for i, p := range pages.Items {
 		out[i] = viewCheckoutPage(p, addr, now)
 	}
@@ -78,7 +79,7 @@ func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot bo
 		return
 	}
 	now := s.svc.Now()
-	out := make([]paymentLinkView, len(links.Items))
+	out := make([]wire.PaymentLink, len(links.Items))
 	for i, l := range links.Items {
 		out[i] = viewPaymentLink(l, now)
 	}
@@ -200,8 +201,8 @@ func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.
 	if err != nil {
 		if botpay.AsError(err) == nil { // the status update itself failed (docs/api.md)
 			s.log.ErrorContext(r.Context(), "invoice send failed", "request_id", requestID(r), "invoice_id", id, "err", err)
-			writeJSON(w, http.StatusInternalServerError, errorBody{Error: botpay.CodeSendFailed,
-				Message: "the invoice could not be marked sent; try again", RequestID: requestID(r)})
+			writeJSON(w, http.StatusInternalServerError, errorBody(botpay.CodeSendFailed,
+				"the invoice could not be marked sent; try again", nil, 0, requestID(r)))
 			return
 		}
 		writeError(w, r, err)
@@ -267,36 +268,19 @@ func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	return in, body.err()
 }
 
-// settlementView is the answer of a payment (the API reference's
-// settlement body, docs/decisions.md).
-type settlementView struct {
-	Status          string            `json:"status"`
-	SaleID          string            `json:"sale_id"`
-	TxHash          *string           `json:"tx_hash"`
-	AmountUSD       botpay.Money      `json:"amount_usd"`
-	Product         *productView      `json:"product"`
-	InvoiceID       string            `json:"invoice_id,omitempty"`
-	ReferenceNumber string            `json:"reference_number,omitempty"`
-	PaymentLinkID   string            `json:"payment_link_id,omitempty"`
-	PaidAt          *botpay.Timestamp `json:"paid_at,omitempty"`
-}
-
-type productView struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
-}
-
-// ViewSettlement renders a recorded sale as the payment answer.
-func viewSettlement(res botpay.SaleResult) settlementView {
-	v := settlementView{Status: res.Sale.Status, SaleID: res.Sale.ID, TxHash: optText(res.Sale.TxHash), AmountUSD: res.Sale.Amount}
+// viewSettlement renders a recorded sale as the payment answer (the API
+// reference's settlement body, docs/decisions.md).
+func viewSettlement(res botpay.SaleResult) wire.Settlement {
+	v := wire.Settlement{Status: res.Sale.Status, SaleID: res.Sale.ID, TXHash: optText(res.Sale.TxHash),
+		AmountUSD: usd(res.Sale.Amount)}
 	if p := res.Page; p != nil && p.PageType == botpay.PageDigitalProduct {
-		v.Product = &productView{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}
+		v.Product = &wire.SettlementProduct{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}
 	}
 	if inv := res.Invoice; inv != nil {
-		v.InvoiceID, v.ReferenceNumber = inv.ID, inv.ReferenceNumber
+		v.InvoiceID, v.ReferenceNumber = optText(inv.ID), optText(inv.ReferenceNumber)
 	}
 	if l := res.Link; l != nil {
-		v.PaymentLinkID, v.Status, v.PaidAt = l.ID, botpay.LinkCompleted, optTime(l.PaidAt)
+		v.PaymentLinkID, v.Status, v.PaidAt = optText(l.ID), botpay.LinkCompleted, optTime(l.PaidAt)
 	}
 	return v
 }

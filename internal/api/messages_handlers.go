@@ -5,17 +5,8 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
-
-type messageView struct {
-	MessageID int64            `json:"message_id"`
-	EventID   string           `json:"event_id"`
-	Event     string           `json:"event"`
-	Data      json.RawMessage  `json:"data"`
-	Timestamp botpay.Timestamp `json:"timestamp"`
-	StagedAt  botpay.Timestamp `json:"staged_at"`
-	ExpiresAt botpay.Timestamp `json:"expires_at"`
-}
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	list := newList(r, "messages", bot.ID, maxPageLimit)
@@ -29,10 +20,10 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	out := make([]messageView, len(msgs.Items))
+	out := make([]wire.PendingMessage, len(msgs.Items))
 	for i, m := range msgs.Items {
-		out[i] = messageView{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: botpay.Timestamp(m.EventAt),
-			StagedAt: botpay.Timestamp(m.StagedAt), ExpiresAt: botpay.Timestamp(m.ExpiresAt)}
+		out[i] = wire.PendingMessage{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: at(m.EventAt),
+			StagedAt: at(m.StagedAt), ExpiresAt: at(m.ExpiresAt)}
 	}
 	s.writePage(w, list, msgs.Next, map[string]any{"messages": out, "count": len(out)})
 }

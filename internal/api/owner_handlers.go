@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
@@ -85,19 +86,6 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		"status": b.Status(1), "wallet_status": botpay.WalletEmpty})
 }
 
-type ownedBotView struct {
-	BotID            string            `json:"bot_id"`
-	BotName          string            `json:"bot_name"`
-	Description      string            `json:"description"`
-	Status           string            `json:"status"`
-	WalletStatus     string            `json:"wallet_status"`
-	CallbackURL      *string           `json:"callback_url"`
-	WebhookStatus    string            `json:"webhook_status"`
-	WebhookFailCount int               `json:"webhook_fail_count"`
-	CreatedAt        botpay.Timestamp  `json:"created_at"`
-	ClaimedAt        *botpay.Timestamp `json:"claimed_at"`
-}
-
 // botsMine answers a bare array (docs/api.md), so its next page
 // is named in a Link header instead of has_more and next_cursor.
 func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -112,20 +100,12 @@ func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner
 		writeError(w, r, err)
 		return
 	}
-	out := make([]ownedBotView, len(bots.Items))
+	out := make([]wire.OwnedBot, len(bots.Items))
 	for i, ob := range bots.Items {
 		b := ob.Bot
-		v := ownedBotView{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
-			WalletStatus: ob.WalletStatus, WebhookStatus: b.WebhookStatus, WebhookFailCount: b.WebhookFailCount,
-			CreatedAt: botpay.Timestamp(b.CreatedAt)}
-		if b.CallbackURL != "" {
-			v.CallbackURL = &b.CallbackURL
-		}
-		if !b.ClaimedAt.IsZero() {
-			at := botpay.Timestamp(b.ClaimedAt)
-			v.ClaimedAt = &at
-		}
-		out[i] = v
+		out[i] = wire.OwnedBot{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
+			WalletStatus: ob.WalletStatus, CallbackURL: optText(b.CallbackURL), WebhookStatus: b.WebhookStatus,
+			WebhookFailCount: b.WebhookFailCount, CreatedAt: at(b.CreatedAt), ClaimedAt: optTime(b.ClaimedAt)}
 	}
 	s.linkNext(w, r, list, bots.Next)
 	writeJSON(w, http.StatusOK, out)
@@ -241,7 +221,7 @@ func (s *Server) getMasterGuardrails(w http.ResponseWriter, r *http.Request, o b
 		return
 	}
 	if m == nil {
-		writeJSON(w, http.StatusOK, masterGuardrailsView{})
+		writeJSON(w, http.StatusOK, wire.MasterGuardrails{})
 		return
 	}
 	writeJSON(w, http.StatusOK, viewMaster(m))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -62,21 +63,9 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 		"message": "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
 }
 
-type rail5CheckoutView struct {
-	CheckoutID   string       `json:"checkout_id"`
-	Status       string       `json:"status"`
-	CardID       string       `json:"card_id"`
-	MerchantName string       `json:"merchant_name"`
-	ItemName     string       `json:"item_name"`
-	AmountUSD    botpay.Money `json:"amount_usd"`
-	Key          string       `json:"key,omitempty"`
-	Alg          string       `json:"alg,omitempty"`
-	Message      string       `json:"message"`
-}
-
-func viewRail5Checkout(c botpay.Rail5Checkout, msg string) rail5CheckoutView {
-	return rail5CheckoutView{CheckoutID: c.ID, Status: c.Status, CardID: c.CardID, MerchantName: c.MerchantName,
-		ItemName: c.ItemName, AmountUSD: c.Amount, Message: msg}
+func viewRail5Checkout(c botpay.Rail5Checkout, msg string) wire.Rail5Checkout {
+	return wire.Rail5Checkout{CheckoutID: c.ID, Status: c.Status, CardID: c.CardID, MerchantName: c.MerchantName,
+		ItemName: c.ItemName, AmountUSD: usd(c.Amount), Message: msg}
 }
 
 func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -117,7 +106,7 @@ func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		return
 	}
 	v := viewRail5Checkout(c, "Decrypt your card file with this key, pay, then forget both and report with POST /api/v1/bot/rail5/complete.")
-	v.Key, v.Alg = key, "AES-256-GCM"
+	v.Key, v.Alg = optText(key), wire.Ptr("AES-256-GCM")
 	writeJSON(w, http.StatusOK, v)
 }
 

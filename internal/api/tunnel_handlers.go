@@ -7,19 +7,13 @@ import (
 	"strconv"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 // TunnelSessionHeader carries the client's session id.
 const TunnelSessionHeader = "X-Tunnel-Session"
 
 var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
-
-type tunnelRequestView struct {
-	RequestID int64               `json:"request_id"`
-	Path      string              `json:"path"`
-	Headers   map[string][]string `json:"headers"`
-	Body      string              `json:"body"`
-}
 
 func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	bot, err := s.svc.Notifications().AuthenticateTunnel(r.Context(), bearer(r))
@@ -50,7 +44,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 		req.Headers = http.Header{}
 	}
 	req.Headers.Set("Authorization", authorization)
-	writeJSON(w, http.StatusOK, tunnelRequestView{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
+	writeJSON(w, http.StatusOK, wire.TunnelNextResponse{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
 }
 
 func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
