@@ -13,12 +13,13 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email := body.required("email")
+	var req wire.RequestPasswordResetRequest
+	body.into(&req).text(&req.Email)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if err := s.svc.Accounts().RequestPasswordReset(r.Context(), email, clientIP(r)); err != nil {
+	if err := s.svc.Accounts().RequestPasswordReset(r.Context(), req.Email, clientIP(r)); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -32,12 +33,15 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	token, password := body.required("token"), body.required("password")
+	var req wire.ConfirmPasswordResetRequest
+	f := body.into(&req)
+	f.text(&req.Token)
+	f.text(&req.Password)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := s.svc.Accounts().ConfirmPasswordReset(r.Context(), token, password)
+	o, err := s.svc.Accounts().ConfirmPasswordReset(r.Context(), req.Token, req.Password)
 	if err != nil {
 		writeError(w, r, err)
 		return

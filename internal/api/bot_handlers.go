@@ -23,22 +23,23 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	in := bots.RegisterInput{
-		BotName:     body.required("bot_name"),
-		OwnerEmail:  body.required("owner_email"),
-		Description: body.optional("description"),
-		CallbackURL: body.optional("callback_url"),
-		PairingCode: body.optional("pairing_code"),
-		BotType:     body.optional("bot_type"),
-		LocalPort:   body.integer("local_port"),
-		WebhookPath: body.optStr("webhook_path"),
-		ClientIP:    clientIP(r),
-	}
+	var req wire.RegisterRequest
+	f := body.into(&req)
+	f.text(&req.BotName)
+	f.text(&req.OwnerEmail)
+	f.optText(&req.Description)
+	f.optText(&req.CallbackURL)
+	f.optText(&req.PairingCode)
+	f.optText(&req.BotType)
+	f.integer(&req.LocalPort)
+	f.optText(&req.WebhookPath)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	reg, err := s.svc.Bots().Register(r.Context(), in)
+	reg, err := s.svc.Bots().Register(r.Context(), bots.RegisterInput{BotName: req.BotName, OwnerEmail: req.OwnerEmail,
+		Description: deref(req.Description), CallbackURL: deref(req.CallbackURL), PairingCode: deref(req.PairingCode),
+		BotType: deref(req.BotType), LocalPort: req.LocalPort, WebhookPath: req.WebhookPath, ClientIP: clientIP(r)})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -146,13 +147,15 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", requiredField)
-	reason := body.optional("reason")
+	var req wire.RequestTopupRequest
+	f := body.into(&req)
+	f.usd(&req.AmountUSD)
+	f.optText(&req.Reason)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	t, err := s.svc.RequestTopup(r.Context(), bot, amount, reason)
+	t, err := s.svc.RequestTopup(r.Context(), bot, money(req.AmountUSD), deref(req.Reason))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -180,12 +183,13 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	url := body.required("callback_url")
+	var req wire.UpdateBotProfileRequest
+	body.into(&req).text(&req.CallbackURL)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, url)
+	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, req.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return

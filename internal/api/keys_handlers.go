@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) rotateKeyAsOwner(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -56,8 +57,10 @@ func graceSeconds(r *http.Request, def int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if g := body.integer("grace_seconds"); g != nil {
-		def = *g
+	var req wire.KeyRotationRequest
+	body.into(&req).integer(&req.GraceSeconds)
+	if req.GraceSeconds != nil {
+		def = *req.GraceSeconds
 	}
 	return def, body.err()
 }

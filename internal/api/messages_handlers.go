@@ -34,12 +34,13 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 		writeError(w, r, err)
 		return
 	}
-	ids := body.ids("message_ids")
+	var req wire.AckMessagesRequest
+	req.MessageIDs = body.ids(body.into(&req).name(&req.MessageIDs))
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	acked, notFound, err := s.svc.Notifications().AckMessages(r.Context(), bot, ids)
+	acked, notFound, err := s.svc.Notifications().AckMessages(r.Context(), bot, req.MessageIDs)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -15,10 +15,15 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	in := spending.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.required("card_name"),
-		Number: body.digitsOrString("number"), CVV: body.digitsOrString("cvv"),
-		ExpiryMonth: body.digitsOrString("expiry_month"), ExpiryYear: body.digitsOrString("expiry_year"),
-		HolderName: body.required("holder_name")}
+	// The card's digits may be strings or integers: they are read by name.
+	var req wire.CreateRail5CardRequest
+	f := body.into(&req)
+	f.text(&req.CardName)
+	in := spending.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: req.CardName,
+		Number: body.digitsOrString(f.name(&req.Number)), CVV: body.digitsOrString(f.name(&req.Cvv)),
+		ExpiryMonth: body.digitsOrString(f.name(&req.ExpiryMonth)), ExpiryYear: body.digitsOrString(f.name(&req.ExpiryYear))}
+	f.text(&req.HolderName)
+	in.HolderName = req.HolderName
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -47,11 +52,13 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 			writeError(w, r, err)
 			return
 		}
-		cardID = body.optional("card_id")
+		var req wire.ConfirmRail5DeliveryRequest
+		body.into(&req).optText(&req.CardID)
 		if err := body.err(); err != nil {
 			writeError(w, r, err)
 			return
 		}
+		cardID = deref(req.CardID)
 	}
 	c, err := s.svc.Spending().ConfirmRail5Delivery(r.Context(), bot, cardID)
 	if err != nil {
@@ -74,9 +81,17 @@ func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := spending.Rail5CheckoutInput{CardID: body.optional("card_id"), MerchantName: body.required("merchant_name"),
-		MerchantURL: body.required("merchant_url"), ItemName: body.required("item_name"),
-		AmountCents: body.integer("amount_cents"), Category: body.optional("category")}
+	// amount_cents is a required integer of the wire type, but its absence
+	// is the service's to report: it is read by name.
+	var req wire.Rail5CheckoutRequest
+	f := body.into(&req)
+	f.optText(&req.CardID)
+	f.text(&req.MerchantName)
+	f.text(&req.MerchantURL)
+	f.text(&req.ItemName)
+	f.optText(&req.Category)
+	in := spending.Rail5CheckoutInput{CardID: deref(req.CardID), MerchantName: req.MerchantName, MerchantURL: req.MerchantURL,
+		ItemName: req.ItemName, AmountCents: body.integer(f.name(&req.AmountCents)), Category: deref(req.Category)}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -95,12 +110,13 @@ func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	id := body.required("checkout_id")
+	var req wire.Rail5KeyRequest
+	body.into(&req).text(&req.CheckoutID)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, key, err := s.svc.Spending().ReleaseRail5Key(r.Context(), bot, id)
+	c, key, err := s.svc.Spending().ReleaseRail5Key(r.Context(), bot, req.CheckoutID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -116,12 +132,18 @@ func (s *Server) rail5Complete(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	id, success, reason := body.required("checkout_id"), body.boolean("success"), body.optional("reason")
+	// success is a plain bool of the wire type, where absent would read as
+	// false; its absence is the service's to report: it is read by name.
+	var req wire.Rail5CompleteRequest
+	f := body.into(&req)
+	f.text(&req.CheckoutID)
+	success := body.boolean(f.name(&req.Success))
+	f.optText(&req.Reason)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.Spending().CompleteRail5Checkout(r.Context(), bot, id, success, reason)
+	c, err := s.svc.Spending().CompleteRail5Checkout(r.Context(), bot, req.CheckoutID, success, deref(req.Reason))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -18,12 +18,11 @@ func decodeRefund(r *http.Request) (botpay.RefundRequest, error) {
 	if err != nil {
 		return botpay.RefundRequest{}, err
 	}
-	var req botpay.RefundRequest
-	if amount, ok := body.usd("amount_usd", optionalField); ok {
-		req.Amount = &amount
-	}
-	req.Reason = body.required("reason")
-	return req, body.err()
+	var req wire.RefundRequest
+	f := body.into(&req)
+	f.optUSD(&req.AmountUSD)
+	f.text(&req.Reason)
+	return botpay.RefundRequest{Amount: optMoney(req.AmountUSD), Reason: req.Reason}, body.err()
 }
 
 func (s *Server) refundPurchase(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

@@ -63,18 +63,17 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	status := body.integer("status_code")
-	errText := body.optional("error")
+	var req wire.TunnelResultRequest
+	f := body.into(&req)
+	f.integer(&req.StatusCode)
+	f.optText(&req.Error)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	code := 0
-	if status != nil {
-		code = *status
-	}
+	code, errText := deref(req.StatusCode), deref(req.Error)
 	if code == 0 && errText == "" {
-		writeError(w, r, botpay.ValidationError(map[string]string{"status_code": "is required unless error is given"}))
+		writeError(w, r, botpay.ValidationError(map[string]string{f.name(&req.StatusCode): "is required unless error is given"}))
 		return
 	}
 	if len(errText) > 500 {

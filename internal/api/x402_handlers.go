@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/wire"
 )
 
 // signingAuthFailure: the signing endpoint's 401 body is exactly
@@ -49,23 +50,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	in := payments.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
-	if n, ok := body.number("amount_usdc", requiredField); ok {
-		if !n.IsInt() || !n.Num().IsInt64() {
-			body.fail("amount_usdc", "must be a whole number of micro-units")
-		} else {
-			in.Amount = n.Num().Int64()
-		}
-	}
-	if n, ok := body.number("valid_before", optionalField); ok {
-		if !n.IsInt() || !n.Num().IsInt64() {
-			body.fail("valid_before", "must be a Unix time in whole seconds")
-		} else {
-			v := n.Num().Int64()
-			in.ValidBefore = &v
-		}
-	}
-	in.PaymentRequired, _ = body.raw("payment_required", optionalField)
+	in := signRequest(body)
 	if err := body.err(); err != nil {
 		writeError(w, r, invalidSignRequest(err))
 		return
@@ -193,6 +178,36 @@ func (s *Server) payX402(w http.ResponseWriter, r *http.Request, offer app.X402O
 	s.answerSettlement(w, r, ask, res, err, nil)
 }
 
+// signRequest reads a signing request. The numbers are read by name: the
+// service names its own problems for them (whole micro-units, whole
+// seconds), and payment_required is kept as the JSON it came as.
+func signRequest(body *object) payments.SignRequest {
+	var req wire.SignX402PaymentRequest
+	f := body.into(&req)
+	f.text(&req.ResourceURL)
+	f.text(&req.RecipientAddress)
+	in := payments.SignRequest{ResourceURL: req.ResourceURL, Recipient: req.RecipientAddress}
+	amount := f.name(&req.AmountUSDC)
+	if n, ok := body.number(amount, requiredField); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail(amount, "must be a whole number of micro-units")
+		} else {
+			in.Amount = n.Num().Int64()
+		}
+	}
+	validBefore := f.name(&req.ValidBefore)
+	if n, ok := body.number(validBefore, optionalField); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail(validBefore, "must be a Unix time in whole seconds")
+		} else {
+			v := n.Num().Int64()
+			in.ValidBefore = &v
+		}
+	}
+	in.PaymentRequired, _ = body.raw(f.name(&req.PaymentRequired), optionalField)
+	return in
+}
+
 // x402Buyer reads what a person paying from the buyer page tells the
 // seller: buyer_email and buyer_name in a JSON object body of a POST.
 // Any other body is left alone, as stock x402 clients may send their own.
@@ -208,9 +223,11 @@ func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
 	if json.Unmarshal(data, &fields) != nil {
 		return nil
 	}
+	var req wire.PayX402Request
+	email, buyerName := jsonName(&req, &req.BuyerEmail), jsonName(&req, &req.BuyerName)
 	text := map[string]string{}
 	problems := map[string]string{}
-	for _, name := range []string{"buyer_email", "buyer_name"} {
+	for _, name := range []string{email, buyerName} {
 		raw, ok := fields[name]
 		if !ok || string(raw) == "null" {
 			continue
@@ -224,5 +241,5 @@ func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
 	if len(problems) > 0 {
 		return botpay.ValidationError(problems)
 	}
-	return s.svc.Payments().X402Buyer(offer, text["buyer_email"], text["buyer_name"])
+	return s.svc.Payments().X402Buyer(offer, text[email], text[buyerName])
 }
