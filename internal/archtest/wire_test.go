@@ -18,11 +18,14 @@ var wireSurface = []string{"internal/api", "client", "internal/mcp"}
 
 // pendingWireSurface are packages of wireSurface whose move to the
 // generated types is not finished; the list only shrinks.
-var pendingWireSurface = []string{"internal/api", "client", "internal/mcp"}
+var pendingWireSurface = []string{"client", "internal/mcp"}
 
 // notWire are JSON-tagged structs of those packages that are not bodies of
 // the botpay API, each with the reason.
-var notWire = map[string]string{}
+var notWire = map[string]string{
+	"internal/api.storedResponse": "the idempotency store's sealed record of an answer (status, content type, " +
+		"body, holder), kept in the database, never sent",
+}
 
 // handWrittenWireStructs lists "file: Type" for every struct type with a
 // json tag declared in a non-generated file of pkgs.
