@@ -977,7 +977,7 @@ type SendInvoiceResponse struct {
 	SentAt      Timestamp `json:"sent_at"`
 	PaymentURL  string    `json:"payment_url"`
 	EmailSent   bool      `json:"email_sent"`
-	EmailReason string    `json:"email_reason"`
+	EmailReason *string   `json:"email_reason"`
 }
 
 // ListSalesResponse is the answer 200 of GET /api/v1/bot/sales.
@@ -1124,7 +1124,7 @@ type OwnerLoginResponse struct {
 
 // OwnerLogoutResponse is the answer 200 of POST /api/v1/owner/logout.
 type OwnerLogoutResponse struct {
-	LoggedOut string `json:"logged_out"`
+	LoggedOut bool `json:"logged_out"`
 }
 
 // CreatePairingCodeResponse is the answer 201 of POST /api/v1/owner/pairing-codes.
@@ -1371,5 +1371,5 @@ type TunnelResultRequest struct {
 
 // TunnelResultResponse is the answer 200 of POST /api/v1/tunnel/requests/{id}/result.
 type TunnelResultResponse struct {
-	Recorded string `json:"recorded"`
+	Recorded bool `json:"recorded"`
 }
