@@ -23,8 +23,8 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted",
-		"message": "if an owner account has this e-mail, a reset link is on its way; it works once, for one hour"})
+	writeJSON(w, http.StatusAccepted, wire.RequestPasswordResetResponse{Status: "accepted",
+		Message: "if an owner account has this e-mail, a reset link is on its way; it works once, for one hour"})
 }
 
 func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +46,7 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"owner_uid": o.ID, "email": o.Email, "password_reset": true})
+	writeJSON(w, http.StatusOK, wire.ConfirmPasswordResetResponse{OwnerUID: o.ID, Email: o.Email, PasswordReset: true})
 }
 
 func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -54,7 +54,7 @@ func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o bo
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, map[string]any{"email": o.Email, "email_verified": o.EmailVerified()})
+	writeJSON(w, http.StatusAccepted, wire.ResendEmailVerificationResponse{Email: o.Email, EmailVerified: o.EmailVerified()})
 }
 
 func viewSession(t botpay.OwnerToken) wire.ListOwnerSessionsResponseSession {
@@ -73,7 +73,7 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner
 	for i, t := range list {
 		out[i] = viewSession(t)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
+	writeJSON(w, http.StatusOK, wire.ListOwnerSessionsResponse{Sessions: out})
 }
 
 func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -82,5 +82,5 @@ func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
+	writeJSON(w, http.StatusOK, wire.RevokeOwnerSessionResponse{ID: id, Revoked: true})
 }

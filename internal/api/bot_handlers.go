@@ -100,6 +100,12 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) 
 	writeJSON(w, http.StatusOK, viewStatus(o, s.svc.Live()))
 }
 
+// viewCallbackState is the answer of a change of a bot's callback URL.
+func viewCallbackState(b botpay.Bot) wire.CallbackState {
+	return wire.CallbackState{BotID: b.ID, CallbackURL: b.CallbackURL, WebhookStatus: b.WebhookStatus,
+		WebhookFailCount: b.WebhookFailCount}
+}
+
 // walletCheck authenticates and reads in one step (app.WalletCheck) instead
 // of going through s.bot: it is a GET, so there is no idempotency layer to
 // keep, and it saves a database round trip on the hottest call.
@@ -164,8 +170,8 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 	if !t.OwnerNotified {
 		msg = "The request is recorded, but the e-mail to your owner could not be sent; they will see it in the dashboard."
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"topup_request_id": t.ID, "status": t.Status, "amount_usd": t.Amount,
-		"owner_notified": t.OwnerNotified, "message": msg})
+	writeJSON(w, http.StatusOK, wire.RequestTopupResponse{TopupRequestID: t.ID, Status: t.Status, AmountUSD: usd(t.Amount),
+		OwnerNotified: t.OwnerNotified, Message: msg})
 }
 
 func (s *Server) spending(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -194,6 +200,5 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
-		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+	writeJSON(w, http.StatusOK, viewCallbackState(b))
 }

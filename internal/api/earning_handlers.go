@@ -228,9 +228,9 @@ func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.
 		return
 	}
 	inv := sent.Invoice
-	writeJSON(w, http.StatusOK, map[string]any{"invoice_id": inv.ID, "reference_number": inv.ReferenceNumber,
-		"status": inv.Status, "sent_at": botpay.Timestamp(inv.SentAt), "payment_url": inv.PaymentURL(),
-		"email_sent": sent.EmailSent, "email_reason": optText(sent.EmailReason)})
+	writeJSON(w, http.StatusOK, wire.SendInvoiceResponse{InvoiceID: inv.ID, ReferenceNumber: inv.ReferenceNumber,
+		Status: inv.Status, SentAt: at(inv.SentAt), PaymentURL: inv.PaymentURL(), EmailSent: sent.EmailSent,
+		EmailReason: optText(sent.EmailReason)})
 }
 
 func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

@@ -39,8 +39,7 @@ func writeRotation(w http.ResponseWriter, r *http.Request, rot bots.KeyRotation,
 		return
 	}
 	noteNeverReplayed(r)
-	writeJSON(w, http.StatusOK, map[string]any{"api_key": rot.APIKey,
-		"previous_key_expires_at": botpay.Timestamp(rot.PreviousKeyExpiresAt)})
+	writeJSON(w, http.StatusOK, wire.KeyRotation{APIKey: rot.APIKey, PreviousKeyExpiresAt: at(rot.PreviousKeyExpiresAt)})
 }
 
 // graceSeconds reads {"grace_seconds"} from a body that may be empty (the

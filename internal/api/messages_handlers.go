@@ -45,7 +45,7 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"acknowledged": acked, "not_found": notFound})
+	writeJSON(w, http.StatusOK, wire.AckMessagesResponse{Acknowledged: acked, NotFound: notFound})
 }
 
 // ids reads a required array of positive integer ids.

@@ -26,7 +26,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusCreated, map[string]string{"owner_uid": sess.Owner.ID, "email": sess.Owner.Email, "token": sess.Token})
+	writeJSON(w, http.StatusCreated, wire.OwnerSignupResponse{OwnerUID: sess.Owner.ID, Email: sess.Owner.Email, Token: sess.Token})
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -47,7 +47,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusOK, map[string]string{"owner_uid": sess.Owner.ID, "token": sess.Token})
+	writeJSON(w, http.StatusOK, wire.OwnerLoginResponse{OwnerUID: sess.Owner.ID, Token: sess.Token})
 }
 
 func readCredentials(body *object, req *wire.Credentials) {
@@ -61,7 +61,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"logged_out": true})
+	writeJSON(w, http.StatusOK, wire.OwnerLogoutResponse{LoggedOut: true})
 }
 
 func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -71,7 +71,7 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Ow
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusCreated, map[string]any{"pairing_code": pc.Code, "expires_at": botpay.Timestamp(pc.ExpiresAt)})
+	writeJSON(w, http.StatusCreated, wire.CreatePairingCodeResponse{PairingCode: pc.Code, ExpiresAt: at(pc.ExpiresAt)})
 }
 
 func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -91,8 +91,8 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"bot_id": b.ID, "bot_name": b.Name,
-		"status": b.Status(1), "wallet_status": botpay.WalletEmpty})
+	writeJSON(w, http.StatusOK, wire.ClaimBotResponse{BotID: b.ID, BotName: b.Name, Status: b.Status(1),
+		WalletStatus: botpay.WalletEmpty})
 }
 
 // botsMine answers a bare array (docs/api.md), so its next page
@@ -139,11 +139,13 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	var balance any = f.Wallet.Available()
+	// The balance is of the rail funded: cents, or micro-USDC with up to
+	// six decimals.
+	balance := dollars(f.Wallet.Available())
 	if f.Processor != nil {
-		balance = f.Processor.Available()
+		balance = dollars(f.Processor.Available())
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"transaction": viewTransaction(f.Transaction), "balance_usd": balance})
+	writeJSON(w, http.StatusOK, wire.FundBotResponse{Transaction: viewTransaction(f.Transaction), BalanceUSD: balance})
 }
 
 func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -169,7 +171,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "frozen": b.Frozen, "status": b.Status(1)})
+	writeJSON(w, http.StatusOK, wire.FreezeBotResponse{BotID: b.ID, Frozen: b.Frozen, Status: b.Status(1)})
 }
 
 func (s *Server) getGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -311,6 +313,5 @@ func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
-		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+	writeJSON(w, http.StatusOK, viewCallbackState(b))
 }

@@ -33,8 +33,8 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"card_id": c.ID, "card_name": c.Name, "card_last4": c.Last4,
-		"status": c.Status, "created_at": botpay.Timestamp(c.CreatedAt)})
+	writeJSON(w, http.StatusCreated, wire.CreateRail5CardResponse{CardID: c.ID, CardName: c.Name, CardLast4: c.Last4,
+		Status: c.Status, CreatedAt: at(c.CreatedAt)})
 }
 
 // confirmRail5Delivery takes no body (docs/decisions.md); a JSON body
@@ -65,9 +65,9 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": c.Status, "card_id": c.ID, "card_name": c.Name,
-		"card_last4": c.Last4, "test_checkout_url": s.svc.Spending().Rail5TestCheckoutURL(),
-		"message": "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
+	writeJSON(w, http.StatusOK, wire.ConfirmRail5DeliveryResponse{Status: c.Status, CardID: c.ID, CardName: c.Name,
+		CardLast4: c.Last4, TestCheckoutURL: s.svc.Spending().Rail5TestCheckoutURL(),
+		Message: "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
 }
 
 func viewRail5Checkout(c botpay.Rail5Checkout, msg string) wire.Rail5Checkout {

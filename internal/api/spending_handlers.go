@@ -174,7 +174,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"task_id": t.ID, "status": t.Status})
+	writeJSON(w, http.StatusCreated, wire.CreateTaskResponse{TaskID: t.ID, Status: t.Status})
 }
 
 func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -199,7 +199,7 @@ func (s *Server) decidePurchase(v verdict) ownerHandler {
 			writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"confirmation_id": p.ID, "status": p.Status})
+		writeJSON(w, http.StatusOK, wire.ApprovePurchaseResponse{ConfirmationID: p.ID, Status: p.Status})
 	}
 }
 

@@ -53,14 +53,19 @@ func viewCheckout(o spending.CheckoutOutcome) (int, wire.Purchase) {
 // number each marshals to.
 func viewApproval(a app.Approval) wire.Approval {
 	if a.Kind == "signing" {
-		g := a.Signing
-		return wire.Approval{Kind: g.Kind, ID: g.ID, BotID: g.BotID, AmountUSD: dollars(g.AmountUSD), MerchantName: g.MerchantName,
-			ItemName: g.ItemName, Status: g.Status, ExpiresAt: wire.Ptr(wire.At(time.Time(g.ExpiresAt))),
-			CreatedAt: wire.At(time.Time(g.CreatedAt))}
+		return viewSigningApproval(a.Signing)
 	}
 	p := a.Purchase
 	return wire.Approval{Kind: a.Kind, ID: p.ID, BotID: p.BotID, AmountUSD: dollars(p.Amount), MerchantName: p.MerchantName,
 		ItemName: p.ItemName, Status: p.Status, ExpiresAt: optTime(p.ExpiresAt), CreatedAt: at(p.CreatedAt)}
+}
+
+// viewSigningApproval is a held signing request: its id is an integer and
+// its amount micro-USDC, written with up to six decimals.
+func viewSigningApproval(g app.SigningApproval) wire.Approval {
+	return wire.Approval{Kind: g.Kind, ID: g.ID, BotID: g.BotID, AmountUSD: dollars(g.AmountUSD), MerchantName: g.MerchantName,
+		ItemName: g.ItemName, Status: g.Status, ExpiresAt: wire.Ptr(wire.At(time.Time(g.ExpiresAt))),
+		CreatedAt: wire.At(time.Time(g.CreatedAt))}
 }
 
 // viewCard never carries digits: the owner entered them, the bot receives

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -83,5 +82,5 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, json.RawMessage(`{"recorded":true}`))
+	writeJSON(w, http.StatusOK, wire.TunnelResultResponse{Recorded: true})
 }

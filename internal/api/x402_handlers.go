@@ -26,7 +26,7 @@ func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]string{"address": addr})
+	writeJSON(w, http.StatusCreated, wire.CreateProcessorWalletResponse{Address: addr})
 }
 
 // invalidSignRequest turns any decoding problem into the sign endpoint's
@@ -59,14 +59,15 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	var blocked *payments.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):
-		writeJSON(w, http.StatusForbidden, map[string]string{"error": botpay.CodeGuardrailBlocked, "reason": blocked.Reason,
-			"message": "the request was refused by the owner's guardrails or procurement controls", "request_id": requestID(r)})
+		writeJSON(w, http.StatusForbidden, wire.GuardrailBlocked{Error: botpay.CodeGuardrailBlocked, Reason: blocked.Reason,
+			Message:   wire.Ptr("the request was refused by the owner's guardrails or procurement controls"),
+			RequestID: optText(requestID(r))})
 	case err != nil:
 		writeError(w, r, invalidSignRequest(err))
 	case res.Pending:
-		writeJSON(w, http.StatusAccepted, map[string]any{"status": "awaiting_approval", "approval_id": res.Request.ID,
-			"expires_at": botpay.Timestamp(*res.Request.ExpiresAt),
-			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
+		writeJSON(w, http.StatusAccepted, wire.SignX402PaymentResponse200{Status: "awaiting_approval", ApprovalID: res.Request.ID,
+			ExpiresAt: at(*res.Request.ExpiresAt),
+			Message:   "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
 	default:
 		writeJSON(w, http.StatusOK, viewSigned(res))
 	}
@@ -74,17 +75,10 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 
 // viewSigned is the 200 answer of a signature; it pays the vendor's own
 // offer too when the bot handed over its 402.
-func viewSigned(res payments.SignResult) map[string]any {
-	out := map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
-		"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
-		"amount_usdc": int64(res.Request.Amount)}
-	if h := res.PaymentSignature; h != "" {
-		out["payment_signature_header"] = h
-	}
-	if h := res.XPaymentStandard; h != "" {
-		out["x_payment_standard_header"] = h
-	}
-	return out
+func viewSigned(res payments.SignResult) wire.SignX402PaymentResponse {
+	return wire.SignX402PaymentResponse{XPaymentHeader: res.Header, Signature: res.Signature, From: res.From,
+		Nonce: res.Request.Nonce, ValidBefore: res.Request.ValidBefore, AmountUSDC: wire.MicroUSDC(res.Request.Amount),
+		PaymentSignatureHeader: optText(res.PaymentSignature), XPaymentStandardHeader: optText(res.XPaymentStandard)}
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -99,7 +93,7 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, held.Next, map[string]any{"approvals": held.Items})
+	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewSigningApproval).Items})
 }
 
 func (s *Server) decideSigning(v verdict) ownerHandler {
@@ -114,7 +108,7 @@ func (s *Server) decideSigning(v verdict) ownerHandler {
 			writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"approval_id": id, "status": status})
+		writeJSON(w, http.StatusOK, wire.ApproveSigningRequestResponse{ApprovalID: id, Status: status})
 	}
 }
 
