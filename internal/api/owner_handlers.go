@@ -50,6 +50,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, wire.OwnerLoginResponse{OwnerUID: sess.Owner.ID, Token: sess.Token})
 }
 
+// readCredentials reads the e-mail and password of a sign-up or login.
 func readCredentials(body *object, req *wire.Credentials) {
 	f := body.into(req)
 	f.text(&req.Email)
