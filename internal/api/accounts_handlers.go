@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
@@ -12,17 +13,18 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email := body.required("email")
+	var req wire.RequestPasswordResetRequest
+	body.into(&req).text(&req.Email)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if err := s.svc.Accounts().RequestPasswordReset(r.Context(), email, clientIP(r)); err != nil {
+	if err := s.svc.Accounts().RequestPasswordReset(r.Context(), req.Email, clientIP(r)); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted",
-		"message": "if an owner account has this e-mail, a reset link is on its way; it works once, for one hour"})
+	writeJSON(w, http.StatusAccepted, wire.RequestPasswordResetResponse{Status: "accepted",
+		Message: "if an owner account has this e-mail, a reset link is on its way; it works once, for one hour"})
 }
 
 func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
@@ -31,17 +33,20 @@ func (s *Server) confirmPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	token, password := body.required("token"), body.required("password")
+	var req wire.ConfirmPasswordResetRequest
+	f := body.into(&req)
+	f.text(&req.Token)
+	f.text(&req.Password)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	o, err := s.svc.Accounts().ConfirmPasswordReset(r.Context(), token, password)
+	o, err := s.svc.Accounts().ConfirmPasswordReset(r.Context(), req.Token, req.Password)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"owner_uid": o.ID, "email": o.Email, "password_reset": true})
+	writeJSON(w, http.StatusOK, wire.ConfirmPasswordResetResponse{OwnerUID: o.ID, Email: o.Email, PasswordReset: true})
 }
 
 func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -49,26 +54,12 @@ func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request, o bo
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, map[string]any{"email": o.Email, "email_verified": o.EmailVerified()})
+	writeJSON(w, http.StatusAccepted, wire.ResendEmailVerificationResponse{Email: o.Email, EmailVerified: o.EmailVerified()})
 }
 
-type sessionView struct {
-	ID         string            `json:"id"`
-	Kind       string            `json:"kind"`
-	CreatedAt  botpay.Timestamp  `json:"created_at"`
-	LastUsedAt *botpay.Timestamp `json:"last_used_at"`
-	ExpiresAt  botpay.Timestamp  `json:"expires_at"`
-	Current    bool              `json:"current"`
-}
-
-func viewSession(t botpay.OwnerToken) sessionView {
-	v := sessionView{ID: t.ID, Kind: t.Kind, CreatedAt: botpay.Timestamp(t.CreatedAt),
-		ExpiresAt: botpay.Timestamp(t.ExpiresAt), Current: t.Current}
-	if !t.LastUsedAt.IsZero() {
-		at := botpay.Timestamp(t.LastUsedAt)
-		v.LastUsedAt = &at
-	}
-	return v
+func viewSession(t botpay.OwnerToken) wire.OwnerSessionInfo {
+	return wire.OwnerSessionInfo{ID: t.ID, Kind: t.Kind, CreatedAt: at(t.CreatedAt),
+		LastUsedAt: optTime(t.LastUsedAt), ExpiresAt: at(t.ExpiresAt), Current: t.Current}
 }
 
 func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -78,11 +69,11 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request, o botpay.Owner
 		writeError(w, r, err)
 		return
 	}
-	out := make([]sessionView, len(list))
+	out := make([]wire.OwnerSessionInfo, len(list))
 	for i, t := range list {
 		out[i] = viewSession(t)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
+	writeJSON(w, http.StatusOK, wire.ListOwnerSessionsResponse{Sessions: out})
 }
 
 func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -91,5 +82,5 @@ func (s *Server) revokeSession(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
+	writeJSON(w, http.StatusOK, wire.RevokeOwnerSessionResponse{ID: id, Revoked: true})
 }

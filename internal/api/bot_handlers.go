@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/wire"
 )
 
 const (
@@ -16,59 +17,29 @@ const (
 		"Authorization: Bearer <hooks_token> with every delivery. It is shown only once."
 )
 
-type tunnelSetupView struct {
-	WebhookURL          string            `json:"webhook_url"`
-	TunnelToken         string            `json:"tunnel_token"`
-	TunnelClientCommand string            `json:"tunnel_client_command"`
-	LocalPort           int               `json:"local_port"`
-	WebhookPath         string            `json:"webhook_path"`
-	Steps               []string          `json:"steps"`
-	WebhookHeaders      map[string]string `json:"webhook_headers"`
-	RetryPolicy         string            `json:"retry_policy"`
-	GatewayConfig       string            `json:"gateway_config"`
-}
-
-type registerView struct {
-	BotID                string           `json:"bot_id"`
-	BotName              string           `json:"bot_name"`
-	APIKey               string           `json:"api_key"`
-	ClaimToken           *string          `json:"claim_token"`
-	Status               string           `json:"status"`
-	OwnerVerificationURL string           `json:"owner_verification_url,omitempty"`
-	Paired               bool             `json:"paired"`
-	OwnerUID             string           `json:"owner_uid,omitempty"`
-	WebhookSecret        string           `json:"webhook_secret"`
-	WebhookNote          string           `json:"webhook_note"`
-	Important            string           `json:"important"`
-	WebhookURL           string           `json:"webhook_url,omitempty"`
-	TunnelToken          string           `json:"tunnel_token,omitempty"`
-	TunnelSetup          *tunnelSetupView `json:"tunnel_setup,omitempty"`
-	HooksToken           string           `json:"hooks_token,omitempty"`
-	HooksTokenNote       string           `json:"hooks_token_note,omitempty"`
-}
-
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	body, err := parseObject(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	in := bots.RegisterInput{
-		BotName:     body.required("bot_name"),
-		OwnerEmail:  body.required("owner_email"),
-		Description: body.optional("description"),
-		CallbackURL: body.optional("callback_url"),
-		PairingCode: body.optional("pairing_code"),
-		BotType:     body.optional("bot_type"),
-		LocalPort:   body.integer("local_port"),
-		WebhookPath: body.optStr("webhook_path"),
-		ClientIP:    clientIP(r),
-	}
+	var req wire.RegisterRequest
+	f := body.into(&req)
+	f.text(&req.BotName)
+	f.text(&req.OwnerEmail)
+	f.optText(&req.Description)
+	f.optText(&req.CallbackURL)
+	f.optText(&req.PairingCode)
+	f.optText(&req.BotType)
+	f.integer(&req.LocalPort)
+	f.optText(&req.WebhookPath)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	reg, err := s.svc.Bots().Register(r.Context(), in)
+	reg, err := s.svc.Bots().Register(r.Context(), bots.RegisterInput{BotName: req.BotName, OwnerEmail: req.OwnerEmail,
+		Description: deref(req.Description), CallbackURL: deref(req.CallbackURL), PairingCode: deref(req.PairingCode),
+		BotType: deref(req.BotType), LocalPort: req.LocalPort, WebhookPath: req.WebhookPath, ClientIP: clientIP(r)})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -77,18 +48,22 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, s.viewRegistration(reg))
 }
 
-func (s *Server) viewRegistration(reg bots.Registration) registerView {
-	v := registerView{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
+// viewRegistration is the answer of a registration: a claim token and
+// its verification URL unless a pairing code paired the bot at once, and
+// the tunnel's setup when the service provisioned one.
+func (s *Server) viewRegistration(reg bots.Registration) wire.Registration {
+	v := wire.Registration{BotID: reg.Bot.ID, BotName: reg.Bot.Name, APIKey: reg.APIKey, Status: botpay.BotPendingVerification,
 		WebhookSecret: reg.WebhookSecret, WebhookNote: webhookNote, Important: importantNote}
 	if reg.OwnerID != "" {
-		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, reg.OwnerID
+		v.Status, v.Paired, v.OwnerUID = botpay.BotActive, true, optText(reg.OwnerID)
 	} else {
 		v.ClaimToken = &reg.ClaimToken
-		v.OwnerVerificationURL = s.svc.Bots().VerificationURL(reg.ClaimToken)
+		v.OwnerVerificationURL = optText(s.svc.Bots().VerificationURL(reg.ClaimToken))
 	}
 	if t := reg.Tunnel; t != nil {
-		v.WebhookURL, v.TunnelToken, v.HooksToken, v.HooksTokenNote = t.WebhookURL, t.TunnelToken, t.HooksToken, hooksNote
-		v.TunnelSetup = &tunnelSetupView{
+		v.WebhookURL, v.TunnelToken = optText(t.WebhookURL), optText(t.TunnelToken)
+		v.HooksToken, v.HooksTokenNote = optText(t.HooksToken), optText(hooksNote)
+		v.TunnelSetup = &wire.TunnelSetup{
 			WebhookURL: t.WebhookURL, TunnelToken: t.TunnelToken, TunnelClientCommand: t.Command,
 			LocalPort: t.LocalPort, WebhookPath: t.WebhookPath,
 			Steps: []string{
@@ -122,9 +97,13 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) 
 		writeError(w, r, err)
 		return
 	}
-	v := viewStatus(o)
-	v.LiveMode = s.svc.Live()
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, viewStatus(o, s.svc.Live()))
+}
+
+// viewCallbackState is the answer of a change of a bot's callback URL.
+func viewCallbackState(b botpay.Bot) wire.CallbackState {
+	return wire.CallbackState{BotID: b.ID, CallbackURL: b.CallbackURL, WebhookStatus: b.WebhookStatus,
+		WebhookFailCount: b.WebhookFailCount}
 }
 
 // walletCheck authenticates and reads in one step (app.WalletCheck) instead
@@ -174,13 +153,15 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", requiredField)
-	reason := body.optional("reason")
+	var req wire.RequestTopupRequest
+	f := body.into(&req)
+	f.usd(&req.AmountUSD)
+	f.optText(&req.Reason)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	t, err := s.svc.RequestTopup(r.Context(), bot, amount, reason)
+	t, err := s.svc.RequestTopup(r.Context(), bot, money(req.AmountUSD), deref(req.Reason))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -189,8 +170,8 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 	if !t.OwnerNotified {
 		msg = "The request is recorded, but the e-mail to your owner could not be sent; they will see it in the dashboard."
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"topup_request_id": t.ID, "status": t.Status, "amount_usd": t.Amount,
-		"owner_notified": t.OwnerNotified, "message": msg})
+	writeJSON(w, http.StatusOK, wire.RequestTopupResponse{TopupRequestID: t.ID, Status: t.Status, AmountUSD: usd(t.Amount),
+		OwnerNotified: t.OwnerNotified, Message: msg})
 }
 
 func (s *Server) spending(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -208,16 +189,16 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	url := body.required("callback_url")
+	var req wire.UpdateBotProfileRequest
+	body.into(&req).text(&req.CallbackURL)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, url)
+	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, req.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
-		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+	writeJSON(w, http.StatusOK, viewCallbackState(b))
 }

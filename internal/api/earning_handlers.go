@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -24,7 +25,7 @@ func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot b
 		return
 	}
 	addr, now := s.svc.Earning().WalletAddress(r.Context(), bot.ID), s.svc.Now()
-	out := make([]checkoutPageView, len(pages.Items))
+	out := make([]wire.CheckoutPage, len(pages.Items))
 	for i, p := range pages.Items {
 		out[i] = viewCheckoutPage(p, addr, now)
 	}
@@ -37,17 +38,7 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		writeError(w, r, err)
 		return
 	}
-	in := earning.CheckoutPageInput{
-		Title: body.required("title"), Description: body.optional("description"),
-		AmountLocked: body.boolean("amount_locked"), AllowedMethods: body.strings("allowed_methods"),
-		SuccessURL: body.optional("success_url"), ExpiresAt: body.optional("expires_at"),
-		ContactEmail: body.optional("contact_email"), RefundPolicy: body.optional("refund_policy"),
-		PageType: body.optional("page_type"), DigitalProductURL: body.optional("digital_product_url"),
-		ImageURL: body.optional("image_url"), CollectBuyerName: body.boolean("collect_buyer_name"),
-	}
-	if amount, ok := body.usd("amount_usd", optionalField); ok {
-		in.Amount = &amount
-	}
+	in := checkoutPageInput(body)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -58,6 +49,25 @@ func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot 
 		return
 	}
 	writeJSON(w, http.StatusCreated, viewCheckoutPage(page, s.svc.Earning().WalletAddress(r.Context(), bot.ID), s.svc.Now()))
+}
+
+func checkoutPageInput(body *object) earning.CheckoutPageInput {
+	var req wire.CheckoutPageRequest
+	f := body.into(&req)
+	f.text(&req.Title)
+	for _, text := range []**string{&req.Description, &req.SuccessURL, &req.ExpiresAt, &req.ContactEmail,
+		&req.RefundPolicy, &req.PageType, &req.DigitalProductURL, &req.ImageURL} {
+		f.optText(text)
+	}
+	f.flag(&req.AmountLocked)
+	f.flag(&req.CollectBuyerName)
+	f.strings(&req.AllowedMethods)
+	f.optUSD(&req.AmountUSD)
+	return earning.CheckoutPageInput{Title: req.Title, Description: deref(req.Description), Amount: optMoney(req.AmountUSD),
+		AmountLocked: req.AmountLocked, AllowedMethods: sentList(req.AllowedMethods), SuccessURL: deref(req.SuccessURL),
+		ContactEmail: deref(req.ContactEmail), RefundPolicy: deref(req.RefundPolicy), ExpiresAt: deref(req.ExpiresAt),
+		PageType: deref(req.PageType), DigitalProductURL: deref(req.DigitalProductURL), ImageURL: deref(req.ImageURL),
+		CollectBuyerName: req.CollectBuyerName}
 }
 
 func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -78,7 +88,7 @@ func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot bo
 		return
 	}
 	now := s.svc.Now()
-	out := make([]paymentLinkView, len(links.Items))
+	out := make([]wire.PaymentLink, len(links.Items))
 	for i, l := range links.Items {
 		out[i] = viewPaymentLink(l, now)
 	}
@@ -91,14 +101,16 @@ func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot b
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", requiredField)
-	description := body.required("description")
-	payer := body.optional("payer_email")
+	var req wire.CreatePaymentLinkRequest
+	f := body.into(&req)
+	f.usd(&req.AmountUSD)
+	f.text(&req.Description)
+	f.optText(&req.PayerEmail)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	l, err := s.svc.Earning().CreatePaymentLink(r.Context(), bot, amount, description, payer)
+	l, err := s.svc.Earning().CreatePaymentLink(r.Context(), bot, money(req.AmountUSD), req.Description, deref(req.PayerEmail))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -129,19 +141,7 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := earning.InvoiceInput{
-		CheckoutPageID: body.required("checkout_page_id"), RecipientName: body.optional("recipient_name"),
-		RecipientEmail: body.optional("recipient_email"), RecipientType: body.optional("recipient_type"),
-		DueDate: body.optional("due_date"), Notes: body.optional("notes"),
-	}
-	in.Tax, _ = body.usd("tax_usd", optionalField)
-	for _, line := range body.objects("line_items", requiredField) {
-		l := earning.LineInput{Description: line.required("description"), UnitPrice: mustUSD(line, "unit_price_usd")}
-		if _, ok := line.number("quantity", requiredField); ok {
-			l.Quantity = string(line.fields["quantity"])
-		}
-		in.LineItems = append(in.LineItems, l)
-	}
+	in := invoiceInput(body)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -154,9 +154,29 @@ func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpa
 	writeJSON(w, http.StatusCreated, viewInvoice(inv))
 }
 
-func mustUSD(o *object, name string) botpay.Money {
-	m, _ := o.usd(name, requiredField)
-	return m
+// invoiceInput reads a new invoice; problems of a line are named
+// line_items[i].member.
+func invoiceInput(body *object) earning.InvoiceInput {
+	var req wire.InvoiceRequest
+	f := body.into(&req)
+	f.text(&req.CheckoutPageID)
+	for _, text := range []**string{&req.RecipientName, &req.RecipientEmail, &req.RecipientType, &req.DueDate, &req.Notes} {
+		f.optText(text)
+	}
+	f.optUSD(&req.TaxUSD)
+	in := earning.InvoiceInput{CheckoutPageID: req.CheckoutPageID, RecipientName: deref(req.RecipientName),
+		RecipientEmail: deref(req.RecipientEmail), RecipientType: deref(req.RecipientType), DueDate: deref(req.DueDate),
+		Notes: deref(req.Notes), Tax: money(deref(req.TaxUSD))}
+	for _, line := range body.objects(f.name(&req.LineItems), requiredField) {
+		var item wire.InvoiceRequestLineItem
+		l := line.into(&item)
+		l.text(&item.Description)
+		l.usd(&item.UnitPriceUSD)
+		l.decimal(&item.Quantity)
+		in.LineItems = append(in.LineItems, earning.LineInput{Description: item.Description, Quantity: string(item.Quantity),
+			UnitPrice: money(item.UnitPriceUSD)})
+	}
+	return in
 }
 
 // objects reads an array of objects; each element's problems are reported
@@ -200,17 +220,17 @@ func (s *Server) sendInvoice(w http.ResponseWriter, r *http.Request, bot botpay.
 	if err != nil {
 		if botpay.AsError(err) == nil { // the status update itself failed (docs/api.md)
 			s.log.ErrorContext(r.Context(), "invoice send failed", "request_id", requestID(r), "invoice_id", id, "err", err)
-			writeJSON(w, http.StatusInternalServerError, errorBody{Error: botpay.CodeSendFailed,
-				Message: "the invoice could not be marked sent; try again", RequestID: requestID(r)})
+			writeJSON(w, http.StatusInternalServerError, errorBody(botpay.CodeSendFailed,
+				"the invoice could not be marked sent; try again", nil, 0, requestID(r)))
 			return
 		}
 		writeError(w, r, err)
 		return
 	}
 	inv := sent.Invoice
-	writeJSON(w, http.StatusOK, map[string]any{"invoice_id": inv.ID, "reference_number": inv.ReferenceNumber,
-		"status": inv.Status, "sent_at": botpay.Timestamp(inv.SentAt), "payment_url": inv.PaymentURL(),
-		"email_sent": sent.EmailSent, "email_reason": optText(sent.EmailReason)})
+	writeJSON(w, http.StatusOK, wire.SendInvoiceResponse{InvoiceID: inv.ID, ReferenceNumber: inv.ReferenceNumber,
+		Status: inv.Status, SentAt: at(inv.SentAt), PaymentURL: inv.PaymentURL(), EmailSent: sent.EmailSent,
+		EmailReason: optText(sent.EmailReason)})
 }
 
 func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -252,51 +272,38 @@ func buyerPayment(r *http.Request) (app.BuyerPayment, error) {
 	if err != nil {
 		return app.BuyerPayment{}, err
 	}
+	var req wire.BuyerPayment
+	f := body.into(&req)
+	f.text(&req.BuyerEmail)
+	for _, text := range []**string{&req.BuyerName, &req.Method, &req.Ref, &req.Token} {
+		f.optText(text)
+	}
+	f.optUSD(&req.AmountUSD)
 	q := r.URL.Query()
-	in := app.BuyerPayment{Ref: q.Get("ref"), Token: q.Get("t"), BuyerEmail: body.required("buyer_email"),
-		BuyerName: body.optional("buyer_name"), Method: body.optional("method"), ClientIP: clientIP(r)}
-	if ref := body.optional("ref"); ref != "" {
+	in := app.BuyerPayment{Ref: q.Get("ref"), Token: q.Get("t"), BuyerEmail: req.BuyerEmail, BuyerName: deref(req.BuyerName),
+		Method: deref(req.Method), Amount: optMoney(req.AmountUSD), ClientIP: clientIP(r)}
+	if ref := deref(req.Ref); ref != "" {
 		in.Ref = ref
 	}
-	if token := body.optional("t"); token != "" {
+	if token := deref(req.Token); token != "" {
 		in.Token = token
-	}
-	if amount, ok := body.usd("amount_usd", optionalField); ok {
-		in.Amount = &amount
 	}
 	return in, body.err()
 }
 
-// settlementView is the answer of a payment (the API reference's
-// settlement body, docs/decisions.md).
-type settlementView struct {
-	Status          string            `json:"status"`
-	SaleID          string            `json:"sale_id"`
-	TxHash          *string           `json:"tx_hash"`
-	AmountUSD       botpay.Money      `json:"amount_usd"`
-	Product         *productView      `json:"product"`
-	InvoiceID       string            `json:"invoice_id,omitempty"`
-	ReferenceNumber string            `json:"reference_number,omitempty"`
-	PaymentLinkID   string            `json:"payment_link_id,omitempty"`
-	PaidAt          *botpay.Timestamp `json:"paid_at,omitempty"`
-}
-
-type productView struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
-}
-
-// ViewSettlement renders a recorded sale as the payment answer.
-func viewSettlement(res botpay.SaleResult) settlementView {
-	v := settlementView{Status: res.Sale.Status, SaleID: res.Sale.ID, TxHash: optText(res.Sale.TxHash), AmountUSD: res.Sale.Amount}
+// viewSettlement renders a recorded sale as the payment answer (the API
+// reference's settlement body, docs/decisions.md).
+func viewSettlement(res botpay.SaleResult) wire.Settlement {
+	v := wire.Settlement{Status: res.Sale.Status, SaleID: res.Sale.ID, TXHash: optText(res.Sale.TxHash),
+		AmountUSD: usd(res.Sale.Amount)}
 	if p := res.Page; p != nil && p.PageType == botpay.PageDigitalProduct {
-		v.Product = &productView{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}
+		v.Product = &wire.Product{URL: p.DigitalProductURL, Type: botpay.PageDigitalProduct}
 	}
 	if inv := res.Invoice; inv != nil {
-		v.InvoiceID, v.ReferenceNumber = inv.ID, inv.ReferenceNumber
+		v.InvoiceID, v.ReferenceNumber = optText(inv.ID), optText(inv.ReferenceNumber)
 	}
 	if l := res.Link; l != nil {
-		v.PaymentLinkID, v.Status, v.PaidAt = l.ID, botpay.LinkCompleted, optTime(l.PaidAt)
+		v.PaymentLinkID, v.Status, v.PaidAt = optText(l.ID), botpay.LinkCompleted, optTime(l.PaidAt)
 	}
 	return v
 }

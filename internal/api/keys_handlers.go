@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) rotateKeyAsOwner(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -38,8 +39,7 @@ func writeRotation(w http.ResponseWriter, r *http.Request, rot bots.KeyRotation,
 		return
 	}
 	noteNeverReplayed(r)
-	writeJSON(w, http.StatusOK, map[string]any{"api_key": rot.APIKey,
-		"previous_key_expires_at": botpay.Timestamp(rot.PreviousKeyExpiresAt)})
+	writeJSON(w, http.StatusOK, wire.KeyRotation{APIKey: rot.APIKey, PreviousKeyExpiresAt: at(rot.PreviousKeyExpiresAt)})
 }
 
 // graceSeconds reads {"grace_seconds"} from a body that may be empty (the
@@ -56,8 +56,10 @@ func graceSeconds(r *http.Request, def int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if g := body.integer("grace_seconds"); g != nil {
-		def = *g
+	var req wire.KeyRotationRequest
+	body.into(&req).integer(&req.GraceSeconds)
+	if req.GraceSeconds != nil {
+		def = *req.GraceSeconds
 	}
 	return def, body.err()
 }

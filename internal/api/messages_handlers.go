@@ -5,17 +5,8 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
-
-type messageView struct {
-	MessageID int64            `json:"message_id"`
-	EventID   string           `json:"event_id"`
-	Event     string           `json:"event"`
-	Data      json.RawMessage  `json:"data"`
-	Timestamp botpay.Timestamp `json:"timestamp"`
-	StagedAt  botpay.Timestamp `json:"staged_at"`
-	ExpiresAt botpay.Timestamp `json:"expires_at"`
-}
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	list := newList(r, "messages", bot.ID, maxPageLimit)
@@ -29,10 +20,10 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	out := make([]messageView, len(msgs.Items))
+	out := make([]wire.PendingMessage, len(msgs.Items))
 	for i, m := range msgs.Items {
-		out[i] = messageView{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: botpay.Timestamp(m.EventAt),
-			StagedAt: botpay.Timestamp(m.StagedAt), ExpiresAt: botpay.Timestamp(m.ExpiresAt)}
+		out[i] = wire.PendingMessage{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: at(m.EventAt),
+			StagedAt: at(m.StagedAt), ExpiresAt: at(m.ExpiresAt)}
 	}
 	s.writePage(w, list, msgs.Next, map[string]any{"messages": out, "count": len(out)})
 }
@@ -43,17 +34,18 @@ func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.
 		writeError(w, r, err)
 		return
 	}
-	ids := body.ids("message_ids")
+	var req wire.AckMessagesRequest
+	req.MessageIDs = body.ids(body.into(&req).name(&req.MessageIDs))
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	acked, notFound, err := s.svc.Notifications().AckMessages(r.Context(), bot, ids)
+	acked, notFound, err := s.svc.Notifications().AckMessages(r.Context(), bot, req.MessageIDs)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"acknowledged": acked, "not_found": notFound})
+	writeJSON(w, http.StatusOK, wire.AckMessagesResponse{Acknowledged: acked, NotFound: notFound})
 }
 
 // ids reads a required array of positive integer ids.

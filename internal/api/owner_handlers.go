@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
@@ -13,18 +14,19 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email, password := body.required("email"), body.required("password")
+	var req wire.Credentials
+	readCredentials(body, &req)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	sess, err := s.svc.Accounts().Signup(r.Context(), email, password, clientIP(r))
+	sess, err := s.svc.Accounts().Signup(r.Context(), req.Email, req.Password, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusCreated, map[string]string{"owner_uid": sess.Owner.ID, "email": sess.Owner.Email, "token": sess.Token})
+	writeJSON(w, http.StatusCreated, wire.OwnerSignupResponse{OwnerUID: sess.Owner.ID, Email: sess.Owner.Email, Token: sess.Token})
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -33,18 +35,26 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	email, password := body.required("email"), body.required("password")
+	var req wire.Credentials
+	readCredentials(body, &req)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	sess, err := s.svc.Accounts().Login(r.Context(), email, password, clientIP(r))
+	sess, err := s.svc.Accounts().Login(r.Context(), req.Email, req.Password, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusOK, map[string]string{"owner_uid": sess.Owner.ID, "token": sess.Token})
+	writeJSON(w, http.StatusOK, wire.OwnerLoginResponse{OwnerUID: sess.Owner.ID, Token: sess.Token})
+}
+
+// readCredentials reads the e-mail and password of a sign-up or login.
+func readCredentials(body *object, req *wire.Credentials) {
+	f := body.into(req)
+	f.text(&req.Email)
+	f.text(&req.Password)
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) {
@@ -52,7 +62,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request, _ botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"logged_out": true})
+	writeJSON(w, http.StatusOK, wire.OwnerLogoutResponse{LoggedOut: true})
 }
 
 func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -62,7 +72,7 @@ func (s *Server) pairingCode(w http.ResponseWriter, r *http.Request, o botpay.Ow
 		return
 	}
 	noteSecretAnswer(r)
-	writeJSON(w, http.StatusCreated, map[string]any{"pairing_code": pc.Code, "expires_at": botpay.Timestamp(pc.ExpiresAt)})
+	writeJSON(w, http.StatusCreated, wire.CreatePairingCodeResponse{PairingCode: pc.Code, ExpiresAt: at(pc.ExpiresAt)})
 }
 
 func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -71,31 +81,19 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	token := body.required("claim_token")
+	var req wire.ClaimBotRequest
+	body.into(&req).text(&req.ClaimToken)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.Bots().Claim(r.Context(), o, token, clientIP(r))
+	b, err := s.svc.Bots().Claim(r.Context(), o, req.ClaimToken, clientIP(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"bot_id": b.ID, "bot_name": b.Name,
-		"status": b.Status(1), "wallet_status": botpay.WalletEmpty})
-}
-
-type ownedBotView struct {
-	BotID            string            `json:"bot_id"`
-	BotName          string            `json:"bot_name"`
-	Description      string            `json:"description"`
-	Status           string            `json:"status"`
-	WalletStatus     string            `json:"wallet_status"`
-	CallbackURL      *string           `json:"callback_url"`
-	WebhookStatus    string            `json:"webhook_status"`
-	WebhookFailCount int               `json:"webhook_fail_count"`
-	CreatedAt        botpay.Timestamp  `json:"created_at"`
-	ClaimedAt        *botpay.Timestamp `json:"claimed_at"`
+	writeJSON(w, http.StatusOK, wire.ClaimBotResponse{BotID: b.ID, BotName: b.Name, Status: b.Status(1),
+		WalletStatus: botpay.WalletEmpty})
 }
 
 // botsMine answers a bare array (docs/api.md), so its next page
@@ -112,20 +110,12 @@ func (s *Server) botsMine(w http.ResponseWriter, r *http.Request, o botpay.Owner
 		writeError(w, r, err)
 		return
 	}
-	out := make([]ownedBotView, len(bots.Items))
+	out := make([]wire.OwnedBot, len(bots.Items))
 	for i, ob := range bots.Items {
 		b := ob.Bot
-		v := ownedBotView{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
-			WalletStatus: ob.WalletStatus, WebhookStatus: b.WebhookStatus, WebhookFailCount: b.WebhookFailCount,
-			CreatedAt: botpay.Timestamp(b.CreatedAt)}
-		if b.CallbackURL != "" {
-			v.CallbackURL = &b.CallbackURL
-		}
-		if !b.ClaimedAt.IsZero() {
-			at := botpay.Timestamp(b.ClaimedAt)
-			v.ClaimedAt = &at
-		}
-		out[i] = v
+		out[i] = wire.OwnedBot{BotID: b.ID, BotName: b.Name, Description: b.Description, Status: b.Status(ob.ActiveRails),
+			WalletStatus: ob.WalletStatus, CallbackURL: optText(b.CallbackURL), WebhookStatus: b.WebhookStatus,
+			WebhookFailCount: b.WebhookFailCount, CreatedAt: at(b.CreatedAt), ClaimedAt: optTime(b.ClaimedAt)}
 	}
 	s.linkNext(w, r, list, bots.Next)
 	writeJSON(w, http.StatusOK, out)
@@ -137,22 +127,26 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	amount, _ := body.usd("amount_usd", requiredField)
-	rail := body.optional("rail")
+	var req wire.FundBotRequest
+	form := body.into(&req)
+	form.usd(&req.AmountUSD)
+	form.optText(&req.Rail)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	f, err := s.svc.Fund(r.Context(), o, pathID(r, "bot_id"), amount, rail)
+	f, err := s.svc.Fund(r.Context(), o, pathID(r, "bot_id"), money(req.AmountUSD), deref(req.Rail))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	var balance any = f.Wallet.Available()
+	// The balance is of the rail funded: cents, or micro-USDC with up to
+	// six decimals.
+	balance := dollars(f.Wallet.Available())
 	if f.Processor != nil {
-		balance = f.Processor.Available()
+		balance = dollars(f.Processor.Available())
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"transaction": viewTransaction(f.Transaction), "balance_usd": balance})
+	writeJSON(w, http.StatusOK, wire.FundBotResponse{Transaction: viewTransaction(f.Transaction), BalanceUSD: balance})
 }
 
 func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -161,9 +155,13 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	frozen := body.boolean("frozen")
-	if frozen == nil && body.problems["frozen"] == "" {
-		body.fail("frozen", "is required")
+	// frozen is a plain bool in the wire type, so absent and false would
+	// look alike there: it is read by name, and absent is refused.
+	var req wire.FreezeBotRequest
+	name := body.into(&req).name(&req.Frozen)
+	frozen := body.boolean(name)
+	if frozen == nil && body.problems[name] == "" {
+		body.fail(name, "is required")
 	}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
@@ -174,7 +172,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "frozen": b.Frozen, "status": b.Status(1)})
+	writeJSON(w, http.StatusOK, wire.FreezeBotResponse{BotID: b.ID, Frozen: b.Frozen, Status: b.Status(1)})
 }
 
 func (s *Server) getGuardrails(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -192,27 +190,7 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 		writeError(w, r, err)
 		return
 	}
-	var c spending.GuardrailsChange
-	if body.present("approval_mode") {
-		mode := body.required("approval_mode")
-		c.ApprovalMode = &mode
-	}
-	if limits := body.child("limits"); limits != nil {
-		c.PerTransaction = optionalUSD(limits, "per_transaction_usd")
-		c.Daily = optionalUSD(limits, "daily_usd")
-		c.Monthly = optionalUSD(limits, "monthly_usd")
-		if limits.present("ask_approval_above_usd") {
-			c.AskApprovalAbove = new(*botpay.Money)
-			*c.AskApprovalAbove = optionalUSD(limits, "ask_approval_above_usd")
-		}
-	}
-	c.RecurringAllowed = body.boolean("recurring_allowed")
-	if body.present("notes") {
-		c.Notes = new(*string)
-		*c.Notes = body.optStr("notes")
-	}
-	c.ApprovedCategories = body.strings("approved_categories")
-	c.BlockedCategories = body.strings("blocked_categories")
+	c := guardrailsChange(body)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -223,6 +201,41 @@ func (s *Server) putGuardrails(w http.ResponseWriter, r *http.Request, o botpay.
 		return
 	}
 	writeJSON(w, http.StatusOK, viewGuardrails(g))
+}
+
+// guardrailsChange reads a guardrails change. A null notes or
+// ask_approval_above_usd removes it while an absent one keeps it, which
+// the wire type cannot tell apart, so the members are read by their names
+// there.
+func guardrailsChange(body *object) spending.GuardrailsChange {
+	var req wire.GuardrailsChange
+	f := body.into(&req)
+	var c spending.GuardrailsChange
+	if name := f.name(&req.ApprovalMode); body.present(name) {
+		mode := body.required(name)
+		c.ApprovalMode = &mode
+	}
+	var lim wire.GuardrailsChangeLimits
+	if limits := body.child(f.name(&req.Limits)); limits != nil {
+		l := limits.into(&lim)
+		c.PerTransaction = optionalUSD(limits, l.name(&lim.PerTransactionUSD))
+		c.Daily = optionalUSD(limits, l.name(&lim.DailyUSD))
+		c.Monthly = optionalUSD(limits, l.name(&lim.MonthlyUSD))
+		if name := l.name(&lim.AskApprovalAboveUSD); limits.present(name) {
+			c.AskApprovalAbove = new(*botpay.Money)
+			*c.AskApprovalAbove = optionalUSD(limits, name)
+		}
+	}
+	f.flag(&req.RecurringAllowed)
+	c.RecurringAllowed = req.RecurringAllowed
+	if name := f.name(&req.Notes); body.present(name) {
+		c.Notes = new(*string)
+		*c.Notes = body.optStr(name)
+	}
+	f.strings(&req.ApprovedCategories)
+	f.strings(&req.BlockedCategories)
+	c.ApprovedCategories, c.BlockedCategories = sentList(req.ApprovedCategories), sentList(req.BlockedCategories)
+	return c
 }
 
 // optionalUSD is nil when the field is absent or null.
@@ -241,7 +254,7 @@ func (s *Server) getMasterGuardrails(w http.ResponseWriter, r *http.Request, o b
 		return
 	}
 	if m == nil {
-		writeJSON(w, http.StatusOK, masterGuardrailsView{})
+		writeJSON(w, http.StatusOK, wire.MasterGuardrails{})
 		return
 	}
 	writeJSON(w, http.StatusOK, viewMaster(m))
@@ -262,9 +275,12 @@ func (s *Server) putMasterGuardrails(w http.ResponseWriter, r *http.Request, o b
 	if current != nil {
 		m = *current
 	}
-	// A field left out keeps its value; null removes that limit.
-	for name, dst := range map[string]**botpay.Money{"per_transaction_usd": &m.PerTransaction,
-		"daily_budget_usd": &m.DailyBudget, "monthly_budget_usd": &m.MonthlyBudget} {
+	// A field left out keeps its value; null removes that limit, so the
+	// members are read by name (the wire type has nil for both).
+	var req wire.PutMasterGuardrailsRequest
+	f := body.into(&req)
+	for name, dst := range map[string]**botpay.Money{f.name(&req.PerTransactionUSD): &m.PerTransaction,
+		f.name(&req.DailyBudgetUSD): &m.DailyBudget, f.name(&req.MonthlyBudgetUSD): &m.MonthlyBudget} {
 		if body.present(name) {
 			*dst = optionalUSD(body, name)
 		}
@@ -287,16 +303,16 @@ func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	url := body.required("callback_url")
+	var req wire.PutCallbackURLRequest
+	body.into(&req).text(&req.CallbackURL)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, pathID(r, "bot_id"), url)
+	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, pathID(r, "bot_id"), req.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"bot_id": b.ID, "callback_url": b.CallbackURL,
-		"webhook_status": b.WebhookStatus, "webhook_fail_count": b.WebhookFailCount})
+	writeJSON(w, http.StatusOK, viewCallbackState(b))
 }

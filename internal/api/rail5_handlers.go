@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -14,10 +15,15 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	in := spending.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: body.required("card_name"),
-		Number: body.digitsOrString("number"), CVV: body.digitsOrString("cvv"),
-		ExpiryMonth: body.digitsOrString("expiry_month"), ExpiryYear: body.digitsOrString("expiry_year"),
-		HolderName: body.required("holder_name")}
+	// The card's digits may be strings or integers: they are read by name.
+	var req wire.CreateRail5CardRequest
+	f := body.into(&req)
+	f.text(&req.CardName)
+	in := spending.Rail5CardInput{BotID: pathID(r, "bot_id"), CardName: req.CardName,
+		Number: body.digitsOrString(f.name(&req.Number)), CVV: body.digitsOrString(f.name(&req.CVV)),
+		ExpiryMonth: body.digitsOrString(f.name(&req.ExpiryMonth)), ExpiryYear: body.digitsOrString(f.name(&req.ExpiryYear))}
+	f.text(&req.HolderName)
+	in.HolderName = req.HolderName
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -27,8 +33,8 @@ func (s *Server) createRail5Card(w http.ResponseWriter, r *http.Request, o botpa
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"card_id": c.ID, "card_name": c.Name, "card_last4": c.Last4,
-		"status": c.Status, "created_at": botpay.Timestamp(c.CreatedAt)})
+	writeJSON(w, http.StatusCreated, wire.CreateRail5CardResponse{CardID: c.ID, CardName: c.Name, CardLast4: c.Last4,
+		Status: c.Status, CreatedAt: at(c.CreatedAt)})
 }
 
 // confirmRail5Delivery takes no body (docs/decisions.md); a JSON body
@@ -46,37 +52,27 @@ func (s *Server) confirmRail5Delivery(w http.ResponseWriter, r *http.Request, bo
 			writeError(w, r, err)
 			return
 		}
-		cardID = body.optional("card_id")
+		var req wire.ConfirmRail5DeliveryRequest
+		body.into(&req).optText(&req.CardID)
 		if err := body.err(); err != nil {
 			writeError(w, r, err)
 			return
 		}
+		cardID = deref(req.CardID)
 	}
 	c, err := s.svc.Spending().ConfirmRail5Delivery(r.Context(), bot, cardID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": c.Status, "card_id": c.ID, "card_name": c.Name,
-		"card_last4": c.Last4, "test_checkout_url": s.svc.Spending().Rail5TestCheckoutURL(),
-		"message": "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
+	writeJSON(w, http.StatusOK, wire.ConfirmRail5DeliveryResponse{Status: c.Status, CardID: c.ID, CardName: c.Name,
+		CardLast4: c.Last4, TestCheckoutURL: s.svc.Spending().Rail5TestCheckoutURL(),
+		Message: "Card confirmed; the service no longer keeps your card file. Spend with POST /api/v1/bot/rail5/checkout."})
 }
 
-type rail5CheckoutView struct {
-	CheckoutID   string       `json:"checkout_id"`
-	Status       string       `json:"status"`
-	CardID       string       `json:"card_id"`
-	MerchantName string       `json:"merchant_name"`
-	ItemName     string       `json:"item_name"`
-	AmountUSD    botpay.Money `json:"amount_usd"`
-	Key          string       `json:"key,omitempty"`
-	Alg          string       `json:"alg,omitempty"`
-	Message      string       `json:"message"`
-}
-
-func viewRail5Checkout(c botpay.Rail5Checkout, msg string) rail5CheckoutView {
-	return rail5CheckoutView{CheckoutID: c.ID, Status: c.Status, CardID: c.CardID, MerchantName: c.MerchantName,
-		ItemName: c.ItemName, AmountUSD: c.Amount, Message: msg}
+func viewRail5Checkout(c botpay.Rail5Checkout, msg string) wire.Rail5Checkout {
+	return wire.Rail5Checkout{CheckoutID: c.ID, Status: c.Status, CardID: c.CardID, MerchantName: c.MerchantName,
+		ItemName: c.ItemName, AmountUSD: usd(c.Amount), Message: msg}
 }
 
 func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -85,9 +81,17 @@ func (s *Server) rail5Checkout(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	in := spending.Rail5CheckoutInput{CardID: body.optional("card_id"), MerchantName: body.required("merchant_name"),
-		MerchantURL: body.required("merchant_url"), ItemName: body.required("item_name"),
-		AmountCents: body.integer("amount_cents"), Category: body.optional("category")}
+	// amount_cents is a required integer of the wire type, but its absence
+	// is the service's to report: it is read by name.
+	var req wire.Rail5CheckoutRequest
+	f := body.into(&req)
+	f.optText(&req.CardID)
+	f.text(&req.MerchantName)
+	f.text(&req.MerchantURL)
+	f.text(&req.ItemName)
+	f.optText(&req.Category)
+	in := spending.Rail5CheckoutInput{CardID: deref(req.CardID), MerchantName: req.MerchantName, MerchantURL: req.MerchantURL,
+		ItemName: req.ItemName, AmountCents: body.integer(f.name(&req.AmountCents)), Category: deref(req.Category)}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -106,18 +110,19 @@ func (s *Server) rail5Key(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	id := body.required("checkout_id")
+	var req wire.Rail5KeyRequest
+	body.into(&req).text(&req.CheckoutID)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, key, err := s.svc.Spending().ReleaseRail5Key(r.Context(), bot, id)
+	c, key, err := s.svc.Spending().ReleaseRail5Key(r.Context(), bot, req.CheckoutID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	v := viewRail5Checkout(c, "Decrypt your card file with this key, pay, then forget both and report with POST /api/v1/bot/rail5/complete.")
-	v.Key, v.Alg = key, "AES-256-GCM"
+	v.Key, v.Alg = optText(key), wire.Ptr("AES-256-GCM")
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -127,12 +132,18 @@ func (s *Server) rail5Complete(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	id, success, reason := body.required("checkout_id"), body.boolean("success"), body.optional("reason")
+	// success is a plain bool of the wire type, where absent would read as
+	// false; its absence is the service's to report: it is read by name.
+	var req wire.Rail5CompleteRequest
+	f := body.into(&req)
+	f.text(&req.CheckoutID)
+	success := body.boolean(f.name(&req.Success))
+	f.optText(&req.Reason)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.Spending().CompleteRail5Checkout(r.Context(), bot, id, success, reason)
+	c, err := s.svc.Spending().CompleteRail5Checkout(r.Context(), bot, req.CheckoutID, success, deref(req.Reason))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -4,22 +4,12 @@ import (
 	"net/http"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
-type refundView struct {
-	RefundID       string           `json:"refund_id"`
-	ConfirmationID string           `json:"confirmation_id,omitempty"`
-	SaleID         string           `json:"sale_id,omitempty"`
-	AmountUSD      botpay.Money     `json:"amount_usd"`
-	Reason         string           `json:"reason"`
-	Status         string           `json:"status"`
-	TxHash         *string          `json:"tx_hash,omitempty"`
-	CreatedAt      botpay.Timestamp `json:"created_at"`
-}
-
-func viewRefund(rf botpay.Refund) refundView {
-	return refundView{RefundID: rf.ID, ConfirmationID: rf.PurchaseID, SaleID: rf.SaleID, AmountUSD: rf.Amount, Reason: rf.Reason,
-		Status: rf.Status, TxHash: optText(rf.TxHash), CreatedAt: botpay.Timestamp(rf.CreatedAt)}
+func viewRefund(rf botpay.Refund) wire.Refund {
+	return wire.Refund{RefundID: rf.ID, ConfirmationID: optText(rf.PurchaseID), SaleID: optText(rf.SaleID),
+		AmountUSD: usd(rf.Amount), Reason: rf.Reason, Status: rf.Status, TXHash: optText(rf.TxHash), CreatedAt: at(rf.CreatedAt)}
 }
 
 // decodeRefund reads {"amount_usd"?, "reason"}.
@@ -28,12 +18,11 @@ func decodeRefund(r *http.Request) (botpay.RefundRequest, error) {
 	if err != nil {
 		return botpay.RefundRequest{}, err
 	}
-	var req botpay.RefundRequest
-	if amount, ok := body.usd("amount_usd", optionalField); ok {
-		req.Amount = &amount
-	}
-	req.Reason = body.required("reason")
-	return req, body.err()
+	var req wire.RefundRequest
+	f := body.into(&req)
+	f.optUSD(&req.AmountUSD)
+	f.text(&req.Reason)
+	return botpay.RefundRequest{Amount: optMoney(req.AmountUSD), Reason: req.Reason}, body.err()
 }
 
 func (s *Server) refundPurchase(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

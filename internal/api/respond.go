@@ -9,14 +9,20 @@ import (
 	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
-type errorBody struct {
-	Error             string            `json:"error"`
-	Message           string            `json:"message,omitempty"`
-	Details           map[string]string `json:"details,omitempty"`
-	RetryAfterSeconds int               `json:"retry_after_seconds,omitempty"`
-	RequestID         string            `json:"request_id,omitempty"`
+// errorBody is the error shape of every refusal: message, details,
+// retry_after_seconds and request_id are left out when empty.
+func errorBody(code, message string, details map[string]string, retryAfter int, requestID string) wire.Error {
+	body := wire.Error{Error: code, Message: optText(message), RequestID: optText(requestID)}
+	if len(details) > 0 {
+		body.Details = details
+	}
+	if retryAfter != 0 {
+		body.RetryAfterSeconds = &retryAfter
+	}
+	return body
 }
 
 // writeError answers with the interface's error shape. Anything that is not
@@ -38,8 +44,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		e = &botpay.Error{Kind: botpay.KindInternal, Code: botpay.CodeInternal,
 			Message: "an unexpected error occurred; quote the request id when reporting it"}
 	}
-	body := errorBody{Error: e.Code, Message: e.Message, Details: e.Details, RetryAfterSeconds: e.RetryAfterSeconds,
-		RequestID: requestID(r)}
+	body := errorBody(e.Code, e.Message, e.Details, e.RetryAfterSeconds, requestID(r))
 	if e.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/skills"
+	"github.com/botpay/botpay/wire"
 )
 
 // Config holds what the HTTP layer needs beyond the use cases.
@@ -111,7 +112,7 @@ func New(svc *app.Service, cfg Config) *Handler {
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "version": s.cfg.Version})
+	writeJSON(w, http.StatusOK, wire.HealthzResponse{Status: "ok", Version: s.cfg.Version})
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
@@ -132,5 +133,5 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 			"check": check, "message": detail})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	writeJSON(w, http.StatusOK, wire.ReadyzResponse{Status: "ready"})
 }

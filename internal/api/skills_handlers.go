@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/skills"
+	"github.com/botpay/botpay/wire"
 )
 
 // skillFileCacheControl lets browsers keep a skill file an hour and shared
@@ -23,34 +25,6 @@ func (s *Server) catalogue() *skills.Catalogue {
 		return s.cfg.Skills
 	}
 	return skills.Default()
-}
-
-// vendorView is a vendor skill entry (docs/api.md).
-type vendorView struct {
-	Slug              string        `json:"slug"`
-	Name              string        `json:"name"`
-	Category          string        `json:"category"`
-	URL               string        `json:"url"`
-	CheckoutMethods   []string      `json:"checkout_methods"`
-	Capabilities      []string      `json:"capabilities"`
-	Maturity          string        `json:"maturity"`
-	AgentFriendliness int           `json:"agent_friendliness"`
-	GuestCheckout     bool          `json:"guest_checkout"`
-	BulkPricing       bool          `json:"bulk_pricing"`
-	FreeShippingAbove *botpay.Money `json:"free_shipping_above"`
-	SkillURL          string        `json:"skill_url"`
-	CatalogURL        string        `json:"catalog_url"`
-	Version           string        `json:"version"`
-	LastVerified      string        `json:"last_verified"`
-	SuccessRate       *float64      `json:"success_rate"`
-}
-
-type skillsListView struct {
-	Vendors    []vendorView `json:"vendors"`
-	Total      int          `json:"total"` // every match, not only this page's
-	Categories []string     `json:"categories"`
-	HasMore    bool         `json:"has_more"`
-	NextCursor *string      `json:"next_cursor"`
 }
 
 func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, _ botpay.Bot) {
@@ -67,16 +41,19 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, _ botpay.Bot
 	}
 	found := s.catalogue().Search(filter)
 	rest := found[vendorsAfter(found, after):]
-	out := skillsListView{Vendors: make([]vendorView, 0, min(len(rest), page.Limit)), Total: len(found),
-		Categories: slices.Clone(skills.Categories)}
-	for _, v := range rest[:min(len(rest), page.Limit)] {
-		out.Vendors = append(out.Vendors, s.viewVendor(v))
+	shown := rest[:min(len(rest), page.Limit)]
+	vendors := make([]wire.Vendor, len(shown))
+	for i, v := range shown {
+		vendors[i] = s.viewVendor(v)
 	}
+	// The envelope is a map, as in writePage: wire.SearchVendorsResponse
+	// would leave out a null next_cursor, which the list writes.
+	var next *string
 	if len(rest) > page.Limit {
-		c := s.cursors.encode(list.scope, vendorPosition(rest[page.Limit-1]))
-		out.HasMore, out.NextCursor = true, &c
+		next = wire.Ptr(s.cursors.encode(list.scope, vendorPosition(rest[page.Limit-1])))
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, map[string]any{"vendors": vendors, "total": len(found), // every match, not only this page's
+		"categories": slices.Clone(skills.Categories), "has_more": next != nil, "next_cursor": next})
 }
 
 // The catalogue is ordered by agent friendliness, best first, then slug
@@ -118,18 +95,32 @@ func vendorsAfter(found []skills.Vendor, key *vendorKey) int {
 	return len(found)
 }
 
-func (s *Server) viewVendor(v skills.Vendor) vendorView {
-	nonNil := func(list []string) []string {
-		if list == nil {
-			return []string{}
-		}
-		return list
-	}
-	return vendorView{Slug: v.Slug, Name: v.Name, Category: v.Category, URL: v.URL,
-		CheckoutMethods: nonNil(v.CheckoutMethods), Capabilities: nonNil(v.Capabilities), Maturity: v.Maturity,
+// viewVendor is a vendor skill entry; success_rate is written as the
+// float64 it is kept as (encoding/json's text), free_shipping_above as
+// dollars with two decimals.
+func (s *Server) viewVendor(v skills.Vendor) wire.Vendor {
+	out := wire.Vendor{Slug: v.Slug, Name: v.Name, Category: v.Category, URL: v.URL,
+		CheckoutMethods: nonNilList(v.CheckoutMethods), Capabilities: nonNilList(v.Capabilities), Maturity: v.Maturity,
 		AgentFriendliness: v.AgentFriendliness, GuestCheckout: v.GuestCheckout, BulkPricing: v.BulkPricing,
-		FreeShippingAbove: v.FreeShippingAbove, SkillURL: s.skillURL(v.Slug), CatalogURL: v.CatalogURL,
-		Version: v.Version, LastVerified: v.LastVerified, SuccessRate: v.SuccessRate}
+		SkillURL: s.skillURL(v.Slug), CatalogURL: v.CatalogURL, Version: v.Version, LastVerified: v.LastVerified}
+	if v.FreeShippingAbove != nil {
+		out.FreeShippingAbove = wire.Ptr(dollars(*v.FreeShippingAbove))
+	}
+	if v.SuccessRate != nil {
+		out.SuccessRate = wire.Ptr(floatNumber(*v.SuccessRate))
+	}
+	return out
+}
+
+// floatNumber is f as encoding/json writes a float64. NaN and the
+// infinities (which the catalogue's validation refuses) stay invalid
+// numbers, so the answer fails to encode as it did before.
+func floatNumber(f float64) json.Number {
+	text, err := json.Marshal(f)
+	if err != nil {
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return json.Number(text)
 }
 
 // skillURL is where GET /api/v1/bot/skills/{vendor} serves the file.

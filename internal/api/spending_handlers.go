@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
 func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -15,16 +16,19 @@ func (s *Server) checkout(w http.ResponseWriter, r *http.Request, bot botpay.Bot
 		writeError(w, r, err)
 		return
 	}
-	in := spending.CheckoutInput{
-		ProfileIndex: body.integer("profile_index"),
-		MerchantName: body.required("merchant_name"),
-		MerchantURL:  body.required("merchant_url"),
-		ItemName:     body.required("item_name"),
-		AmountCents:  body.integer("amount_cents"),
-		Category:     body.optional("category"),
-		TaskID:       body.optional("task_id"),
-		CardID:       body.optional("card_id"),
+	// profile_index and amount_cents are required integers of the wire type,
+	// but their absence is the service's to report: they are read by name.
+	var req wire.CheckoutRequest
+	f := body.into(&req)
+	f.text(&req.MerchantName)
+	f.text(&req.MerchantURL)
+	f.text(&req.ItemName)
+	for _, text := range []**string{&req.Category, &req.TaskID, &req.CardID} {
+		f.optText(text)
 	}
+	in := spending.CheckoutInput{ProfileIndex: body.integer(f.name(&req.ProfileIndex)), MerchantName: req.MerchantName,
+		MerchantURL: req.MerchantURL, ItemName: req.ItemName, AmountCents: body.integer(f.name(&req.AmountCents)),
+		Category: deref(req.Category), TaskID: deref(req.TaskID), CardID: deref(req.CardID)}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -64,24 +68,8 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	in := spending.NewCardInput{
-		BotID:         pathID(r, "bot_id"),
-		CardName:      body.required("card_name"),
-		MissingDigits: body.required("missing_digits"),
-		ExpiryMonth:   body.digitsOrString("expiry_month"),
-		ExpiryYear:    body.digitsOrString("expiry_year"),
-		Profiles:      body.profiles("profiles"),
-	}
-	if real := body.integer("real_profile_index"); real != nil {
-		in.RealProfileIndex = *real
-	} else {
-		body.fail("real_profile_index", "is required")
-	}
-	if l := body.child("limits"); l != nil {
-		in.Limits.PerTransaction = l.optUSD("per_transaction_usd")
-		in.Limits.Daily = l.optUSD("daily_usd")
-		in.Limits.Monthly = l.optUSD("monthly_usd")
-	}
+	in := newCardInput(body)
+	in.BotID = pathID(r, "bot_id")
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -92,6 +80,35 @@ func (s *Server) createCard(w http.ResponseWriter, r *http.Request, o botpay.Own
 		return
 	}
 	writeJSON(w, http.StatusCreated, viewCard(c))
+}
+
+// newCardInput reads a new card. Expiry fields may be strings or
+// integers, and a missing real_profile_index must not read as 0, so those
+// are read by name.
+func newCardInput(body *object) spending.NewCardInput {
+	var req wire.CardRequest
+	f := body.into(&req)
+	f.text(&req.CardName)
+	f.text(&req.MissingDigits)
+	in := spending.NewCardInput{CardName: req.CardName, MissingDigits: req.MissingDigits,
+		ExpiryMonth: body.digitsOrString(f.name(&req.ExpiryMonth)), ExpiryYear: body.digitsOrString(f.name(&req.ExpiryYear)),
+		Profiles: body.profiles(f.name(&req.Profiles))}
+	name := f.name(&req.RealProfileIndex)
+	if real := body.integer(name); real != nil {
+		in.RealProfileIndex = *real
+	} else {
+		body.fail(name, "is required")
+	}
+	if l := body.child(f.name(&req.Limits)); l != nil {
+		var lim wire.CardRequestLimits
+		lf := l.into(&lim)
+		lf.optUSD(&lim.PerTransactionUSD)
+		lf.optUSD(&lim.DailyUSD)
+		lf.optUSD(&lim.MonthlyUSD)
+		in.Limits.PerTransaction, in.Limits.Daily, in.Limits.Monthly = optMoney(lim.PerTransactionUSD),
+			optMoney(lim.DailyUSD), optMoney(lim.MonthlyUSD)
+	}
+	return in
 }
 
 func (s *Server) listCards(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -116,12 +133,13 @@ func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	status := body.required("status")
+	var req wire.PatchCardRequest
+	body.into(&req).text(&req.Status)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	c, err := s.svc.Spending().SetCardStatus(r.Context(), o, pathID(r, "bot_id"), pathID(r, "card_id"), status)
+	c, err := s.svc.Spending().SetCardStatus(r.Context(), o, pathID(r, "bot_id"), pathID(r, "card_id"), req.Status)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -135,15 +153,18 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	in := spending.NewTaskInput{
-		BotID:        pathID(r, "bot_id"),
-		MerchantName: body.required("merchant_name"),
-		MerchantURL:  body.required("merchant_url"),
-		ItemName:     body.required("item_name"),
-		AmountCents:  body.integer("amount_cents"),
-		Category:     body.optional("category"),
-		ProfileIndex: body.integer("profile_index"),
-	}
+	// amount_cents is a required integer of the wire type, but its absence
+	// is the service's to report: it is read by name.
+	var req wire.CreateTaskRequest
+	f := body.into(&req)
+	f.text(&req.MerchantName)
+	f.text(&req.MerchantURL)
+	f.text(&req.ItemName)
+	f.optText(&req.Category)
+	f.integer(&req.ProfileIndex)
+	in := spending.NewTaskInput{BotID: pathID(r, "bot_id"), MerchantName: req.MerchantName, MerchantURL: req.MerchantURL,
+		ItemName: req.ItemName, AmountCents: body.integer(f.name(&req.AmountCents)), Category: deref(req.Category),
+		ProfileIndex: req.ProfileIndex}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -153,7 +174,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, o botpay.Own
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"task_id": t.ID, "status": t.Status})
+	writeJSON(w, http.StatusCreated, wire.CreateTaskResponse{TaskID: t.ID, Status: t.Status})
 }
 
 func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -178,7 +199,7 @@ func (s *Server) decidePurchase(v verdict) ownerHandler {
 			writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"confirmation_id": p.ID, "status": p.Status})
+		writeJSON(w, http.StatusOK, wire.ApprovePurchaseResponse{ConfirmationID: p.ID, Status: p.Status})
 	}
 }
 
@@ -197,10 +218,15 @@ func (s *Server) putProcurement(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	c := spending.ProcurementChange{AllowedDomains: body.strings("allowed_domains"), BlockedDomains: body.strings("blocked_domains"),
-		AllowedMerchants: body.strings("allowed_merchants"), BlockedMerchants: body.strings("blocked_merchants"),
-		AllowedRecipients: body.strings("allowed_recipients"),
-		BlockedRecipients: body.strings("blocked_recipients")}
+	var req wire.PutProcurementRequest
+	f := body.into(&req)
+	for _, list := range []*[]string{&req.AllowedDomains, &req.BlockedDomains, &req.AllowedMerchants, &req.BlockedMerchants,
+		&req.AllowedRecipients, &req.BlockedRecipients} {
+		f.strings(list)
+	}
+	c := spending.ProcurementChange{AllowedDomains: sentList(req.AllowedDomains), BlockedDomains: sentList(req.BlockedDomains),
+		AllowedMerchants: sentList(req.AllowedMerchants), BlockedMerchants: sentList(req.BlockedMerchants),
+		AllowedRecipients: sentList(req.AllowedRecipients), BlockedRecipients: sentList(req.BlockedRecipients)}
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -261,17 +287,21 @@ func (o *object) profiles(name string) []botpay.PaymentProfile {
 		if item == nil {
 			continue
 		}
+		// profile_index is a plain int of the wire type, where absent would
+		// read as 0: it is read by name, and absent is refused.
+		var req wire.CardRequestProfile
+		f := item.into(&req)
 		var p botpay.PaymentProfile
-		if idx := item.integer("profile_index"); idx != nil {
+		if idx := item.integer(f.name(&req.ProfileIndex)); idx != nil {
 			p.Index = *idx
 		} else {
-			item.fail("profile_index", "is required")
+			item.fail(f.name(&req.ProfileIndex), "is required")
 		}
-		p.AllowanceDuration = item.required("allowance_duration")
-		p.Allowance, _ = item.usd("allowance_usd", requiredField)
-		if h := item.boolean("human_permission_required"); h != nil {
-			p.HumanPermissionRequired = *h
-		}
+		f.text(&req.AllowanceDuration)
+		f.usd(&req.AllowanceUSD)
+		f.flag(&req.HumanPermissionRequired)
+		p.AllowanceDuration, p.Allowance = req.AllowanceDuration, money(req.AllowanceUSD)
+		p.HumanPermissionRequired = deref(req.HumanPermissionRequired)
 		out = append(out, p)
 	}
 	return out

@@ -6,35 +6,21 @@ import (
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/wire"
 )
 
-// purchaseView is a checkout answer and a checkout status answer
-// (docs/api.md): card details only when approved, expires_at only while held.
-type purchaseView struct {
-	Approved       *bool             `json:"approved,omitempty"`
-	ConfirmationID string            `json:"confirmation_id"`
-	Status         string            `json:"status"`
-	ProfileIndex   int               `json:"profile_index"`
-	MerchantName   string            `json:"merchant_name"`
-	ItemName       string            `json:"item_name"`
-	AmountUSD      botpay.Money      `json:"amount_usd"`
-	MissingDigits  *string           `json:"missing_digits,omitempty"`
-	ExpiryMonth    *string           `json:"expiry_month,omitempty"`
-	ExpiryYear     *string           `json:"expiry_year,omitempty"`
-	ExpiresAt      *botpay.Timestamp `json:"expires_at,omitempty"`
-	Message        string            `json:"message"`
-}
-
-func viewPurchase(o spending.CheckoutOutcome) purchaseView {
+// viewPurchase is a checkout answer and a checkout status answer: card
+// details only when approved, expires_at only while held.
+func viewPurchase(o spending.CheckoutOutcome) wire.Purchase {
 	p := o.Purchase
-	v := purchaseView{ConfirmationID: p.ID, Status: p.Status, ProfileIndex: p.ProfileIndex, MerchantName: p.MerchantName,
-		ItemName: p.ItemName, AmountUSD: p.Amount}
+	v := wire.Purchase{ConfirmationID: p.ID, Status: p.Status, ProfileIndex: p.ProfileIndex, MerchantName: p.MerchantName,
+		ItemName: p.ItemName, AmountUSD: usd(p.Amount)}
 	if d := o.Details; d != nil && p.Status == botpay.PurchaseApproved {
 		v.MissingDigits, v.ExpiryMonth, v.ExpiryYear = &d.MissingDigits, &d.ExpiryMonth, &d.ExpiryYear
 	}
 	switch p.Status {
 	case botpay.PurchasePending:
-		v.ExpiresAt = timestamp(p.ExpiresAt)
+		v.ExpiresAt = optTime(p.ExpiresAt)
 		v.Message = "Waiting for your owner's decision until " + botpay.FormatTime(p.ExpiresAt) +
 			". Poll every 5 seconds for the first minute, then every 15 seconds."
 	case botpay.PurchaseApproved:
@@ -48,7 +34,7 @@ func viewPurchase(o spending.CheckoutOutcome) purchaseView {
 }
 
 // viewCheckout is the answer of a new checkout: 200 approved or 202 held.
-func viewCheckout(o spending.CheckoutOutcome) (int, purchaseView) {
+func viewCheckout(o spending.CheckoutOutcome) (int, wire.Purchase) {
 	v := viewPurchase(o)
 	approved := o.Purchase.Status == botpay.PurchaseApproved
 	v.Approved = &approved
@@ -61,91 +47,48 @@ func viewCheckout(o spending.CheckoutOutcome) (int, purchaseView) {
 	return 202, v
 }
 
-func timestamp(t time.Time) *botpay.Timestamp {
-	if t.IsZero() {
-		return nil
-	}
-	ts := botpay.Timestamp(t)
-	return &ts
-}
-
-type approvalView struct {
-	Kind         string            `json:"kind"`
-	ID           any               `json:"id"` // chk_… for purchases, an integer for signing requests
-	BotID        string            `json:"bot_id"`
-	AmountUSD    any               `json:"amount_usd"` // botpay.Money or botpay.Micro
-	MerchantName string            `json:"merchant_name"`
-	ItemName     string            `json:"item_name"`
-	Status       string            `json:"status"`
-	ExpiresAt    *botpay.Timestamp `json:"expires_at"`
-	CreatedAt    botpay.Timestamp  `json:"created_at"`
-}
-
-func viewApproval(a app.Approval) approvalView {
+// viewApproval is a held purchase or signing request; a purchase's id is
+// its chk_… text, a signing request's its integer, and the amount is
+// cents for one and micro-USDC for the other, so it is written as the
+// number each marshals to.
+func viewApproval(a app.Approval) wire.Approval {
 	if a.Kind == "signing" {
-		g := a.Signing
-		at := g.ExpiresAt
-		return approvalView{Kind: g.Kind, ID: g.ID, BotID: g.BotID, AmountUSD: g.AmountUSD, MerchantName: g.MerchantName,
-			ItemName: g.ItemName, Status: g.Status, ExpiresAt: &at, CreatedAt: g.CreatedAt}
+		return viewSigningApproval(a.Signing)
 	}
 	p := a.Purchase
-	return approvalView{Kind: a.Kind, ID: p.ID, BotID: p.BotID, AmountUSD: p.Amount, MerchantName: p.MerchantName,
-		ItemName: p.ItemName, Status: p.Status, ExpiresAt: timestamp(p.ExpiresAt), CreatedAt: botpay.Timestamp(p.CreatedAt)}
+	return wire.Approval{Kind: a.Kind, ID: p.ID, BotID: p.BotID, AmountUSD: dollars(p.Amount), MerchantName: p.MerchantName,
+		ItemName: p.ItemName, Status: p.Status, ExpiresAt: optTime(p.ExpiresAt), CreatedAt: at(p.CreatedAt)}
 }
 
-type profileView struct {
-	ProfileIndex            int          `json:"profile_index"`
-	AllowanceDuration       string       `json:"allowance_duration"`
-	AllowanceUSD            botpay.Money `json:"allowance_usd"`
-	HumanPermissionRequired bool         `json:"human_permission_required"`
+// viewSigningApproval is a held signing request: its id is an integer and
+// its amount micro-USDC, written with up to six decimals.
+func viewSigningApproval(g app.SigningApproval) wire.Approval {
+	return wire.Approval{Kind: g.Kind, ID: g.ID, BotID: g.BotID, AmountUSD: dollars(g.AmountUSD), MerchantName: g.MerchantName,
+		ItemName: g.ItemName, Status: g.Status, ExpiresAt: wire.Ptr(wire.At(time.Time(g.ExpiresAt))),
+		CreatedAt: wire.At(time.Time(g.CreatedAt))}
 }
 
-type cardLimitsView struct {
-	PerTransactionUSD *botpay.Money `json:"per_transaction_usd"`
-	DailyUSD          *botpay.Money `json:"daily_usd"`
-	MonthlyUSD        *botpay.Money `json:"monthly_usd"`
-}
-
-// cardView never carries digits: the owner entered them, the bot receives
+// viewCard never carries digits: the owner entered them, the bot receives
 // them only through an approved checkout.
-type cardView struct {
-	CardID           string           `json:"card_id"`
-	BotID            string           `json:"bot_id"`
-	CardName         string           `json:"card_name"`
-	Status           string           `json:"status"`
-	RealProfileIndex int              `json:"real_profile_index"`
-	Profiles         []profileView    `json:"profiles"`
-	Limits           cardLimitsView   `json:"limits"`
-	CreatedAt        botpay.Timestamp `json:"created_at"`
-}
-
-func viewCard(c botpay.Card) cardView {
-	v := cardView{CardID: c.ID, BotID: c.BotID, CardName: c.Name, Status: c.Status, RealProfileIndex: c.RealProfileIndex,
-		Profiles: make([]profileView, len(c.Profiles)), CreatedAt: botpay.Timestamp(c.CreatedAt),
-		Limits: cardLimitsView{PerTransactionUSD: c.Limits.PerTransaction, DailyUSD: c.Limits.Daily, MonthlyUSD: c.Limits.Monthly}}
+func viewCard(c botpay.Card) wire.Card {
+	v := wire.Card{CardID: c.ID, BotID: c.BotID, CardName: c.Name, Status: c.Status, RealProfileIndex: c.RealProfileIndex,
+		Profiles: make([]wire.CardProfile, len(c.Profiles)), CreatedAt: at(c.CreatedAt),
+		Limits: wire.CardLimits{PerTransactionUSD: optUSD(c.Limits.PerTransaction), DailyUSD: optUSD(c.Limits.Daily),
+			MonthlyUSD: optUSD(c.Limits.Monthly)}}
 	for i, p := range c.Profiles {
-		v.Profiles[i] = profileView{ProfileIndex: p.Index, AllowanceDuration: p.AllowanceDuration, AllowanceUSD: p.Allowance,
-			HumanPermissionRequired: p.HumanPermissionRequired}
+		v.Profiles[i] = wire.CardProfile{ProfileIndex: p.Index, AllowanceDuration: p.AllowanceDuration,
+			AllowanceUSD: usd(p.Allowance), HumanPermissionRequired: p.HumanPermissionRequired}
 	}
 	return v
 }
 
-type procurementView struct {
-	AllowedDomains   []string `json:"allowed_domains"`
-	BlockedDomains   []string `json:"blocked_domains"`
-	AllowedMerchants []string `json:"allowed_merchants"`
-	BlockedMerchants []string `json:"blocked_merchants"`
-	// AllowedRecipients are EIP-55 checksummed.
-	AllowedRecipients []string          `json:"allowed_recipients"`
-	BlockedRecipients []string          `json:"blocked_recipients"`
-	UpdatedAt         *botpay.Timestamp `json:"updated_at"`
-}
-
-func viewProcurement(p botpay.Procurement) procurementView {
-	return procurementView{AllowedDomains: p.AllowedDomains, BlockedDomains: p.BlockedDomains,
-		AllowedMerchants: p.AllowedMerchants, BlockedMerchants: p.BlockedMerchants, AllowedRecipients: nonNilList(p.AllowedRecipients),
-		BlockedRecipients: nonNilList(p.BlockedRecipients),
-		UpdatedAt:         timestamp(p.UpdatedAt)}
+// viewProcurement writes the recipient lists as [] when empty (they are
+// EIP-55 checksummed); the other lists as they are stored.
+func viewProcurement(p botpay.Procurement) wire.Procurement {
+	return wire.Procurement{AllowedDomains: p.AllowedDomains, BlockedDomains: p.BlockedDomains,
+		AllowedMerchants: p.AllowedMerchants, BlockedMerchants: p.BlockedMerchants,
+		AllowedRecipients: nonNilList(p.AllowedRecipients), BlockedRecipients: nonNilList(p.BlockedRecipients),
+		UpdatedAt: optTime(p.UpdatedAt)}
 }
 
 func nonNilList(l []string) []string {
@@ -155,29 +98,12 @@ func nonNilList(l []string) []string {
 	return l
 }
 
-type taskInstructionsView struct {
-	ProfileIndex *int   `json:"profile_index"`
-	MerchantName string `json:"merchant_name"`
-	MerchantURL  string `json:"merchant_url"`
-	ItemName     string `json:"item_name"`
-	AmountCents  int64  `json:"amount_cents"`
-	Category     string `json:"category"`
-}
-
-type taskView struct {
-	HasTask      bool                  `json:"has_task"`
-	TaskType     string                `json:"task_type,omitempty"`
-	TaskID       string                `json:"task_id,omitempty"`
-	Instructions *taskInstructionsView `json:"instructions,omitempty"`
-	Message      string                `json:"message"`
-}
-
-func viewTask(t botpay.Task, ok bool) taskView {
+func viewTask(t botpay.Task, ok bool) wire.Task {
 	if !ok {
-		return taskView{Message: "No task is waiting. Your owner queues purchase tasks from the dashboard."}
+		return wire.Task{Message: "No task is waiting. Your owner queues purchase tasks from the dashboard."}
 	}
-	return taskView{HasTask: true, TaskType: "purchase", TaskID: t.ID,
-		Instructions: &taskInstructionsView{ProfileIndex: t.ProfileIndex, MerchantName: t.MerchantName, MerchantURL: t.MerchantURL,
+	return wire.Task{HasTask: true, TaskType: wire.Ptr("purchase"), TaskID: wire.Ptr(t.ID),
+		Instructions: &wire.TaskInstructions{ProfileIndex: t.ProfileIndex, MerchantName: t.MerchantName, MerchantURL: t.MerchantURL,
 			ItemName: t.ItemName, AmountCents: int64(t.Amount), Category: t.Category},
 		Message: "Buy " + t.ItemName + " at " + t.MerchantName + ": call POST /api/v1/bot/merchant/checkout with these instructions and task_id " + t.ID + "."}
 }

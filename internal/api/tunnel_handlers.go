@@ -1,25 +1,18 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"regexp"
 	"strconv"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
 )
 
 // TunnelSessionHeader carries the client's session id.
 const TunnelSessionHeader = "X-Tunnel-Session"
 
 var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
-
-type tunnelRequestView struct {
-	RequestID int64               `json:"request_id"`
-	Path      string              `json:"path"`
-	Headers   map[string][]string `json:"headers"`
-	Body      string              `json:"body"`
-}
 
 func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	bot, err := s.svc.Notifications().AuthenticateTunnel(r.Context(), bearer(r))
@@ -50,7 +43,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 		req.Headers = http.Header{}
 	}
 	req.Headers.Set("Authorization", authorization)
-	writeJSON(w, http.StatusOK, tunnelRequestView{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
+	writeJSON(w, http.StatusOK, wire.TunnelNextResponse{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
 }
 
 func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
@@ -69,18 +62,17 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	status := body.integer("status_code")
-	errText := body.optional("error")
+	var req wire.TunnelResultRequest
+	f := body.into(&req)
+	f.integer(&req.StatusCode)
+	f.optText(&req.Error)
 	if err := body.err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	code := 0
-	if status != nil {
-		code = *status
-	}
+	code, errText := deref(req.StatusCode), deref(req.Error)
 	if code == 0 && errText == "" {
-		writeError(w, r, botpay.ValidationError(map[string]string{"status_code": "is required unless error is given"}))
+		writeError(w, r, botpay.ValidationError(map[string]string{f.name(&req.StatusCode): "is required unless error is given"}))
 		return
 	}
 	if len(errText) > 500 {
@@ -90,5 +82,5 @@ func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, json.RawMessage(`{"recorded":true}`))
+	writeJSON(w, http.StatusOK, wire.TunnelResultResponse{Recorded: true})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/x402"
+	"github.com/botpay/botpay/wire"
 )
 
 // signingAuthFailure: the signing endpoint's 401 body is exactly
@@ -25,7 +26,7 @@ func (s *Server) createProcessorWallet(w http.ResponseWriter, r *http.Request, o
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]string{"address": addr})
+	writeJSON(w, http.StatusCreated, wire.CreateProcessorWalletResponse{Address: addr})
 }
 
 // invalidSignRequest turns any decoding problem into the sign endpoint's
@@ -49,23 +50,7 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 		writeError(w, r, invalidSignRequest(err))
 		return
 	}
-	in := payments.SignRequest{ResourceURL: body.required("resource_url"), Recipient: body.required("recipient_address")}
-	if n, ok := body.number("amount_usdc", requiredField); ok {
-		if !n.IsInt() || !n.Num().IsInt64() {
-			body.fail("amount_usdc", "must be a whole number of micro-units")
-		} else {
-			in.Amount = n.Num().Int64()
-		}
-	}
-	if n, ok := body.number("valid_before", optionalField); ok {
-		if !n.IsInt() || !n.Num().IsInt64() {
-			body.fail("valid_before", "must be a Unix time in whole seconds")
-		} else {
-			v := n.Num().Int64()
-			in.ValidBefore = &v
-		}
-	}
-	in.PaymentRequired, _ = body.raw("payment_required", optionalField)
+	in := signRequest(body)
 	if err := body.err(); err != nil {
 		writeError(w, r, invalidSignRequest(err))
 		return
@@ -74,14 +59,15 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 	var blocked *payments.GuardrailBlocked
 	switch {
 	case errors.As(err, &blocked):
-		writeJSON(w, http.StatusForbidden, map[string]string{"error": botpay.CodeGuardrailBlocked, "reason": blocked.Reason,
-			"message": "the request was refused by the owner's guardrails or procurement controls", "request_id": requestID(r)})
+		writeJSON(w, http.StatusForbidden, wire.GuardrailBlocked{Error: botpay.CodeGuardrailBlocked, Reason: blocked.Reason,
+			Message:   wire.Ptr("the request was refused by the owner's guardrails or procurement controls"),
+			RequestID: optText(requestID(r))})
 	case err != nil:
 		writeError(w, r, invalidSignRequest(err))
 	case res.Pending:
-		writeJSON(w, http.StatusAccepted, map[string]any{"status": "awaiting_approval", "approval_id": res.Request.ID,
-			"expires_at": botpay.Timestamp(*res.Request.ExpiresAt),
-			"message":    "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
+		writeJSON(w, http.StatusAccepted, wire.SigningHeld{Status: "awaiting_approval", ApprovalID: res.Request.ID,
+			ExpiresAt: at(*res.Request.ExpiresAt),
+			Message:   "Your owner must approve this payment; you will get purchase.approved with the signed header, or purchase.rejected."})
 	default:
 		writeJSON(w, http.StatusOK, viewSigned(res))
 	}
@@ -89,17 +75,10 @@ func (s *Server) sign(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
 
 // viewSigned is the 200 answer of a signature; it pays the vendor's own
 // offer too when the bot handed over its 402.
-func viewSigned(res payments.SignResult) map[string]any {
-	out := map[string]any{"x_payment_header": res.Header, "signature": res.Signature,
-		"from": res.From, "nonce": res.Request.Nonce, "valid_before": res.Request.ValidBefore,
-		"amount_usdc": int64(res.Request.Amount)}
-	if h := res.PaymentSignature; h != "" {
-		out["payment_signature_header"] = h
-	}
-	if h := res.XPaymentStandard; h != "" {
-		out["x_payment_standard_header"] = h
-	}
-	return out
+func viewSigned(res payments.SignResult) wire.SignX402PaymentResponse {
+	return wire.SignX402PaymentResponse{XPaymentHeader: res.Header, Signature: res.Signature, From: res.From,
+		Nonce: res.Request.Nonce, ValidBefore: res.Request.ValidBefore, AmountUSDC: wire.MicroUSDC(res.Request.Amount),
+		PaymentSignatureHeader: optText(res.PaymentSignature), XPaymentStandardHeader: optText(res.XPaymentStandard)}
 }
 
 func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -114,7 +93,7 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, held.Next, map[string]any{"approvals": held.Items})
+	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewSigningApproval).Items})
 }
 
 func (s *Server) decideSigning(v verdict) ownerHandler {
@@ -129,7 +108,7 @@ func (s *Server) decideSigning(v verdict) ownerHandler {
 			writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"approval_id": id, "status": status})
+		writeJSON(w, http.StatusOK, wire.ApproveSigningRequestResponse{ApprovalID: id, Status: status})
 	}
 }
 
@@ -193,6 +172,36 @@ func (s *Server) payX402(w http.ResponseWriter, r *http.Request, offer app.X402O
 	s.answerSettlement(w, r, ask, res, err, nil)
 }
 
+// signRequest reads a signing request. The numbers are read by name: the
+// service names its own problems for them (whole micro-units, whole
+// seconds), and payment_required is kept as the JSON it came as.
+func signRequest(body *object) payments.SignRequest {
+	var req wire.SignX402PaymentRequest
+	f := body.into(&req)
+	f.text(&req.ResourceURL)
+	f.text(&req.RecipientAddress)
+	in := payments.SignRequest{ResourceURL: req.ResourceURL, Recipient: req.RecipientAddress}
+	amount := f.name(&req.AmountUSDC)
+	if n, ok := body.number(amount, requiredField); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail(amount, "must be a whole number of micro-units")
+		} else {
+			in.Amount = n.Num().Int64()
+		}
+	}
+	validBefore := f.name(&req.ValidBefore)
+	if n, ok := body.number(validBefore, optionalField); ok {
+		if !n.IsInt() || !n.Num().IsInt64() {
+			body.fail(validBefore, "must be a Unix time in whole seconds")
+		} else {
+			v := n.Num().Int64()
+			in.ValidBefore = &v
+		}
+	}
+	in.PaymentRequired, _ = body.raw(f.name(&req.PaymentRequired), optionalField)
+	return in
+}
+
 // x402Buyer reads what a person paying from the buyer page tells the
 // seller: buyer_email and buyer_name in a JSON object body of a POST.
 // Any other body is left alone, as stock x402 clients may send their own.
@@ -208,9 +217,11 @@ func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
 	if json.Unmarshal(data, &fields) != nil {
 		return nil
 	}
+	var req wire.PayX402Request
+	email, buyerName := jsonName(&req, &req.BuyerEmail), jsonName(&req, &req.BuyerName)
 	text := map[string]string{}
 	problems := map[string]string{}
-	for _, name := range []string{"buyer_email", "buyer_name"} {
+	for _, name := range []string{email, buyerName} {
 		raw, ok := fields[name]
 		if !ok || string(raw) == "null" {
 			continue
@@ -224,5 +235,5 @@ func (s *Server) x402Buyer(r *http.Request, offer *app.X402Offer) error {
 	if len(problems) > 0 {
 		return botpay.ValidationError(problems)
 	}
-	return s.svc.Payments().X402Buyer(offer, text["buyer_email"], text["buyer_name"])
+	return s.svc.Payments().X402Buyer(offer, text[email], text[buyerName])
 }

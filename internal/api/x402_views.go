@@ -1,20 +1,16 @@
 package api
 
-import "github.com/botpay/botpay/internal/botpay"
+import (
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/wire"
+)
 
-// processorWalletView is rails.processor_wallet of the status answer
-// (docs/api.md).
-type processorWalletView struct {
-	Status     string        `json:"status"`
-	BalanceUSD *botpay.Micro `json:"balance_usd"` // null when the chain cannot be read
-	Address    string        `json:"address"`
-}
-
-func viewProcessorWallet(status string, p *botpay.ProcessorWallet) processorWalletView {
-	v := processorWalletView{Status: status, Address: p.Address}
+// viewProcessorWallet is rails.processor_wallet of the status answer; its
+// balance is null when the chain cannot be read (never 0 for unknown).
+func viewProcessorWallet(status string, p *botpay.ProcessorWallet) *wire.ProcessorWallet {
+	v := &wire.ProcessorWallet{Status: status, Address: p.Address}
 	if !p.BalanceUnknown {
-		available := p.Available()
-		v.BalanceUSD = &available
+		v.BalanceUSD = wire.Ptr(dollars(p.Available()))
 	}
 	return v
 }

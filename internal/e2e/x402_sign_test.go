@@ -126,13 +126,13 @@ func TestSignEndpointErrors(t *testing.T) {
 
 		r.guardrails(b, map[string]any{"limits": map[string]any{"per_transaction_usd": 0.5}})
 		exact("per-transaction", r.sign(b, signBody(500_001)), 403,
-			`{"error":"guardrail_blocked","message":"the request was refused by the owner's guardrails or procurement controls","reason":"amount exceeds the per-transaction limit of $0.50"}`)
+			`{"error":"guardrail_blocked","reason":"amount exceeds the per-transaction limit of $0.50","message":"the request was refused by the owner's guardrails or procurement controls"}`)
 		r.must(200, "PUT", "/api/v1/owner/master-guardrails", b.OwnerToken, map[string]any{"per_transaction_usd": 0.2})
 		exact("master", r.sign(b, signBody(300_000)), 403,
-			`{"error":"guardrail_blocked","message":"the request was refused by the owner's guardrails or procurement controls","reason":"amount exceeds the owner's master per-transaction limit of $0.20"}`)
+			`{"error":"guardrail_blocked","reason":"amount exceeds the owner's master per-transaction limit of $0.20","message":"the request was refused by the owner's guardrails or procurement controls"}`)
 		r.must(200, "POST", "/api/v1/owner/bots/"+b.ID+"/freeze", b.OwnerToken, map[string]any{"frozen": true})
 		exact("frozen", r.sign(b, signBody(1)), 403,
-			`{"error":"guardrail_blocked","message":"the request was refused by the owner's guardrails or procurement controls","reason":"the owner has frozen this bot's wallet"}`)
+			`{"error":"guardrail_blocked","reason":"the owner has frozen this bot's wallet","message":"the request was refused by the owner's guardrails or procurement controls"}`)
 		r.must(200, "POST", "/api/v1/owner/bots/"+b.ID+"/freeze", b.OwnerToken, map[string]any{"frozen": false})
 
 		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"go/format"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/botpay/botpay/internal/openapi/build"
