@@ -889,9 +889,9 @@ type ReadyzResponse struct {
 type ListTransactionsResponse struct {
 	Transactions []Transaction `json:"transactions"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // RequestTopupRequest is the request body of POST /api/v1/bot/wallet/topup-request.
@@ -922,9 +922,9 @@ type ListMessagesResponse struct {
 	Messages []PendingMessage `json:"messages"`
 	Count    int              `json:"count"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // AckMessagesRequest is the request body of POST /api/v1/bot/messages/ack.
@@ -945,27 +945,27 @@ type SearchVendorsResponse struct {
 	Total      int      `json:"total"`
 	Categories []string `json:"categories"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ListCheckoutPagesResponse is the answer 200 of GET /api/v1/bot/checkout-pages.
 type ListCheckoutPagesResponse struct {
 	CheckoutPages []CheckoutPage `json:"checkout_pages"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ListPaymentLinksResponse is the answer 200 of GET /api/v1/bot/payments/links.
 type ListPaymentLinksResponse struct {
 	PaymentLinks []PaymentLink `json:"payment_links"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // CreatePaymentLinkRequest is the request body of POST /api/v1/bot/payments/create-link.
@@ -982,9 +982,9 @@ type CreatePaymentLinkRequest struct {
 type ListInvoicesResponse struct {
 	Invoices []Invoice `json:"invoices"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // SendInvoiceResponse is the answer 200 of POST /api/v1/bot/invoices/{id}/send.
@@ -1003,9 +1003,9 @@ type SendInvoiceResponse struct {
 type ListSalesResponse struct {
 	Sales []Sale `json:"sales"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // FacilitatorSupportedResponse is the answer 200 of GET /api/v1/x402/facilitator/supported.
@@ -1208,9 +1208,9 @@ type PutCallbackURLRequest struct {
 type ListCardsResponse struct {
 	Cards []Card `json:"cards"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // PatchCardRequest is the request body of PATCH /api/v1/owner/bots/{bot_id}/cards/{card_id}.
@@ -1276,9 +1276,9 @@ type CreateProcessorWalletResponse struct {
 type ListApprovalsResponse struct {
 	Approvals []Approval `json:"approvals"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ApprovePurchaseResponse is the answer 200 of POST /api/v1/owner/purchases/{confirmation_id}/approve.
@@ -1291,9 +1291,9 @@ type ApprovePurchaseResponse struct {
 type ListSigningRequestsResponse struct {
 	Approvals []Approval `json:"approvals"`
 	// Whether another page follows.
-	HasMore *bool `json:"has_more,omitempty" jsonschema:"Whether another page follows."`
+	HasMore bool `json:"has_more" jsonschema:"Whether another page follows."`
 	// The cursor of the next page; null on the last page.
-	NextCursor *string `json:"next_cursor,omitempty" jsonschema:"The cursor of the next page; null on the last page."`
+	NextCursor *string `json:"next_cursor" jsonschema:"The cursor of the next page; null on the last page."`
 }
 
 // ApproveSigningRequestResponse is the answer 200 of POST /api/v1/owner/signing-requests/{approval_id}/approve.

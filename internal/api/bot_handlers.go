@@ -144,7 +144,8 @@ func (s *Server) transactions(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, txs.Next, map[string]any{"transactions": botpay.MapPage(txs, viewTransaction).Items})
+	more, cursor := s.pageEnd(list, txs.Next)
+	writeJSON(w, http.StatusOK, wire.ListTransactionsResponse{Transactions: botpay.MapPage(txs, viewTransaction).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

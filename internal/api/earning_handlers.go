@@ -29,7 +29,8 @@ func (s *Server) listCheckoutPages(w http.ResponseWriter, r *http.Request, bot b
 	for i, p := range pages.Items {
 		out[i] = viewCheckoutPage(p, addr, now)
 	}
-	s.writePage(w, list, pages.Next, map[string]any{"checkout_pages": out})
+	more, cursor := s.pageEnd(list, pages.Next)
+	writeJSON(w, http.StatusOK, wire.ListCheckoutPagesResponse{CheckoutPages: out, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) createCheckoutPage(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -92,7 +93,8 @@ func (s *Server) listPaymentLinks(w http.ResponseWriter, r *http.Request, bot bo
 	for i, l := range links.Items {
 		out[i] = viewPaymentLink(l, now)
 	}
-	s.writePage(w, list, links.Next, map[string]any{"payment_links": out})
+	more, cursor := s.pageEnd(list, links.Next)
+	writeJSON(w, http.StatusOK, wire.ListPaymentLinksResponse{PaymentLinks: out, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) createPaymentLink(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -132,7 +134,8 @@ func (s *Server) listInvoices(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, invoices.Next, map[string]any{"invoices": botpay.MapPage(invoices, viewInvoice).Items})
+	more, cursor := s.pageEnd(list, invoices.Next)
+	writeJSON(w, http.StatusOK, wire.ListInvoicesResponse{Invoices: botpay.MapPage(invoices, viewInvoice).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) createInvoice(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
@@ -247,7 +250,8 @@ func (s *Server) listSales(w http.ResponseWriter, r *http.Request, bot botpay.Bo
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, sales.Next, map[string]any{"sales": botpay.MapPage(sales, viewSale).Items})
+	more, cursor := s.pageEnd(list, sales.Next)
+	writeJSON(w, http.StatusOK, wire.ListSalesResponse{Sales: botpay.MapPage(sales, viewSale).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) cancelInvoice(w http.ResponseWriter, r *http.Request, o botpay.Owner) {

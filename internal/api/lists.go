@@ -76,12 +76,11 @@ func (s *Server) nextCursor(l listRequest, next int64) *string {
 	return &c
 }
 
-// writePage answers a list: body holds the list's array (and anything else
-// it reports); has_more and next_cursor are added.
-func (s *Server) writePage(w http.ResponseWriter, l listRequest, next int64, body map[string]any) {
-	cursor := s.nextCursor(l, next)
-	body["has_more"], body["next_cursor"] = cursor != nil, cursor
-	writeJSON(w, http.StatusOK, body)
+// pageEnd is what a list's answer says of the pages after this one:
+// has_more, and next_cursor (null on the last page).
+func (s *Server) pageEnd(l listRequest, next int64) (hasMore bool, cursor *string) {
+	cursor = s.nextCursor(l, next)
+	return cursor != nil, cursor
 }
 
 // linkNext names the next page of a bare-array list in a Link header

@@ -25,7 +25,8 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, bot botpay
 		out[i] = wire.PendingMessage{MessageID: m.ID, EventID: m.EventID, Event: m.Event, Data: m.Data, Timestamp: at(m.EventAt),
 			StagedAt: at(m.StagedAt), ExpiresAt: at(m.ExpiresAt)}
 	}
-	s.writePage(w, list, msgs.Next, map[string]any{"messages": out, "count": len(out)})
+	more, cursor := s.pageEnd(list, msgs.Next)
+	writeJSON(w, http.StatusOK, wire.ListMessagesResponse{Messages: out, Count: len(out), HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) ackMessages(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {

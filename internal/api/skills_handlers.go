@@ -46,14 +46,12 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, _ botpay.Bot
 	for i, v := range shown {
 		vendors[i] = s.viewVendor(v)
 	}
-	// The envelope is a map, as in writePage: wire.SearchVendorsResponse
-	// would leave out a null next_cursor, which the list writes.
 	var next *string
 	if len(rest) > page.Limit {
 		next = wire.Ptr(s.cursors.encode(list.scope, vendorPosition(rest[page.Limit-1])))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"vendors": vendors, "total": len(found), // every match, not only this page's
-		"categories": slices.Clone(skills.Categories), "has_more": next != nil, "next_cursor": next})
+	writeJSON(w, http.StatusOK, wire.SearchVendorsResponse{Vendors: vendors, Total: len(found), // every match, not only this page's
+		Categories: slices.Clone(skills.Categories), HasMore: next != nil, NextCursor: next})
 }
 
 // The catalogue is ordered by agent friendliness, best first, then slug

@@ -124,7 +124,8 @@ func (s *Server) listCards(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, cards.Next, map[string]any{"cards": botpay.MapPage(cards, viewCard).Items})
+	more, cursor := s.pageEnd(list, cards.Next)
+	writeJSON(w, http.StatusOK, wire.ListCardsResponse{Cards: botpay.MapPage(cards, viewCard).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) patchCard(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
@@ -189,7 +190,8 @@ func (s *Server) approvals(w http.ResponseWriter, r *http.Request, o botpay.Owne
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewApproval).Items})
+	more, cursor := s.pageEnd(list, held.Next)
+	writeJSON(w, http.StatusOK, wire.ListApprovalsResponse{Approvals: botpay.MapPage(held, viewApproval).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) decidePurchase(v verdict) ownerHandler {

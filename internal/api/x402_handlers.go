@@ -93,7 +93,8 @@ func (s *Server) pendingSigningRequests(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	s.writePage(w, list, held.Next, map[string]any{"approvals": botpay.MapPage(held, viewSigningApproval).Items})
+	more, cursor := s.pageEnd(list, held.Next)
+	writeJSON(w, http.StatusOK, wire.ListSigningRequestsResponse{Approvals: botpay.MapPage(held, viewSigningApproval).Items, HasMore: more, NextCursor: cursor})
 }
 
 func (s *Server) decideSigning(v verdict) ownerHandler {

@@ -1,9 +1,8 @@
 package mcp
 
 import (
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/wire"
 )
 
 // The output schemas of the endpoint tools: each endpoint's answer as the
@@ -24,8 +23,9 @@ var (
 		describe("wallet_status", "active, empty (active with a zero balance), pending (not claimed) or inactive"),
 		describe("balance_usd", "available balance in USD (holds subtracted)"),
 		describe("pending_topups", "top-up requests the owner has not fulfilled yet"))
-	transactionsOutput = pageSchema[client.Transaction]("transactions", describe("transactions", "newest first"),
-		describe("transactions.type", "fund, spend, sale, refund, ..."), describe("transactions.amount_usd", "negative for debits"))
+	transactionsOutput = outputSchema[wire.ListTransactionsResponse](describe("transactions", "newest first"),
+		describe("transactions.type", "fund, spend, sale, refund, ..."), describe("transactions.amount_usd", "negative for debits"),
+		describe("next_cursor", cursorText))
 	guardrailsOutput = outputSchema[client.Guardrails](
 		describe("approval_mode", "ask_for_everything, auto_approve_under_threshold or auto_approve_by_category"),
 		describe("limits.ask_approval_above_usd", "purchases above this need the owner's approval (auto_approve_under_threshold)"),
@@ -50,23 +50,16 @@ var (
 		describe("invoice_id", "pass to send_invoice"), describe("status", "draft until sent"))
 	sentInvoiceOutput = outputSchema[client.SentInvoice](
 		describe("email_reason", "null, no_recipient_email or email_error (the invoice is sent either way)"))
-	salesOutput    = pageSchema[client.Sale]("sales", describe("sales", "newest first"))
-	messagesOutput = messagesSchema()
-	ackOutput      = outputSchema[client.AckResult]()
-	vendorsOutput  = outputSchema[client.SkillsList](
+	salesOutput    = outputSchema[wire.ListSalesResponse](describe("sales", "newest first"), describe("next_cursor", cursorText))
+	messagesOutput = outputSchema[wire.ListMessagesResponse](describe("messages", "oldest first"),
+		describe("messages.message_id", "pass to ack_messages once handled"),
+		describe("messages.event", "wallet.funded, purchase.approved, wallet.sale.completed, ..."),
+		describe("next_cursor", cursorText))
+	ackOutput     = outputSchema[client.AckResult]()
+	vendorsOutput = outputSchema[client.SkillsList](
 		describe("vendors.slug", "pass to get_vendor_skill, or read the resource botpay://skills/{slug}"),
 		describe("vendors.agent_friendliness", "0-100"), describe("next_cursor", cursorText))
 )
-
-// messagesSchema is a page of pending messages, which also counts them.
-func messagesSchema() *jsonschema.Schema {
-	s := pageSchema[client.PendingMessage]("messages", describe("messages", "oldest first"),
-		describe("messages.message_id", "pass to ack_messages once handled"),
-		describe("messages.event", "wallet.funded, purchase.approved, wallet.sale.completed, ..."))
-	s.Properties["count"] = &jsonschema.Schema{Type: "integer"}
-	s.PropertyOrder = append(s.PropertyOrder, "count")
-	return s
-}
 
 // skillFileOut is get_vendor_skill's answer: the skill file, which the
 // endpoint serves as Markdown, with its headers as fields.

@@ -48,21 +48,6 @@ func outputSchema[T any](tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema 
 	return s
 }
 
-// pageSchema is the output schema of a page of a list: its items under
-// field, has_more and next_cursor (and count for the messages), as the
-// client reads them (client.Page).
-func pageSchema[T any](field string, tweaks ...func(*jsonschema.Schema)) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-		field:         {Type: "array", Items: outputSchema[T]()},
-		"has_more":    {Type: "boolean"},
-		"next_cursor": {Types: []string{"null", "string"}, Description: "pass as cursor for the next page; null on the last page"},
-	}, PropertyOrder: []string{field, "has_more", "next_cursor"}}
-	for _, tweak := range tweaks {
-		tweak(s)
-	}
-	return s
-}
-
 // wireTypes are the schemas of the types whose JSON form is not their Go
 // kind: amounts marshal as JSON numbers, times as strings, a raw message
 // as any value.

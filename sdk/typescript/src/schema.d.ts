@@ -4175,8 +4175,8 @@ export interface operations {
                      */
                     "application/json": {
                         transactions: components["schemas"]["Transaction"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -4577,8 +4577,8 @@ export interface operations {
                     "application/json": {
                         messages: components["schemas"]["PendingMessage"][];
                         count: number;
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -4713,8 +4713,8 @@ export interface operations {
                         vendors: components["schemas"]["Vendor"][];
                         total: number;
                         categories: string[];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -4824,8 +4824,8 @@ export interface operations {
                      */
                     "application/json": {
                         checkout_pages: components["schemas"]["CheckoutPage"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -4947,8 +4947,8 @@ export interface operations {
                      */
                     "application/json": {
                         payment_links: components["schemas"]["PaymentLink"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -5085,8 +5085,8 @@ export interface operations {
                      */
                     "application/json": {
                         invoices: components["schemas"]["Invoice"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -5322,8 +5322,8 @@ export interface operations {
                      */
                     "application/json": {
                         sales: components["schemas"]["Sale"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -6567,8 +6567,8 @@ export interface operations {
                      */
                     "application/json": {
                         cards: components["schemas"]["Card"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -7034,8 +7034,8 @@ export interface operations {
                      */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
@@ -7147,8 +7147,8 @@ export interface operations {
                      */
                     "application/json": {
                         approvals: components["schemas"]["Approval"][];
-                        has_more?: components["schemas"]["HasMore"];
-                        next_cursor?: components["schemas"]["NextCursor"];
+                        has_more: components["schemas"]["HasMore"];
+                        next_cursor: components["schemas"]["NextCursor"];
                     };
                 };
             };
