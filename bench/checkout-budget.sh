@@ -28,7 +28,12 @@
 # trust auth, a superuser; a database is created and dropped), CHECKOUTS
 # (default 20000), CLIENTS (8), PORT (18483), PG_WALDUMP (default: the
 # server's major version under /usr/lib/postgresql), PGWAL (default: the
-# server's data_directory/pg_wal). The "cluster" WAL figure is the whole
+# server's data_directory/pg_wal), CALLBACK_URL (the bots' callback URL;
+# set and empty: none, so every event is staged as a pending message when
+# written; unset: loadgen's unreachable default, whose events the
+# dispatcher stages, or emit once the bot is marked unreachable, in a mix
+# that depends on timing), BOTPAY_BIN (a botpay binary to measure instead
+# of building this tree's, e.g. an older commit's). The "cluster" WAL figure is the whole
 # server's: other databases' writes land in it, the per-table ones do not.
 # When the server has pg_stat_statements loaded (shared_preload_libraries),
 # the statements of the measured run are listed too, per checkout: calls,
@@ -52,7 +57,7 @@ cleanup() {
 trap cleanup EXIT
 q() { psql -X -qtA "$PGURL_BASE/$db" -c "$1"; }
 psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db" >/dev/null
-go build -o "$work/botpay" ./cmd/botpay
+if [ -n "${BOTPAY_BIN:-}" ]; then cp "$BOTPAY_BIN" "$work/botpay"; else go build -o "$work/botpay" ./cmd/botpay; fi
 go build -o "$work/loadgen" ./bench/loadgen
 DATABASE_URL="$PGURL_BASE/$db?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
 	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 \
@@ -60,7 +65,9 @@ DATABASE_URL="$PGURL_BASE/$db?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPA
 server_pid=$!
 "$work/loadgen" -url "http://127.0.0.1:$PORT" -wait-ready 30s >/dev/null
 # The bots are set up and warmed up by a first, unmeasured run.
-"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout -c "$CLIENTS" -n 2000 -warmup 1s -d 0 >/dev/null
+callback=()
+[ -n "${CALLBACK_URL+set}" ] && callback=(-callback-url "$CALLBACK_URL")
+"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout "${callback[@]}" -c "$CLIENTS" -n 2000 -warmup 1s -d 0 >/dev/null
 sleep 2 # let the dispatcher stage what the warm-up emitted
 snapshot() {
 	q "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del,
@@ -84,7 +91,7 @@ if [ -x "$PG_WALDUMP" ] && [ -r "$PGWAL" ] &&
 	slot=$db
 fi
 wal0=$(q "SELECT pg_current_wal_lsn()")
-"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout -c "$CLIENTS" -n "$CHECKOUTS" -warmup 0s -d 0 -json -out "$work/run.json" >/dev/null
+"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout "${callback[@]}" -c "$CLIENTS" -n "$CHECKOUTS" -warmup 0s -d 0 -json -out "$work/run.json" >/dev/null
 sleep 3 # the dispatcher stages the last events
 wal1=$(q "SELECT pg_current_wal_lsn()")
 sleep 1
@@ -113,7 +120,12 @@ if [ -n "$slot" ]; then
 		  if (d ~ /^INSERT_LEAF / || d ~ /^INSERT_POST / || d ~ /^SPLIT_[LR] level 0,/) entries[r[3]]++ }
 		END { for (k in bytes) printf "%s|%d|%d\n", k, bytes[k], entries[k] }' | sort -t'|' -k1,1 >"$work/walrel"
 fi
-echo "Checkouts measured: $ok (of $CHECKOUTS asked; $CLIENTS workers). $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD)."
+built="$(git rev-parse --short HEAD)"
+[ -n "${BOTPAY_BIN:-}" ] && built="server $BOTPAY_BIN, script $built"
+bots="the default callback URL of loadgen"
+[ -n "${CALLBACK_URL+set}" ] && bots="callback URL '$CALLBACK_URL'"
+[ -n "${CALLBACK_URL+set}" ] && [ -z "$CALLBACK_URL" ] && bots="no callback URL"
+echo "Checkouts measured: $ok (of $CHECKOUTS asked; $CLIENTS workers; bots with $bots). $(date -u +%Y-%m-%dT%H:%MZ), $built."
 echo
 if [ -n "$slot" ]; then
 	echo "Index entries and WAL bytes per table are read from the run's WAL (pg_waldump): exact, and this database's only."
