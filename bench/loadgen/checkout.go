@@ -22,7 +22,7 @@ func init() { scenarios["checkout"] = setupCheckout }
 // BOTPAY_RATE_CHECKOUT_PER_HOUR (bench/checkout-vs-pgbench.sh does).
 func setupCheckout(ctx context.Context, c *http.Client, base string, cfg setupConfig) (newRequest, error) {
 	keys, err := inParallel(max(cfg.bots, cfg.workers), func(i int) (string, error) {
-		key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i))
+		key, err := buyingBot(ctx, c, base, cfg.runID+"-"+strconv.Itoa(i), cfg.callbackURL)
 		return "Bearer " + key, err
 	})
 	if err != nil {
@@ -45,8 +45,8 @@ func setupCheckout(ctx context.Context, c *http.Client, base string, cfg setupCo
 
 // buyingBot signs an owner up, pairs one bot with it (claims are limited per
 // owner and per client IP; pairing needs only a high registration limit),
-// funds the bot and adds a card.
-func buyingBot(ctx context.Context, c *http.Client, base, name string) (string, error) {
+// funds the bot and adds a card. An empty callbackURL registers none.
+func buyingBot(ctx context.Context, c *http.Client, base, name, callbackURL string) (string, error) {
 	var owner struct {
 		Token string `json:"token"`
 	}
@@ -67,9 +67,12 @@ func buyingBot(ctx context.Context, c *http.Client, base, name string) (string, 
 		BotID  string `json:"bot_id"`
 		APIKey string `json:"api_key"`
 	}
-	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "",
-		map[string]string{"bot_name": "bench-buyer-" + name, "owner_email": "bench-buyer-" + name + "@example.com",
-			"callback_url": "https://bot.example.com/hook", "pairing_code": code.PairingCode}, http.StatusCreated, &reg)
+	in := map[string]string{"bot_name": "bench-buyer-" + name, "owner_email": "bench-buyer-" + name + "@example.com",
+		"pairing_code": code.PairingCode}
+	if callbackURL != "" {
+		in["callback_url"] = callbackURL
+	}
+	err := callJSON(ctx, c, http.MethodPost, base+"/api/v1/bots/register", "", in, http.StatusCreated, &reg)
 	if err != nil {
 		return "", fmt.Errorf("set-up: register bot: %w", err)
 	}

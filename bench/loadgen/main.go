@@ -68,6 +68,7 @@ type options struct {
 	freePort    bool
 	watch       cpuWatch
 	apiKey      string
+	callbackURL string
 	bots        int
 }
 
@@ -116,6 +117,7 @@ func parseFlags(args []string) (options, []string, error) {
 	fs.StringVar(&o.outFile, "out", "", "also write the JSON result to this file")
 	fs.StringVar(&o.label, "label", "", "free-form label stored in the result (e.g. the database engine)")
 	fs.IntVar(&o.bots, "bots", 256, "checkout: bots to set up and spread the checkouts over (0: one per worker)")
+	fs.StringVar(&o.callbackURL, "callback-url", "https://bot.example.com/hook", "checkout: the bots' callback URL; empty: none (every event is staged when written)")
 	fs.StringVar(&o.apiKey, "api-key", "", "wallet-check/status: use this existing bot's API key instead of setting up a new bot")
 	fs.IntVar(&o.watch.serverPID, "watch-pid", 0, "server pid whose CPU time is reported (Linux /proc)")
 	fs.StringVar(&o.watch.dbMatch, "watch-cmdline", "", "report the CPU time of processes whose command line contains this (e.g. the PostgreSQL database name)")

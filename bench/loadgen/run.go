@@ -45,7 +45,8 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 	client := newClient(o.concurrency, o.timeout)
 	defer closeIdle(client)
 	setupCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	build, err := scenarios[o.scenario](setupCtx, client, base.String(), setupConfig{runID: newRunID(), apiKey: o.apiKey, bots: o.bots, workers: o.concurrency})
+	build, err := scenarios[o.scenario](setupCtx, client, base.String(), setupConfig{runID: newRunID(), apiKey: o.apiKey, bots: o.bots, workers: o.concurrency,
+		callbackURL: o.callbackURL})
 	cancel()
 	if err != nil {
 		return Result{}, err

@@ -28,6 +28,9 @@ type setupConfig struct {
 	// bots and workers: how many bots a multi-bot scenario sets up, and
 	// how many workers will share them.
 	bots, workers int
+	// callbackURL is the checkout bots' callback URL; empty: none, so
+	// their events are staged as pending messages when written.
+	callbackURL string
 }
 
 var scenarios = map[string]setupFunc{

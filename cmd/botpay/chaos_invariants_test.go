@@ -99,7 +99,10 @@ func balanceAfterChains(t *testing.T, db *sql.DB, _ *answered) {
 // each owner approval has exactly one purchase.approved.
 func approvedPurchasesRecorded(t *testing.T, db *sql.DB, _ *answered) {
 	authorized, decided := map[string]int{}, map[string]int{}
-	rows(t, db, `SELECT bot_id, event_type, data FROM outbox WHERE event_type IN ('wallet.spend.authorized', 'purchase.approved')`,
+	// An event staged at emit has its payload in its pending message only.
+	rows(t, db, `SELECT o.bot_id, o.event_type, COALESCE(o.data, m.data) FROM outbox o
+		LEFT JOIN pending_messages m ON o.data IS NULL AND m.bot_id = o.bot_id AND m.event_id = o.event_id
+		WHERE o.event_type IN ('wallet.spend.authorized', 'purchase.approved')`,
 		func(r *sql.Rows) error {
 			var bot, typ, data string
 			if err := r.Scan(&bot, &typ, &data); err != nil {

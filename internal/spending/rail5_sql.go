@@ -83,7 +83,8 @@ func scrubCardFile(ctx context.Context, tx *kernel.Tx, eventID string) error {
 			data string
 		}
 		var found []row
-		err := tx.EachRow(ctx, kernel.Step{Query: `SELECT id, data FROM ` + table + ` WHERE event_id = $1`, Args: []any{eventID},
+		// An outbox row staged at emit has no data: its copy is the pending message's.
+		err := tx.EachRow(ctx, kernel.Step{Query: `SELECT id, data FROM ` + table + ` WHERE event_id = $1 AND data IS NOT NULL`, Args: []any{eventID},
 			Each: func(sc kernel.Scanner) error {
 				var r row
 				err := sc.Scan(&r.id, &r.data)

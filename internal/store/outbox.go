@@ -12,10 +12,14 @@ import (
 // (ledger.Outbox.Emit).
 func (t *Tx) emit(e botpay.Event) error { return t.s.outbox.Emit(t.k, e) }
 
-// Events lists a bot's outbox entries, oldest first (for the dispatcher and
-// for tests that prove each change wrote its event).
+// Events lists a bot's outbox entries, oldest first (for tests that prove
+// each change wrote its event, and tools). An event staged at emit keeps
+// its payload only in its pending message, so the data is read there; it
+// is nil once that message was purged.
 func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error) {
-	rows, err := s.query(ctx, `SELECT event_id, event_type, data, created_at FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
+	rows, err := s.query(ctx, `SELECT o.event_id, o.event_type, COALESCE(o.data, m.data), o.created_at
+		FROM outbox o LEFT JOIN pending_messages m ON o.data IS NULL AND m.bot_id = o.bot_id AND m.event_id = o.event_id
+		WHERE o.bot_id = $1 ORDER BY o.id`, botID)
 	if err != nil {
 		return nil, wrapErr(err, "events %s", botID)
 	}
@@ -23,13 +27,15 @@ func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error
 	var out []botpay.Event
 	for rows.Next() {
 		e := botpay.Event{BotID: botID}
-		var data string
+		var data sql.NullString
 		var at int64
 		if err := rows.Scan(&e.ID, &e.Type, &data, &at); err != nil {
 			return nil, wrapErr(err, "events %s", botID)
 		}
-		if err := json.Unmarshal([]byte(data), &e.Data); err != nil {
-			return nil, wrapErr(err, "events %s", botID)
+		if data.Valid {
+			if err := json.Unmarshal([]byte(data.String), &e.Data); err != nil {
+				return nil, wrapErr(err, "events %s", botID)
+			}
 		}
 		e.CreatedAt = fromMS(at)
 		out = append(out, e)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -143,4 +145,68 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestStagedEventWritesItsPayloadOnce checks that an event staged when it
+// is written, by emit or by the checkout's own statement, keeps its payload
+// in its pending message only (the outbox row's data is NULL), while an
+// event left to the dispatcher keeps it in its outbox row, where the
+// dispatcher reads it; Store.Events reads the payload of both.
+func TestStagedEventWritesItsPayloadOnce(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, callback, event string
+		staged                bool
+	}{
+		{"emit for a bot without a webhook", "", "rails.updated", true},
+		{"emit for a bot with a webhook", "https://bot.example.com/hook", "rails.updated", false},
+		{"checkout of a bot without a webhook", "", "wallet.spend.authorized", true},
+		{"checkout of a bot with a webhook", "https://bot.example.com/hook", "wallet.spend.authorized", false},
+	}
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		st := db.Store
+		owner := storetest.NewOwner(t, st)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
+				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
+					t.Fatal(err)
+				}
+				writeEventOf(t, st, b.ID, c.event)
+				events, err := st.Events(ctx, b.ID)
+				if err != nil || len(events) == 0 || events[len(events)-1].Type != c.event || len(events[len(events)-1].Data) == 0 {
+					t.Fatalf("events = %+v, %v; want the %s last, with its data", events, err, c.event)
+				}
+				var withData, messages int
+				if err := st.Kernel().QueryRow(ctx, `SELECT COUNT(data), (SELECT COUNT(*) FROM pending_messages WHERE event_id = $1)
+					FROM outbox WHERE event_id = $1`, events[len(events)-1].ID).Scan(&withData, &messages); err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool][2]int{true: {0, 1}, false: {1, 0}}[c.staged]; [2]int{withData, messages} != want {
+					t.Fatalf("outbox rows with data %d, pending messages %d; want %d and %d", withData, messages, want[0], want[1])
+				}
+			})
+		}
+	})
+}
+
+// writeEventOf writes one event of type event for bot: rails.updated by
+// emit, wallet.spend.authorized by an auto-approved checkout.
+func writeEventOf(t *testing.T, st *store.Store, botID, event string) {
+	t.Helper()
+	if event == "wallet.spend.authorized" {
+		res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: botID, ProfileIndex: 1, ItemName: "thing",
+			Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
+		if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
+			t.Fatalf("checkout = %+v, %v", res.Purchase, err)
+		}
+		return
+	}
+	err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		return st.Outbox().Emit(tx, botpay.NewEvent(botID, botpay.RailsUpdatedData{Action: botpay.ActionLimitsUpdated,
+			BotID: botID, Message: "Your owner changed your spending guardrails."}, st.Clock().Now()))
+	})
+	if err != nil {
+		t.Fatalf("emit: %v", err)
+	}
 }
