@@ -1,11 +1,8 @@
 package inproc
 
 import (
-	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
-	"sync/atomic"
 	"testing"
 
 	"github.com/botpay/botpay/internal/store/storetest"
@@ -30,26 +27,9 @@ func BenchmarkCheckout(b *testing.B) {
 			for i := range keys {
 				keys[i] = buyingBot(b, h, strconv.Itoa(i))
 			}
-			var next atomic.Int64
-			body := []byte(`{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
-				`"item_name":"Widget","amount_cents":100,"category":"retail"}`)
-			b.SetParallelism(parallelism)
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				key := keys[int(next.Add(1)-1)%buyers]
-				for pb.Next() {
-					r := httptest.NewRequest(http.MethodPost, "/api/v1/bot/merchant/checkout", bytes.NewReader(body))
-					r.Header.Set("Authorization", "Bearer "+key)
-					r.Header.Set("Content-Type", "application/json")
-					w := httptest.NewRecorder()
-					h.ServeHTTP(w, r)
-					if w.Code != http.StatusOK {
-						b.Errorf("checkout: %d %s", w.Code, w.Body)
-						return
-					}
-				}
-			})
+			body := `{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
+				`"item_name":"Widget","amount_cents":100,"category":"retail"}`
+			benchPost(b, h, "/api/v1/bot/merchant/checkout", body, keys)
 		})
 	}
 }

@@ -1,11 +1,11 @@
 package inproc
 
 import (
-	"bytes"
 	"crypto/rand"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -34,25 +34,8 @@ func BenchmarkSign(b *testing.B) {
 			for i := range keys {
 				keys[i] = signingBot(b, h, strconv.Itoa(i))
 			}
-			var next atomic.Int64
-			body := []byte(`{"resource_url":"https://vendor.example/data","amount_usdc":1,"recipient_address":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}`)
-			b.SetParallelism(parallelism)
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				key := keys[int(next.Add(1)-1)%signers]
-				for pb.Next() {
-					r := httptest.NewRequest(http.MethodPost, "/api/v1/processor-wallet/bot/sign", bytes.NewReader(body))
-					r.Header.Set("Authorization", "Bearer "+key)
-					r.Header.Set("Content-Type", "application/json")
-					w := httptest.NewRecorder()
-					h.ServeHTTP(w, r)
-					if w.Code != http.StatusOK {
-						b.Errorf("sign: %d %s", w.Code, w.Body)
-						return
-					}
-				}
-			})
+			body := `{"resource_url":"https://vendor.example/data","amount_usdc":1,"recipient_address":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}`
+			benchPost(b, h, "/api/v1/processor-wallet/bot/sign", body, keys)
 		})
 	}
 }
@@ -87,4 +70,28 @@ func signingBot(b *testing.B, h http.Handler, name string) string {
 	call(b, h, "PUT", bot+"/guardrails", ownerToken, `{"approval_mode":"auto_approve_under_threshold",`+
 		`"limits":{"per_transaction_usd":1000,"daily_usd":10000000,"monthly_usd":10000000,"ask_approval_above_usd":null}}`, 200, nil)
 	return apiKey
+}
+
+// benchPost POSTs body to path through h in parallel, each goroutine as
+// one of the bots whose keys are given (in turn, so that goroutines do not
+// all queue on one bot's wallet), and fails on any answer but 200.
+func benchPost(b *testing.B, h http.Handler, path, body string, keys []string) {
+	var next atomic.Int64
+	b.SetParallelism(parallelism)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		key := keys[int(next.Add(1)-1)%len(keys)]
+		for pb.Next() {
+			r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+			r.Header.Set("Authorization", "Bearer "+key)
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != http.StatusOK {
+				b.Errorf("POST %s: %d %s", path, w.Code, w.Body)
+				return
+			}
+		}
+	})
 }

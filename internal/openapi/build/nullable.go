@@ -40,12 +40,7 @@ func nullableOptionals(doc, schema *Object, done map[*Object]bool) {
 	if props == nil {
 		return
 	}
-	var required []string
-	for _, r := range listOfAny(schema.Get("required")) {
-		if s, ok := r.(string); ok {
-			required = append(required, s)
-		}
-	}
+	required := RequiredOf(schema)
 	for _, name := range props.Keys() {
 		p := props.Obj(name)
 		nullableOptionals(doc, p, done)

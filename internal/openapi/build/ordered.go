@@ -228,3 +228,35 @@ func resolve(doc, o *Object) *Object {
 	}
 	return o
 }
+
+// RequiredOf lists the members schema s requires.
+func RequiredOf(s *Object) []string {
+	var out []string
+	for _, r := range listOfAny(s.Get("required")) {
+		if name, ok := r.(string); ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Describe is a schema's description, or that of the alternative or the
+// component it names.
+func Describe(doc, s *Object) string {
+	if d := s.Str("description"); d != "" {
+		return strings.TrimSpace(d)
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		for _, alt := range listOf(s.Get(key)) {
+			if d := Describe(doc, alt); d != "" {
+				return d
+			}
+		}
+	}
+	if s.Has("$ref") {
+		if target := resolve(doc, s); target != nil && target != s {
+			return strings.TrimSpace(target.Str("description"))
+		}
+	}
+	return ""
+}

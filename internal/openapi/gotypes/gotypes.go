@@ -165,7 +165,7 @@ func typeDoc(name, what, description string) string {
 // members merges the properties and required lists of s and its allOf.
 func (g *gen) members(s *build.Object) (*build.Object, []string) {
 	s = build.Resolve(g.doc, s)
-	props, required := build.NewObject(), requiredOf(s)
+	props, required := build.NewObject(), build.RequiredOf(s)
 	for _, part := range build.ListOf(s.Get("allOf")) {
 		p, r := g.members(part)
 		for _, k := range p.Keys() {
@@ -178,15 +178,4 @@ func (g *gen) members(s *build.Object) (*build.Object, []string) {
 		props.Set(k, own.Get(k))
 	}
 	return props, required
-}
-
-func requiredOf(s *build.Object) []string {
-	var out []string
-	list, _ := s.Get("required").([]any)
-	for _, r := range list {
-		if name, ok := r.(string); ok {
-			out = append(out, name)
-		}
-	}
-	return out
 }

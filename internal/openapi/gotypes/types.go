@@ -14,7 +14,7 @@ import (
 
 // member is the field of property name of the struct parent.
 func (g *gen) member(parent, name string, p *build.Object, required bool) field {
-	f := field{Name: exported(name), JSON: name, Doc: describe(g.doc, p)}
+	f := field{Name: exported(name), JSON: name, Doc: build.Describe(g.doc, p)}
 	if n := g.memberName(p); n != "" {
 		f.Name = n
 	}
@@ -182,26 +182,6 @@ func (g *gen) scalar(ctx, kind string, s *build.Object) string {
 		}
 	}
 	return "json.RawMessage"
-}
-
-// describe is a member's description, or that of the schema it names.
-func describe(doc, s *build.Object) string {
-	if d := s.Str("description"); d != "" {
-		return strings.TrimSpace(d)
-	}
-	for _, key := range []string{"anyOf", "oneOf"} {
-		for _, alt := range build.ListOf(s.Get(key)) {
-			if d := describe(doc, alt); d != "" {
-				return d
-			}
-		}
-	}
-	if s.Has("$ref") {
-		if target := build.Resolve(doc, s); target != nil && target != s {
-			return strings.TrimSpace(target.Str("description"))
-		}
-	}
-	return ""
 }
 
 func (g *gen) render(pkg string) ([]byte, error) {

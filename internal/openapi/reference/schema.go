@@ -187,14 +187,14 @@ func fieldsOf(doc, s *build.Object, prefix string, depth int, open bool) []Field
 	if props == nil {
 		return nil
 	}
-	required := requiredOf(s)
+	required := build.RequiredOf(s)
 	var out []Field
 	for _, name := range props.Keys() {
 		p := props.Obj(name)
 		full := prefix + dot(prefix) + name
 		out = append(out, Field{
 			Name: full, Type: typeOf(doc, p), Required: slices.Contains(required, name),
-			Constraints: constraintsOf(doc, p), Description: describe(doc, p),
+			Constraints: constraintsOf(doc, p), Description: build.Describe(doc, p),
 		})
 		if !p.Has("$ref") {
 			out = append(out, fieldsOf(doc, p, full, depth+1, false)...)
@@ -246,37 +246,6 @@ func mergedFields(doc *build.Object, parts []*build.Object, prefix string, depth
 		}
 	}
 	return out
-}
-
-func requiredOf(s *build.Object) []string {
-	var out []string
-	list, _ := s.Get("required").([]any)
-	for _, r := range list {
-		if name, ok := r.(string); ok {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
-// describe is a schema's description, or its target's.
-func describe(doc, s *build.Object) string {
-	if d := s.Str("description"); d != "" {
-		return strings.TrimSpace(d)
-	}
-	for _, key := range []string{"anyOf", "oneOf"} {
-		for _, alt := range build.ListOf(s.Get(key)) {
-			if d := describe(doc, alt); d != "" {
-				return d
-			}
-		}
-	}
-	if s.Has("$ref") {
-		if target := build.Resolve(doc, s); target != s && target != nil {
-			return strings.TrimSpace(target.Str("description"))
-		}
-	}
-	return ""
 }
 
 // exampleText is a JSON example indented for reading.
