@@ -2,10 +2,7 @@ package inproc
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
-
-	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 // buyers is how many bots BenchmarkCheckout spreads its calls over, one
@@ -19,19 +16,9 @@ const buyers = 32
 // network. Its CPU profile and allocations are the server half of the
 // checkout's budget.
 func BenchmarkCheckout(b *testing.B) {
-	for _, d := range storetest.Dialects {
-		b.Run(string(d), func(b *testing.B) {
-			s := newSigningService(b, d)
-			h := s.handler(b, "discard")
-			keys := make([]string, buyers)
-			for i := range keys {
-				keys[i] = buyingBot(b, h, strconv.Itoa(i))
-			}
-			body := `{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
-				`"item_name":"Widget","amount_cents":100,"category":"retail"}`
-			benchPost(b, h, "/api/v1/bot/merchant/checkout", body, keys)
-		})
-	}
+	body := `{"profile_index":1,"merchant_name":"Bench Shop","merchant_url":"https://shop.example.com/item",` +
+		`"item_name":"Widget","amount_cents":100,"category":"retail"}`
+	benchBots(b, "/api/v1/bot/merchant/checkout", body, buyers, buyingBot)
 }
 
 // buyingBot registers a bot for a new owner, claims it, funds it with

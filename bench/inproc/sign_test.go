@@ -26,16 +26,22 @@ const signers = 32
 // (the facts read under the wallet's lock, the decision, the signature,
 // the write) without the network.
 func BenchmarkSign(b *testing.B) {
+	body := `{"resource_url":"https://vendor.example/data","amount_usdc":1,"recipient_address":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}`
+	benchBots(b, "/api/v1/processor-wallet/bot/sign", body, signers, signingBot)
+}
+
+// benchBots runs benchPost on each engine over n bots that setUp makes
+// (setUp answers a bot's API key).
+func benchBots(b *testing.B, path, body string, n int, setUp func(b *testing.B, h http.Handler, name string) string) {
 	for _, d := range storetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			s := newSigningService(b, d)
 			h := s.handler(b, "discard")
-			keys := make([]string, signers)
+			keys := make([]string, n)
 			for i := range keys {
-				keys[i] = signingBot(b, h, strconv.Itoa(i))
+				keys[i] = setUp(b, h, strconv.Itoa(i))
 			}
-			body := `{"resource_url":"https://vendor.example/data","amount_usdc":1,"recipient_address":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C"}`
-			benchPost(b, h, "/api/v1/processor-wallet/bot/sign", body, keys)
+			benchPost(b, h, path, body, keys)
 		})
 	}
 }
