@@ -14,7 +14,17 @@
 # DURATION seconds per measurement (20), ROUNDS of both workloads (3), SCALE for pgbench (= CLIENTS),
 # PORT for the botpay server (18482), PGBENCH (found on PATH or under
 # /usr/lib/postgresql/*/bin), BOTPAY_DB (run botpay on this existing
-# database, e.g. one filled by bench/seed, instead of a fresh one; it is kept).
+# database, e.g. one filled by bench/seed, instead of a fresh one; it is kept),
+# CALLBACK_URL (the checkout bots' callback URL; unset: loadgen's default, an
+# address that never answers, so the dispatcher retries and stages every
+# event; set and empty: none, every event staged as a pending message when
+# written), BOTPAY_BIN (a botpay binary to measure instead of building this
+# tree's, e.g. an older commit's, so that both run under this script).
+#
+# CPU per transaction, on Linux: for botpay, loadgen reads the server's and
+# its PostgreSQL backends' ticks in /proc; for pgbench, whose backends exit
+# with it, the machine's busy ticks (/proc/stat) during the run less
+# pgbench's own user and system time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +53,7 @@ trap cleanup EXIT
 psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_pgbench" >/dev/null
 
 "$PGBENCH" -i -q -s "$SCALE" "$PGURL_BASE/$db_pgbench" >/dev/null 2>&1
-go build -o "$work/botpay" ./cmd/botpay
+if [ -n "${BOTPAY_BIN:-}" ]; then cp "$BOTPAY_BIN" "$work/botpay"; else go build -o "$work/botpay" ./cmd/botpay; fi
 go build -o "$work/loadgen" ./bench/loadgen
 DATABASE_URL="$PGURL_BASE/$db_botpay?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
 	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL=warn \
@@ -60,32 +70,41 @@ done
 # 256 bots (not measured) and warms up for 3 s. A checkpoint before each
 # measured workload, so neither pays for flushing the pages the other (or
 # pgbench's initialisation) dirtied.
+busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 field() { sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
 ratios=()
 rows=""
 for round in $(seq "$ROUNDS"); do
 	echo "== round $round/$ROUNDS: pgbench TPC-B-like (scale $SCALE, $CLIENTS clients, ${DURATION}s), then botpay checkout (256 bots)" >&2
 	psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
-	"$PGBENCH" -c "$CLIENTS" -j 2 -T "$DURATION" -M prepared "$PGURL_BASE/$db_pgbench" >"$work/pgbench.txt" 2>&1
+	before=$(busy_ticks)
+	/usr/bin/time -f '%U %S' -o "$work/pgbench.time" \
+		"$PGBENCH" -c "$CLIENTS" -j 2 -T "$DURATION" -M prepared "$PGURL_BASE/$db_pgbench" >"$work/pgbench.txt" 2>&1
+	after=$(busy_ticks)
 	pg_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
+	pg_txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
+	pg_us=$(awk -v a="$before" -v b="$after" -v n="$pg_txns" '{ printf "%.0f", ((b - a) / 100 - $1 - $2) * 1e6 / n }' "$work/pgbench.time")
 	psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
 	"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout -c "$CLIENTS" -d "${DURATION}s" -warmup 3s \
-		-label postgres -json -out "$work/checkout.json" >/dev/null
+		-label postgres -json -out "$work/checkout.json" -watch-pid "$server_pid" -watch-cmdline "$db_botpay" \
+		${CALLBACK_URL+-callback-url "$CALLBACK_URL"} >/dev/null
 	rps=$(field requests_per_second "$work/checkout.json")
 	ok=$(field success "$work/checkout.json")
 	failed=$(field failed "$work/checkout.json")
 	p50=$(field p50 "$work/checkout.json")
 	p99=$(field p99 "$work/checkout.json")
+	server_us=$(printf '%.0f' "$(field server_cpu_us_per_request "$work/checkout.json")")
+	db_us=$(printf '%.0f' "$(field database_cpu_us_per_request "$work/checkout.json")")
 	ratio=$(awk -v a="$rps" -v b="$pg_tps" 'BEGIN { printf "%.2f", a / b }')
 	ratios+=("$ratio")
-	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) |"$'\n'
+	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $server_us | $db_us |"$'\n'
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
 
 cat <<TABLE
-| round | pgbench TPC-B tps ($CLIENTS clients, scale $SCALE, prepared) | checkout/s ($CLIENTS workers, HTTP, 256 bots) | ratio | checkout p50 ms | checkout p99 ms | failed |
-|---|---|---|---|---|---|---|
+| round | pgbench TPC-B tps ($CLIENTS clients, scale $SCALE, prepared) | checkout/s ($CLIENTS workers, HTTP, 256 bots) | ratio | checkout p50 ms | checkout p99 ms | failed | PostgreSQL CPU µs / TPC-B txn | server CPU µs / checkout | PostgreSQL CPU µs / checkout |
+|---|---|---|---|---|---|---|---|---|---|
 $rows
-checkout / TPC-B throughput ratio, median of $ROUNDS rounds: **$median** (target ≥ 0.5); p99 per round above (target ≤ 20 ms).
+checkout / TPC-B throughput ratio, median of $ROUNDS rounds: **$median** (target ≥ 0.6); p99 per round above (target ≤ 15 ms). The CPU columns are sound on a quiet machine only: the pgbench one counts every process of the machine but pgbench.
 Machine: $(nproc) CPUs, $(uname -sr), $(psql -tA "$PGURL_BASE/postgres" -c 'SHOW server_version' 2>/dev/null | head -n 1 | sed 's/^/PostgreSQL /'), Go $(go env GOVERSION).
 TABLE
