@@ -106,7 +106,7 @@ func viewCallbackState(b botpay.Bot) wire.CallbackState {
 		WebhookFailCount: b.WebhookFailCount}
 }
 
-// walletCheck authenticates and reads in one step (app.WalletCheck) instead
+// walletCheck authenticates and reads in one step (wallets.Service.WalletCheck) instead
 // of going through s.bot: it is a GET, so there is no idempotency layer to
 // keep, and it saves a database round trip on the hottest call.
 func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request) {

@@ -46,10 +46,6 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 	return b, err
 }
 
-// apiKeyMatch selects the bot (alias b) whose current key is $1, or whose
-// previous key is $1 and still inside its grace period at $2.
-const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
-
 // errBotFrozen refuses a frozen bot's own changes to its key, profile or
 // callback: freezing is how an owner contains a bot, and a leaked key must
 // not be able to redirect the bot's events or take the key over meanwhile.
