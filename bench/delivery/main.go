@@ -40,6 +40,7 @@ import (
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/wallets"
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -111,10 +112,7 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 	if err != nil {
 		return err
 	}
-	fund := func(i int) error {
-		_, err := st.Fund(ctx, owner, bots[i%len(bots)], 1, "bench")
-		return err
-	}
+	fund := funder(ctx, st, owner, bots)
 
 	// Throughput: n events waiting, then drained by a fresh dispatcher.
 	fmt.Printf("engine %s: writing %d events for %d bots…\n", engine, n, nBots)
@@ -162,6 +160,16 @@ func run(dbURL, inPlace string, n, rate int, dur time.Duration, nBots int) error
 	fmt.Printf("lag at %d events/s for %s (%d events): p50 %s, p99 %s, max %s\n", rate, dur, len(lags),
 		pct(0.50).Round(100*time.Microsecond), pct(0.99).Round(100*time.Microsecond), pct(1).Round(100*time.Microsecond))
 	return nil
+}
+
+// funder funds the i-th funding's bot by one cent, through the card
+// wallet's use case as the owner API does: one ledger row and one event.
+func funder(ctx context.Context, st *store.Store, owner string, bots []string) func(i int) error {
+	w := wallets.New(wallets.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
+	return func(i int) error {
+		_, err := w.Fund(ctx, botpay.Owner{ID: owner}, bots[i%len(bots)], 1, "")
+		return err
+	}
 }
 
 // setup creates an owner and nBots claimed bots delivering to hook.

@@ -171,7 +171,7 @@ const (
 	qGuardrails = `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
 			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
 		FROM guardrails WHERE bot_id = $1`
-	// qProcessor is read by app.Overview for every wallet/check although the
+	// qProcessor is read by wallets.Service.Overview for every wallet/check although the
 	// wallet/check answer does not show it (it has no row for this bot).
 	qProcessor = `SELECT w.bot_id, w.address, w.sealed_key, w.balance_micro,
 	(SELECT COALESCE(SUM(r.amount_micro), 0) FROM signing_requests r

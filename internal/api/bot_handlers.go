@@ -92,7 +92,7 @@ func gatewayConfig(t *bots.Tunnel) string {
 }
 
 func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	o, err := s.svc.Overview(r.Context(), bot, true)
+	o, err := s.svc.Wallets().Overview(r.Context(), bot, true)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -106,11 +106,11 @@ func viewCallbackState(b botpay.Bot) wire.CallbackState {
 		WebhookFailCount: b.WebhookFailCount}
 }
 
-// walletCheck authenticates and reads in one step (app.WalletCheck) instead
+// walletCheck authenticates and reads in one step (wallets.Service.WalletCheck) instead
 // of going through s.bot: it is a GET, so there is no idempotency layer to
 // keep, and it saves a database round trip on the hottest call.
 func (s *Server) walletCheck(w http.ResponseWriter, r *http.Request) {
-	o, err := s.svc.WalletCheck(r.Context(), bearer(r))
+	o, err := s.svc.Wallets().WalletCheck(r.Context(), bearer(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -139,7 +139,7 @@ func (s *Server) transactions(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	txs, err := s.svc.Transactions(r.Context(), bot, page)
+	txs, err := s.svc.Wallets().Transactions(r.Context(), bot, page)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -162,7 +162,7 @@ func (s *Server) topupRequest(w http.ResponseWriter, r *http.Request, bot botpay
 		writeError(w, r, err)
 		return
 	}
-	t, err := s.svc.RequestTopup(r.Context(), bot, money(req.AmountUSD), deref(req.Reason))
+	t, err := s.svc.Wallets().RequestTopup(r.Context(), bot, money(req.AmountUSD), deref(req.Reason))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -135,7 +135,7 @@ func (s *Server) fund(w http.ResponseWriter, r *http.Request, o botpay.Owner) {
 		writeError(w, r, err)
 		return
 	}
-	f, err := s.svc.Fund(r.Context(), o, pathID(r, "bot_id"), money(req.AmountUSD), deref(req.Rail))
+	f, err := s.svc.Wallets().Fund(r.Context(), o, pathID(r, "bot_id"), money(req.AmountUSD), deref(req.Rail))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -167,7 +167,7 @@ func (s *Server) freeze(w http.ResponseWriter, r *http.Request, o botpay.Owner) 
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.Freeze(r.Context(), o, pathID(r, "bot_id"), *frozen)
+	b, err := s.svc.Wallets().Freeze(r.Context(), o, pathID(r, "bot_id"), *frozen)
 	if err != nil {
 		writeError(w, r, err)
 		return

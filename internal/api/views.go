@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/wallets"
 	"github.com/botpay/botpay/wire"
 )
 
@@ -56,7 +56,7 @@ func viewTransaction(t botpay.Transaction) wire.Transaction {
 	return v
 }
 
-func viewSpendingLimits(o app.BotOverview) *wire.SpendingLimits {
+func viewSpendingLimits(o wallets.BotOverview) *wire.SpendingLimits {
 	if o.Wallet == nil || o.Guardrails == nil {
 		return nil
 	}
@@ -85,7 +85,7 @@ func viewMaster(m *botpay.MasterGuardrails) *wire.MasterGuardrails {
 }
 
 // viewStatus is the bot's status; livemode is the service's mode.
-func viewStatus(o app.BotOverview, live bool) wire.BotStatus {
+func viewStatus(o wallets.BotOverview, live bool) wire.BotStatus {
 	b := o.Bot
 	active := o.ActiveRails()
 	v := wire.BotStatus{BotID: b.ID, BotName: b.Name, Status: b.Status(len(active)), Livemode: &live, ActiveRails: active,
@@ -110,7 +110,7 @@ func viewStatus(o app.BotOverview, live bool) wire.BotStatus {
 	return v
 }
 
-func viewWalletCheck(o app.BotOverview) wire.WalletCheck {
+func viewWalletCheck(o wallets.BotOverview) wire.WalletCheck {
 	if o.Wallet == nil {
 		return wire.WalletCheck{WalletStatus: botpay.WalletPending, CardStatus: "inactive",
 			Message: wire.Ptr("Your owner has not claimed you yet, so the wallet is not active.")}

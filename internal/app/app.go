@@ -21,6 +21,7 @@ import (
 	"github.com/botpay/botpay/internal/settle"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/wallets"
 	"github.com/botpay/botpay/internal/x402"
 )
 
@@ -129,6 +130,9 @@ type Service struct {
 	spending *spending.Service
 	// payments signs x402 payments.
 	payments *payments.Service
+	// wallets funds, freezes and reads bots' card wallets and their
+	// top-up requests.
+	wallets *wallets.Service
 }
 
 // Config assembles a Service.
@@ -200,6 +204,7 @@ func New(c Config) *Service {
 		BotAuthFailed: errBotAuth})
 	svc.spending = newSpending(svc, c)
 	svc.payments = newPayments(svc, c)
+	svc.wallets = newWallets(svc, c)
 	return svc
 }
 

@@ -62,13 +62,13 @@ func (d Dashboard) OwnerHome(ctx context.Context, owner botpay.Owner) (OwnerHome
 	if err != nil {
 		return v, err
 	}
-	thresholds, err := s.store.LowBalanceThresholds(ctx, owner.ID)
+	thresholds, err := s.wallets.LowBalanceThresholds(ctx, owner.ID)
 	if err != nil {
 		return v, err
 	}
 	for _, ob := range owned {
 		b := BotSummary{OwnedBot: ob, LowBalance: thresholds[ob.Bot.ID], Pending: pending[ob.Bot.ID]}
-		if w, ok, err := s.store.WalletView(ctx, ob.Bot.ID); err != nil {
+		if w, ok, err := s.wallets.WalletView(ctx, ob.Bot.ID); err != nil {
 			return v, err
 		} else if ok {
 			b.Wallet = &w

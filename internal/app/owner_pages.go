@@ -47,12 +47,12 @@ func (d Dashboard) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit 
 	var v BotSpendingView
 	var err error
 	steps := []func() error{
-		func() error { v.Days, err = s.store.SpendingByDay(ctx, bot.ID, ChartDays); return err },
+		func() error { v.Days, err = s.wallets.SpendingByDay(ctx, bot.ID, ChartDays); return err },
 		func() error { v.Categories, err = s.store.SpendingByCategory(ctx, bot.ID, ChartDays); return err },
 		func() error { v.Purchases, err = s.spending.RecentPurchases(ctx, bot, 20); return err },
 		func() error { v.Ledger, v.MoreLedger, err = s.bothLedgers(ctx, bot, ledgerLimit); return err },
 		func() error { v.Tasks, err = s.spending.RecentTasks(ctx, bot, 10); return err },
-		func() error { v.Topups, err = s.store.TopupRequests(ctx, bot.ID, 10); return err },
+		func() error { v.Topups, err = s.wallets.TopupRequests(ctx, bot.ID, 10); return err },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -67,7 +67,7 @@ func (d Dashboard) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit 
 func (s *Service) bothLedgers(ctx context.Context, bot botpay.Bot, limit int) ([]LedgerEntry, bool, error) {
 	var out []LedgerEntry
 	if bot.Claimed() {
-		page, err := s.store.Transactions(ctx, bot.ID, botpay.PageRequest{Limit: limit + 1})
+		page, err := s.wallets.Transactions(ctx, bot, botpay.PageRequest{Limit: limit + 1})
 		if err != nil {
 			return nil, false, err
 		}

@@ -122,16 +122,8 @@ func (s *Service) decideSigningByLink(ctx context.Context, owner botpay.Owner, l
 	return Approval{Kind: "signing", Signing: a}, nil
 }
 
-// The use cases still here (pages, links, the wallet view) reach
-// processor wallets through these.
-
-func (s *Service) processorWalletWithBalance(ctx context.Context, botID string) (*botpay.ProcessorWallet, error) {
-	return s.payments.ProcessorWalletWithBalance(ctx, botID)
-}
-
-func (s *Service) processorWalletUnread(ctx context.Context, botID string, err error) (*botpay.ProcessorWallet, error) {
-	return s.payments.ProcessorWalletUnread(ctx, botID, err)
-}
+// The use cases still here (pages, links) reach processor wallets through
+// these.
 
 func (s *Service) processorAddress(ctx context.Context, botID string) string {
 	return s.payments.ProcessorAddress(ctx, botID)
@@ -139,8 +131,4 @@ func (s *Service) processorAddress(ctx context.Context, botID string) string {
 
 func (s *Service) ensureProcessorWallet(ctx context.Context, ownerID, botID string) (string, error) {
 	return s.payments.EnsureProcessorWallet(ctx, ownerID, botID)
-}
-
-func (s *Service) fundProcessorWallet(ctx context.Context, owner botpay.Owner, botID string, amount botpay.Money) (botpay.Funding, error) {
-	return s.payments.FundProcessorWallet(ctx, owner, botID, amount)
 }

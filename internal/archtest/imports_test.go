@@ -34,7 +34,7 @@ var testOnly = []string{"internal/store/storetest", "internal/testserver", "inte
 // capabilities are the packages that each hold a capability's use cases
 // and their SQL over the kernel and the ledger.
 var capabilities = []string{"internal/accounts", "internal/bots", "internal/earning", "internal/idempotency", "internal/notifications",
-	"internal/payments", "internal/spending"}
+	"internal/payments", "internal/spending", "internal/wallets"}
 
 // capabilityRules refuse a capability package importing another one, the
 // drawers it was cut from, or the HTTP layers: what it needs of others it

@@ -59,7 +59,7 @@ func TestRacingCheckoutsNeverOverdrawTheBalance(t *testing.T) {
 		if got := s.available(h); got != 0 {
 			t.Errorf("available = %s, want 0.00", got)
 		}
-		sum, err := h.srv.Store.LedgerSum(h.ctx, s.reg.BotID)
+		sum, err := h.srv.App.Wallets().LedgerSum(h.ctx, s.reg.BotID)
 		if err != nil || sum != 0 {
 			t.Errorf("ledger sum = %d, %v; want 0", sum, err)
 		}

@@ -271,7 +271,7 @@ func TestSpendingByDayCountsApprovedAndDeclinedToday(t *testing.T) {
 		}
 		_, err := s.bot.Checkout(h.ctx, purchase(15000)) // above the $100 per-transaction limit
 		wantError(t, err, http.StatusForbidden, "card_guardrail_violation")
-		days, err := h.srv.Store.SpendingByDay(h.ctx, s.reg.BotID, 30)
+		days, err := h.srv.App.Wallets().SpendingByDay(h.ctx, s.reg.BotID, 30)
 		if err != nil || len(days) != 30 {
 			t.Fatalf("%d days, %v", len(days), err)
 		}

@@ -88,7 +88,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHoldOnce(t *testing.T) {
 			if n := expired(); n != 0 {
 				t.Fatalf("purchase.expired written %d times before 15 minutes", n)
 			}
-			wv, _, _ := h.srv.Store.WalletView(ctx, bot.ID)
+			wv, _, _ := h.srv.App.Wallets().WalletView(ctx, bot.ID)
 			if wv.Wallet.Held != 5000 {
 				t.Fatalf("held = %d before expiry, want 5000", wv.Wallet.Held)
 			}
@@ -97,7 +97,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHoldOnce(t *testing.T) {
 			if n := expired(); n != 1 {
 				t.Errorf("purchase.expired written %d times, want exactly 1", n)
 			}
-			wv, _, _ = h.srv.Store.WalletView(ctx, bot.ID)
+			wv, _, _ = h.srv.App.Wallets().WalletView(ctx, bot.ID)
 			if wv.Wallet.Held != 0 || wv.Wallet.Balance != 10000 {
 				t.Errorf("wallet = %+v after expiry, want the hold released", wv.Wallet)
 			}

@@ -154,11 +154,11 @@ func (m *refundModel) settle(rt *rapid.T, o *refundable, want botpay.Money, res 
 }
 
 func (m *refundModel) check(rt *rapid.T, st *store.Store, botID string) {
-	v, _, err := st.WalletView(ctx, botID)
+	v, _, err := storetest.Wallets(st).WalletView(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	sum, err := st.LedgerSum(ctx, botID)
+	sum, err := storetest.Wallets(st).LedgerSum(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}

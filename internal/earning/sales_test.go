@@ -36,7 +36,7 @@ func TestRecordSaleOnAPageCreditsCountsAndEmitsInOneGo(t *testing.T) {
 			t.Fatalf("replayed tx hash: %v, want ErrUnique", err)
 		}
 		p, _ := earningOf(st).CheckoutPage(ctx, page.ID)
-		sum, _ := st.LedgerSum(ctx, bot.ID)
+		sum, _ := storetest.Wallets(st).LedgerSum(ctx, bot.ID)
 		if p.PaymentCount != 1 || p.TotalReceived != 1999 || sum != 1999 {
 			t.Errorf("after a refused replay: page %+v, ledger %d", p, sum)
 		}
@@ -73,7 +73,7 @@ func TestRecordSaleRefusesWhatCannotBePaid(t *testing.T) {
 				t.Errorf("%s: %v, want %s", name, err, tc.code)
 			}
 		}
-		if sum, _ := st.LedgerSum(ctx, bot.ID); sum != 0 {
+		if sum, _ := storetest.Wallets(st).LedgerSum(ctx, bot.ID); sum != 0 {
 			t.Errorf("ledger moved by refused sales: %d", sum)
 		}
 	})
@@ -113,7 +113,7 @@ func TestConcurrentPaymentsOfOneLinkCompleteItOnce(t *testing.T) {
 				t.Errorf("concurrent payment: %v", err)
 			}
 		}
-		sum, _ := st.LedgerSum(ctx, bot.ID)
+		sum, _ := storetest.Wallets(st).LedgerSum(ctx, bot.ID)
 		if ok != 1 || sum != 2500 {
 			t.Errorf("%d payments succeeded, ledger %d; want exactly one of 2500", ok, sum)
 		}

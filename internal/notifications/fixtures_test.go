@@ -18,6 +18,7 @@ import (
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/seal"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -77,7 +78,7 @@ func (w *world) bot(callbackURL string) (id, secret string) {
 func (w *world) fund(botID string, n int) {
 	w.t.Helper()
 	for range n {
-		if _, err := w.st.Fund(ctx, w.owner.ID, botID, 1, "test"); err != nil {
+		if _, err := storetest.Wallets(w.st).Fund(ctx, w.owner, botID, 1, ""); err != nil {
 			w.t.Fatalf("fund: %v", err)
 		}
 	}

@@ -35,7 +35,7 @@ func TestSignerSeesEveryConfigurationChangeAtOnce(t *testing.T) {
 			}
 		}, func(sg botpay.SigningFacts) bool { return len(sg.Procurement.BlockedDomains) == 1 }},
 		{"frozen", func(t *testing.T, st *store.Store, owner botpay.Owner, b botpay.Bot) {
-			if _, err := st.SetFrozen(ctx, owner.ID, b.ID, true); err != nil {
+			if _, err := storetest.Wallets(st).Freeze(ctx, owner, b.ID, true); err != nil {
 				t.Fatal(err)
 			}
 		}, func(sg botpay.SigningFacts) bool { return sg.Frozen }},

@@ -161,7 +161,7 @@ func TestConfirmingASubmittedPaymentRecordsItsSaleOnce(t *testing.T) {
 		if err != nil || sale.Amount != 1999 {
 			t.Fatalf("sale %+v %v", sale, err)
 		}
-		w, _, err := st.WalletView(ctx, bot.ID)
+		w, _, err := storetest.Wallets(st).WalletView(ctx, bot.ID)
 		if err != nil || w.Wallet.Balance != 0 {
 			t.Fatalf("card wallet credited for an on-chain sale: %+v %v", w, err)
 		}

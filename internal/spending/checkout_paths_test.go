@@ -157,7 +157,7 @@ func (p pathStore) run(t *testing.T, sc pathScenario) (string, []string) {
 	st, clock := p.st, p.clock
 	owner := storetest.NewOwner(t, st)
 	b := storetest.ClaimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, sc.fund, "test"); err != nil {
+	if _, err := storetest.Wallets(st).Fund(ctx, owner, b.ID, sc.fund, ""); err != nil {
 		t.Fatal(err)
 	}
 	g := botpay.DefaultGuardrails(clock.Now())

@@ -52,7 +52,7 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 				for range steps {
 					switch rapid.IntRange(0, 5).Draw(rt, "op") {
 					case 0:
-						if _, err := st.Fund(ctx, owner.ID, bot.ID, botpay.Money(rapid.Int64Range(1, 5000).Draw(rt, "fund")), "test"); err != nil {
+						if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, botpay.Money(rapid.Int64Range(1, 5000).Draw(rt, "fund")), ""); err != nil {
 							rt.Fatal(err)
 						}
 					case 1, 2:
@@ -89,11 +89,11 @@ func TestRandomSpendingKeepsTheBooksStraight(t *testing.T) {
 }
 
 func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, now time.Time) {
-	v, _, err := st.WalletView(ctx, botID)
+	v, _, err := storetest.Wallets(st).WalletView(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}
-	sum, err := st.LedgerSum(ctx, botID)
+	sum, err := storetest.Wallets(st).LedgerSum(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}

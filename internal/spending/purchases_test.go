@@ -49,7 +49,7 @@ func TestExpiryOnTwoReplicasExpiresEachHoldOnce(t *testing.T) {
 				if n != 10 {
 					t.Errorf("bot %s: %d purchase.expired events, want 10", b.ID, n)
 				}
-				v, _, err := db.Store.WalletView(ctx, b.ID)
+				v, _, err := storetest.Wallets(db.Store).WalletView(ctx, b.ID)
 				if err != nil || v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
 					t.Errorf("wallet = %+v, %v; want every hold released", v.Wallet, err)
 				}
@@ -74,7 +74,7 @@ func TestDecisionAndExpiryNeverBothApply(t *testing.T) {
 		}
 		_, err := spendingOf(st).DecidePurchase(ctx, owner, p.ID, true)
 		storetest.WantCode(t, err, botpay.CodeAlreadyDecided)
-		v, _, _ := st.WalletView(ctx, b.ID)
+		v, _, _ := storetest.Wallets(st).WalletView(ctx, b.ID)
 		if v.Wallet.Held != 0 || v.Wallet.Balance != 100000 {
 			t.Errorf("wallet = %+v, want untouched after a denial", v.Wallet)
 		}

@@ -46,10 +46,6 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 	return b, err
 }
 
-// apiKeyMatch selects the bot (alias b) whose current key is $1, or whose
-// previous key is $1 and still inside its grace period at $2.
-const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
-
 // errBotFrozen refuses a frozen bot's own changes to its key, profile or
 // callback: freezing is how an owner contains a bot, and a leaked key must
 // not be able to redirect the bot's events or take the key over meanwhile.
@@ -79,34 +75,6 @@ func (s *Store) OwnerBots(ctx context.Context, ownerID string, page botpay.PageR
 	q, args := kernel.Keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", kernel.OldestFirst, page)
 	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, scanBot)
 	return v, wrapErr(err, "owner bots %s", ownerID)
-}
-
-// SetFrozen freezes or unfreezes an owned bot's wallet and emits
-// rails.updated; setting the current value again changes and emits nothing.
-func (s *Store) SetFrozen(ctx context.Context, ownerID, botID string, frozen bool) (botpay.Bot, error) {
-	now := s.clock.Now()
-	err := s.inTx(ctx, func(tx *Tx) error {
-		var current bool
-		err := tx.queryRow(ctx, `SELECT frozen FROM bots WHERE id = $1 AND owner_id = $2`+tx.forUpdate(), botID, ownerID).Scan(&current)
-		if isNoRows(err) {
-			return botpay.ErrNotFound("bot")
-		}
-		if err != nil || current == frozen {
-			return err
-		}
-		if _, err := tx.exec(ctx, `UPDATE bots SET frozen = $1, updated_at = $2 WHERE id = $3`, frozen, ms(now), botID); err != nil {
-			return err
-		}
-		action, msg := botpay.ActionWalletUnfrozen, "Your owner unfroze your wallet."
-		if frozen {
-			action, msg = botpay.ActionWalletFrozen, "Your owner froze your wallet; spending is blocked."
-		}
-		return tx.emit(railsUpdated(botID, action, msg, now))
-	})
-	if err != nil {
-		return botpay.Bot{}, wrapErr(err, "set frozen %s", botID)
-	}
-	return s.Bot(ctx, botID)
 }
 
 // SetCallbackURL points the bot's webhook at url and resets its health to

@@ -18,15 +18,15 @@ func TestBrokenConnectionBeforeCommitIsRetriedOnce(t *testing.T) {
 	owner := storetest.NewOwner(t, st)
 	bot := storetest.ClaimedBot(t, st, owner)
 	for i := range 3 {
-		if _, err := st.Fund(ctx, owner.ID, bot.ID, 100, "warm"); err != nil {
+		if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, 100, ""); err != nil {
 			t.Fatal(err)
 		}
 		proxy.Cut() // as a database restart does, between two requests
-		if _, err := st.Fund(ctx, owner.ID, bot.ID, 250, "after the cut"); err != nil {
+		if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, 250, ""); err != nil {
 			t.Fatalf("round %d: a funding on a broken connection failed instead of being retried: %v", i, err)
 		}
 	}
-	sum, err := st.LedgerSum(ctx, bot.ID)
+	sum, err := storetest.Wallets(st).LedgerSum(ctx, bot.ID)
 	if err != nil || sum != botpay.Money(3*350) {
 		t.Fatalf("ledger sum %d (%v), want %d: each funding applied exactly once", sum, err, 3*350)
 	}

@@ -21,8 +21,10 @@ func TestStoreErrorsSayWhatFailedAndKeepTheirCause(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "store: bot bot_0123456789abcdef: ") {
 			t.Errorf("read error = %v; want it to start with the operation and id, and to be context.Canceled", err)
 		}
-		_, err = st.SetFrozen(cancelled, "own_x", "bot_x", true)
-		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "store: set frozen bot_x: ") {
+		// The wallet's writes, cut out of the store, wrap their errors the
+		// same way under their own package's name.
+		_, err = storetest.Wallets(st).Freeze(cancelled, botpay.Owner{ID: "own_x"}, "bot_x", true)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "wallets: set frozen bot_x: ") {
 			t.Errorf("write error = %v; want it to start with the operation and id, and to be context.Canceled", err)
 		}
 		_, err = st.Bot(ctx, "bot_missing")

@@ -70,14 +70,14 @@ func TestPagingWhileRowsAreAddedSeesEveryRowExactlyOnce(t *testing.T) {
 		owner := storetest.NewOwner(t, st)
 		bot := stagingBot(t, st, owner)
 		fund := func() {
-			if _, err := st.Fund(ctx, owner.ID, bot.ID, 100, "top-up"); err != nil {
+			if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, 100, ""); err != nil {
 				t.Errorf("fund: %v", err)
 			}
 		}
 		for range 45 {
 			fund()
 		}
-		before, err := st.Transactions(ctx, bot.ID, botpay.PageRequest{Limit: 1000})
+		before, err := storetest.Wallets(st).Transactions(ctx, bot, botpay.PageRequest{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestPagingWhileRowsAreAddedSeesEveryRowExactlyOnce(t *testing.T) {
 			}
 		})
 		ledger := pageThrough(t, 7, func(p botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
-			return st.Transactions(ctx, bot.ID, p)
+			return storetest.Wallets(st).Transactions(ctx, bot, p)
 		}, func(tr botpay.Transaction) int64 { return tr.ID }, fund)
 		messages := pageThrough(t, 4, func(p botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
 			return pendingMessages(st, bot.ID, p)

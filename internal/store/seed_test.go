@@ -18,8 +18,8 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, id := range []string{"bot_0000000000000001", "bot_00000000000003e8"} {
-			v, ok, err := st.WalletView(ctx, id)
-			sum, _ := st.LedgerSum(ctx, id)
+			v, ok, err := storetest.Wallets(st).WalletView(ctx, id)
+			sum, _ := storetest.Wallets(st).LedgerSum(ctx, id)
 			if err != nil || !ok || v.Wallet.Balance != 9700 || sum != 9700 {
 				t.Errorf("seeded %s: wallet %+v (%v, %v), ledger sum %d", id, v.Wallet, ok, err, sum)
 			}
@@ -31,7 +31,7 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 		}
 		owner := storetest.NewOwner(t, st)
 		bot := storetest.ClaimedBot(t, st, owner)
-		if _, err := st.Fund(ctx, owner.ID, bot.ID, botpay.Money(500), "after the seed"); err != nil {
+		if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, botpay.Money(500), ""); err != nil {
 			t.Fatalf("funding a new bot on a seeded database: %v", err)
 		}
 		if err := st.Seed(ctx, 10, func(string, time.Duration) {}); err == nil {

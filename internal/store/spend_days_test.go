@@ -27,11 +27,11 @@ func TestFailedTransactionsLeaveNoConnectionInsideOne(t *testing.T) {
 			if err := spendingOf(st).AddCard(ctx, owner.ID, c, map[int][]byte{1: []byte("sealed")}); !errors.Is(err, store.ErrUnique) {
 				t.Fatalf("duplicate card %d: err = %v, want ErrUnique", i, err)
 			}
-			if _, err := st.Fund(ctx, owner.ID, b.ID, 1, "test"); err != nil {
+			if _, err := storetest.Wallets(st).Fund(ctx, owner, b.ID, 1, ""); err != nil {
 				t.Fatalf("fund %d after a failed transaction: %v", i, err)
 			}
 		}
-		w, ok, err := db.OpenAnother(t).WalletView(ctx, b.ID)
+		w, ok, err := storetest.Wallets(db.OpenAnother(t)).WalletView(ctx, b.ID)
 		if err != nil || !ok {
 			t.Fatalf("wallet: %v, %v", ok, err)
 		}

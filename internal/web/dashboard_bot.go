@@ -18,13 +18,13 @@ func (p *Pages) fund(w http.ResponseWriter, r *http.Request, owner botpay.Owner)
 	if rail == "" {
 		rail = botpay.RailCardWallet
 	}
-	_, err := p.svc.Fund(r.Context(), owner, r.PathValue("bot_id"), amount, rail)
+	_, err := p.svc.Wallets().Fund(r.Context(), owner, r.PathValue("bot_id"), amount, rail)
 	p.act(w, r, "funded", err)
 }
 
 func (p *Pages) freeze(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
 	frozen := r.PostFormValue("frozen") == "true"
-	_, err := p.svc.Freeze(r.Context(), owner, r.PathValue("bot_id"), frozen)
+	_, err := p.svc.Wallets().Freeze(r.Context(), owner, r.PathValue("bot_id"), frozen)
 	notice := "unfrozen"
 	if frozen {
 		notice = "frozen"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/app"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/wallets"
 )
 
 // A bot's page comes in four sections, each at its own URL and each short
@@ -25,7 +26,7 @@ type BotHead struct {
 	Status   string
 	Section  string // the path suffix of the section shown
 	Pending  int    // the bot's requests awaiting the owner's decision
-	Overview app.BotOverview
+	Overview wallets.BotOverview
 }
 
 // Tabs lists the sections for the tab navigation.
@@ -44,7 +45,7 @@ func (p *Pages) headOf(ctx context.Context, r *http.Request, owner botpay.Owner,
 		return BotHead{}, err
 	}
 	h := BotHead{Bot: b, Section: section}
-	if h.Overview, err = p.svc.Overview(ctx, b, true); err != nil {
+	if h.Overview, err = p.svc.Wallets().Overview(ctx, b, true); err != nil {
 		return h, err
 	}
 	h.Status = b.Status(len(h.Overview.ActiveRails()))

@@ -251,7 +251,7 @@ func (p *Pages) approvalsPage(w http.ResponseWriter, r *http.Request, owner botp
 	sort.SliceStable(pg.Rows, func(i, j int) bool {
 		return approvalExpiry(pg.Rows[i].Approval).Before(approvalExpiry(pg.Rows[j].Approval))
 	})
-	topups, err := p.svc.OpenTopupRequests(ctx, owner)
+	topups, err := p.svc.Wallets().OpenTopupRequests(ctx, owner)
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -303,9 +303,9 @@ func (p *Pages) decideTopup(w http.ResponseWriter, r *http.Request, owner botpay
 	}
 	switch r.PathValue("action") {
 	case "fund":
-		_, err = p.svc.FundTopupRequest(r.Context(), owner, id)
+		_, err = p.svc.Wallets().FundTopupRequest(r.Context(), owner, id)
 	case "dismiss":
-		err = p.svc.DismissTopupRequest(r.Context(), owner, id)
+		err = p.svc.Wallets().DismissTopupRequest(r.Context(), owner, id)
 	default:
 		err = botpay.ErrNotFound("action")
 	}

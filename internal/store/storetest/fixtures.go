@@ -14,6 +14,7 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/wallets"
 )
 
 // The fixture builder of the database layer: the store's tests and the
@@ -65,6 +66,13 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 		t.Fatalf("claim: %v", err)
 	}
 	return claimed
+}
+
+// Wallets is the card wallet capability over st's database, as app.New
+// builds it without the processor wallet, owner mail or rate limits: what
+// the tests fund bots with and read balances and ledgers through.
+func Wallets(st *store.Store) *wallets.Service {
+	return wallets.New(wallets.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Reads: st})
 }
 
 // NewCheckoutPage stores p as internal/earning stores a new page, for the
@@ -148,7 +156,7 @@ func Shopper(t testing.TB, st *store.Store, owner botpay.Owner, adjust func(*bot
 	t.Helper()
 	ctx := context.Background()
 	b := ClaimedBot(t, st, owner)
-	if _, err := st.Fund(ctx, owner.ID, b.ID, 100000, "test"); err != nil {
+	if _, err := Wallets(st).Fund(ctx, owner, b.ID, 100000, ""); err != nil {
 		t.Fatal(err)
 	}
 	g := botpay.DefaultGuardrails(st.Clock().Now())
@@ -177,11 +185,11 @@ func HeldShopper(t testing.TB, st *store.Store, owner botpay.Owner) (botpay.Bot,
 func WantBooksBalanced(t testing.TB, st *store.Store, botID string, balance botpay.Money) {
 	t.Helper()
 	ctx := context.Background()
-	v, _, err := st.WalletView(ctx, botID)
+	v, _, err := Wallets(st).WalletView(ctx, botID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := st.LedgerSum(ctx, botID)
+	sum, err := Wallets(st).LedgerSum(ctx, botID)
 	if err != nil {
 		t.Fatal(err)
 	}

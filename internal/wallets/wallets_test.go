@@ -1,7 +1,6 @@
-package store_test
+package wallets_test
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -16,7 +15,7 @@ func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
 		b := storetest.ClaimedBot(t, st, owner)
-		f, err := st.Fund(ctx, owner.ID, b.ID, 2501, "Funded by owner")
+		f, err := walletsOf(st).Fund(ctx, owner, b.ID, 2501, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +25,7 @@ func TestFundWritesLedgerRowAndEventTogether(t *testing.T) {
 		if got := storetest.EventTypes(t, st, b.ID); !slices.Equal(got, []string{botpay.EventWalletActivated, botpay.EventWalletFunded}) {
 			t.Fatalf("events = %v", got)
 		}
-		txsPage, err := st.Transactions(ctx, b.ID, botpay.PageRequest{Limit: 50})
+		txsPage, err := walletsOf(st).Transactions(ctx, b, botpay.PageRequest{Limit: 50})
 		txs := txsPage.Items
 		if err != nil || len(txs) != 1 || txs[0].ID != f.Transaction.ID {
 			t.Fatalf("transactions = %+v, %v", txs, err)
@@ -42,12 +41,12 @@ func TestFundRefusesBotsTheOwnerDoesNotOwn(t *testing.T) {
 		b := storetest.ClaimedBot(t, st, owner)
 		unclaimed, _ := storetest.NewBot(t, st, "unclaimed")
 		for name, botID := range map[string]string{"another owner's bot": b.ID, "unclaimed bot": unclaimed.ID, "missing bot": "bot_nope"} {
-			_, err := st.Fund(ctx, stranger.ID, botID, 100, "x")
+			_, err := walletsOf(st).Fund(ctx, stranger, botID, 100, "")
 			if e := botpay.AsError(err); e == nil || e.Kind != botpay.KindNotFound {
 				t.Errorf("%s: err = %v, want not found", name, err)
 			}
 		}
-		if sum, _ := st.LedgerSum(ctx, b.ID); sum != 0 {
+		if sum, _ := walletsOf(st).LedgerSum(ctx, b.ID); sum != 0 {
 			t.Fatalf("ledger sum = %d after refused fundings", sum)
 		}
 	})
@@ -69,7 +68,7 @@ func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := st.Fund(ctx, owner.ID, b.ID, botpay.Money(100+i), fmt.Sprint("funding ", i))
+				_, err := walletsOf(st).Fund(ctx, owner, b.ID, botpay.Money(100+i), "")
 				errs <- err
 			}()
 		}
@@ -84,18 +83,18 @@ func TestConcurrentFundingsKeepBalanceEqualToLedger(t *testing.T) {
 		for i := range n {
 			want += botpay.Money(100 + i)
 		}
-		view, ok, err := st.WalletView(ctx, b.ID)
+		view, ok, err := walletsOf(st).WalletView(ctx, b.ID)
 		if err != nil || !ok {
 			t.Fatal(err)
 		}
-		sum, err := st.LedgerSum(ctx, b.ID)
+		sum, err := walletsOf(st).LedgerSum(ctx, b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if view.Wallet.Balance != want || sum != want {
 			t.Fatalf("balance %d, ledger sum %d, want %d", view.Wallet.Balance, sum, want)
 		}
-		txsPage, err := st.Transactions(ctx, b.ID, botpay.PageRequest{Limit: 100})
+		txsPage, err := walletsOf(st).Transactions(ctx, b, botpay.PageRequest{Limit: 100})
 		txs := txsPage.Items
 		if err != nil || len(txs) != n {
 			t.Fatalf("transactions: %d, %v", len(txs), err)
@@ -120,20 +119,20 @@ func TestFundingFulfilsTheTopupRequestsItCovers(t *testing.T) {
 		owner := storetest.NewOwner(t, st)
 		b := storetest.ClaimedBot(t, st, owner)
 		for _, amount := range []botpay.Money{1000, 2000, 500} {
-			if _, err := st.CreateTopupRequest(ctx, botpay.TopupRequest{BotID: b.ID, Amount: amount, CreatedAt: st.Clock().Now()}); err != nil {
+			if _, err := walletsOf(st).CreateTopupRequest(ctx, botpay.TopupRequest{BotID: b.ID, Amount: amount, CreatedAt: st.Clock().Now()}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		// 2500 covers the first request (1000) but not the second (2000);
 		// requests are fulfilled oldest first and never skipped.
-		f, err := st.Fund(ctx, owner.ID, b.ID, 2500, "x")
+		f, err := walletsOf(st).Fund(ctx, owner, b.ID, 2500, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(f.Fulfilled) != 1 || f.Fulfilled[0].Amount != 1000 {
 			t.Fatalf("fulfilled = %+v", f.Fulfilled)
 		}
-		view, _, _ := st.WalletView(ctx, b.ID)
+		view, _, _ := walletsOf(st).WalletView(ctx, b.ID)
 		if view.PendingTopups != 2 {
 			t.Fatalf("pending topups = %d, want 2", view.PendingTopups)
 		}
@@ -151,7 +150,7 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 		owner := storetest.NewOwner(t, st)
 		b := storetest.ClaimedBot(t, st, owner)
 		for _, frozen := range []bool{true, true, false} {
-			got, err := st.SetFrozen(ctx, owner.ID, b.ID, frozen)
+			got, err := walletsOf(st).Freeze(ctx, owner, b.ID, frozen)
 			if err != nil || got.Frozen != frozen {
 				t.Fatalf("SetFrozen(%v) = %+v, %v", frozen, got, err)
 			}
@@ -164,7 +163,7 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 		if !slices.Equal(actions, []string{botpay.ActionWalletFrozen, botpay.ActionWalletUnfrozen}) {
 			t.Fatalf("rails.updated actions = %v", actions)
 		}
-		if _, err := st.SetFrozen(ctx, storetest.NewOwner(t, st).ID, b.ID, true); botpay.AsError(err) == nil {
+		if _, err := walletsOf(st).Freeze(ctx, storetest.NewOwner(t, st), b.ID, true); botpay.AsError(err) == nil {
 			t.Fatal("another owner froze the bot")
 		}
 	})

@@ -1,4 +1,4 @@
-package store
+package wallets
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// Reads for the owner dashboard. None of them changes anything.
+// Reads of the wallet for the owner's dashboard. None of them changes
+// anything.
 
 // TopupRequests lists a bot's most recent top-up requests, newest first.
-func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]botpay.TopupRequest, error) {
-	rows, err := s.query(ctx, `SELECT id, amount_cents, reason, status, owner_notified, created_at FROM topup_requests
+func (s *Service) TopupRequests(ctx context.Context, botID string, limit int) ([]botpay.TopupRequest, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, amount_cents, reason, status, owner_notified, created_at FROM topup_requests
 		WHERE bot_id = $1 ORDER BY id DESC LIMIT $2`, botID, limit)
 	if err != nil {
 		return nil, wrapErr(err, "topup requests %s", botID)
@@ -32,14 +33,14 @@ func (s *Store) TopupRequests(ctx context.Context, botID string, limit int) ([]b
 
 // SpendingByDay sums a bot's checkouts per UTC day over the last days days
 // (today included), oldest first, one entry per day.
-func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]botpay.DaySpending, error) {
+func (s *Service) SpendingByDay(ctx context.Context, botID string, days int) ([]botpay.DaySpending, error) {
 	today := botpay.DayStart(s.clock.Now())
 	first := today.AddDate(0, 0, -(days - 1))
 	out := make([]botpay.DaySpending, days)
 	for i := range out {
 		out[i].Day = first.AddDate(0, 0, i)
 	}
-	rows, err := s.query(ctx, `SELECT status, amount_cents, created_at FROM purchases
+	rows, err := s.db.Query(ctx, `SELECT status, amount_cents, created_at FROM purchases
 		WHERE bot_id = $1 AND created_at >= $2 AND status IN ('approved', 'declined', 'denied')`, botID, ms(first))
 	if err != nil {
 		return nil, wrapErr(err, "spending by day %s", botID)
@@ -63,4 +64,25 @@ func (s *Store) SpendingByDay(ctx context.Context, botID string, days int) ([]bo
 		}
 	}
 	return out, wrapErr(rows.Err(), "spending by day %s", botID)
+}
+
+// LowBalanceThresholds maps each claimed bot of the owner to its
+// low-balance threshold.
+func (s *Service) LowBalanceThresholds(ctx context.Context, ownerID string) (map[string]botpay.Money, error) {
+	rows, err := s.db.Query(ctx, `SELECT w.bot_id, w.low_balance_cents FROM wallets w JOIN bots b ON b.id = w.bot_id
+		WHERE b.owner_id = $1`, ownerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]botpay.Money{}
+	for rows.Next() {
+		var id string
+		var low botpay.Money
+		if err := rows.Scan(&id, &low); err != nil {
+			return nil, err
+		}
+		out[id] = low
+	}
+	return out, rows.Err()
 }

@@ -1,4 +1,4 @@
-package store_test
+package wallets_test
 
 import (
 	"testing"
@@ -18,7 +18,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		if _, err := registry(st).RegisterBot(ctx, nb); err != nil {
 			t.Fatal(err)
 		}
-		before, err := st.WalletCheck(ctx, botpay.Digest(key))
+		before, err := walletsOf(st).WalletCheckOfDigest(ctx, botpay.Digest(key))
 		if err != nil || before.Bot.ID != nb.Bot.ID || before.Wallet != nil || before.Guardrails != nil {
 			t.Fatalf("unclaimed: %+v, %v", before, err)
 		}
@@ -26,17 +26,17 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 		if _, err := registry(st).ClaimBot(ctx, owner.ID, botpay.Digest(token)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Fund(ctx, owner.ID, nb.Bot.ID, 1234, "x"); err != nil {
+		if _, err := walletsOf(st).Fund(ctx, owner, nb.Bot.ID, 1234, ""); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.CreateTopupRequest(ctx, botpay.TopupRequest{BotID: nb.Bot.ID, Amount: 99999, CreatedAt: st.Clock().Now()}); err != nil {
+		if _, err := walletsOf(st).CreateTopupRequest(ctx, botpay.TopupRequest{BotID: nb.Bot.ID, Amount: 99999, CreatedAt: st.Clock().Now()}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := st.WalletCheck(ctx, botpay.Digest(key))
+		got, err := walletsOf(st).WalletCheckOfDigest(ctx, botpay.Digest(key))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _, _ := st.WalletView(ctx, nb.Bot.ID)
+		want, _, _ := walletsOf(st).WalletView(ctx, nb.Bot.ID)
 		g, _ := st.Guardrails(ctx, nb.Bot.ID)
 		if got.Bot.OwnerID != owner.ID || *got.Wallet != want || got.Wallet.Wallet.Balance != 1234 || got.Wallet.PendingTopups != 1 {
 			t.Fatalf("wallet = %+v, want %+v", got.Wallet, want)
@@ -45,7 +45,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 			*got.Guardrails.AskApprovalAbove != *g.AskApprovalAbove || len(got.Guardrails.BlockedCategories) != 0 {
 			t.Fatalf("guardrails = %+v, want %+v", got.Guardrails, g)
 		}
-		_, err = st.WalletCheck(ctx, botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)))
+		_, err = walletsOf(st).WalletCheckOfDigest(ctx, botpay.Digest(botpay.NewSecret(botpay.APIKeyPrefix)))
 		if e := botpay.AsError(err); e == nil || e.Kind != botpay.KindNotFound {
 			t.Fatalf("unknown key: %v", err)
 		}

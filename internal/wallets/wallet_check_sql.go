@@ -1,17 +1,18 @@
-package store
+package wallets
 
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"regexp"
 
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// BotWallet is what GET /api/v1/bot/wallet/check needs, read in one
+// botWallet is what GET /api/v1/bot/wallet/check needs, read in one
 // statement: the bot behind an API key, and, once claimed, its wallet and
 // guardrails (both nil before the claim).
-type BotWallet struct {
+type botWallet struct {
 	Bot        botpay.Bot
 	Wallet     *botpay.WalletView
 	Guardrails *botpay.Guardrails
@@ -19,6 +20,11 @@ type BotWallet struct {
 
 // prefixedBotColumns is botColumns qualified with the bots alias "b".
 var prefixedBotColumns = regexp.MustCompile(`(^|,\s*)([a-z_]+)`).ReplaceAllString(botColumns, "${1}b.${2}")
+
+// apiKeyMatch selects the bot (alias b) whose current key is $1, or whose
+// previous key is $1 and still inside its grace period at $2, as
+// internal/bots authenticates.
+const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
 
 // walletCheckQuery authenticates and reads in one round trip; wallet/check
 // is the hottest call of the API and each round trip to PostgreSQL costs as
@@ -41,9 +47,9 @@ type withExtra struct {
 
 func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.extra...)...) }
 
-// WalletCheck authenticates an API key digest and reads the bot's wallet
+// walletCheck authenticates an API key digest and reads the bot's wallet
 // and guardrails; an unknown key is not found.
-func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, error) {
+func (s *Service) walletCheck(ctx context.Context, keyHash string) (botWallet, error) {
 	var (
 		walletID                    sql.NullString
 		balance, held, monthlySpent sql.NullInt64
@@ -51,16 +57,16 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 		g                           guardrailColumns
 	)
 	now := s.clock.Now()
-	row := s.queryRow(ctx, walletCheckQuery, keyHash, ms(now), ms(botpay.MonthStart(now)))
+	row := s.db.QueryRow(ctx, walletCheckQuery, keyHash, ms(now), ms(botpay.MonthStart(now)))
 	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
 	b, err := scanBot(withExtra{row: row, extra: extra})
 	if isNoRows(err) {
-		return BotWallet{}, botpay.ErrNotFound("bot")
+		return botWallet{}, botpay.ErrNotFound("bot")
 	}
 	if err != nil {
-		return BotWallet{}, wrapErr(err, "wallet check")
+		return botWallet{}, wrapErr(err, "wallet check")
 	}
-	out := BotWallet{Bot: b}
+	out := botWallet{Bot: b}
 	if !walletID.Valid || !g.present() {
 		return out, nil
 	}
@@ -73,4 +79,38 @@ func (s *Store) WalletCheck(ctx context.Context, keyHash string) (BotWallet, err
 	}
 	out.Wallet, out.Guardrails = &w, &guardrails
 	return out, nil
+}
+
+// guardrailColumns receives the guardrails columns of walletCheckQuery,
+// in its order, as the store's guardrail reads scan them. They are
+// nullable so that the LEFT JOIN of an unclaimed bot, which has no
+// guardrails row, scans too.
+type guardrailColumns struct {
+	mode, notes, approved, blocked        sql.NullString
+	perTx, daily, monthly, above, updated sql.NullInt64
+	recurring                             sql.NullBool
+}
+
+func (c *guardrailColumns) dest() []any {
+	return []any{&c.mode, &c.perTx, &c.daily, &c.monthly, &c.above, &c.recurring, &c.notes, &c.approved, &c.blocked, &c.updated}
+}
+
+func (c *guardrailColumns) present() bool { return c.mode.Valid }
+
+func (c *guardrailColumns) guardrails() (botpay.Guardrails, error) {
+	g := botpay.Guardrails{ApprovalMode: c.mode.String, PerTransaction: botpay.Money(c.perTx.Int64),
+		Daily: botpay.Money(c.daily.Int64), Monthly: botpay.Money(c.monthly.Int64),
+		RecurringAllowed: c.recurring.Bool, UpdatedAt: fromMS(c.updated.Int64)}
+	if c.above.Valid {
+		above := botpay.Money(c.above.Int64)
+		g.AskApprovalAbove = &above
+	}
+	if c.notes.Valid {
+		g.Notes = &c.notes.String
+	}
+	if err := json.Unmarshal([]byte(c.approved.String), &g.ApprovedCategories); err != nil {
+		return g, err
+	}
+	err := json.Unmarshal([]byte(c.blocked.String), &g.BlockedCategories)
+	return g, err
 }

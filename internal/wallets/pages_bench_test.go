@@ -1,4 +1,4 @@
-package store_test
+package wallets_test
 
 import (
 	"testing"
@@ -19,20 +19,21 @@ const benchLedgerRows = 1_000_000
 // sub-benchmarks read the same last page the way a list without cursors
 // would, for comparison. Results: docs/performance.md, "Paging".
 //
-//	go test -run '^$' -bench TransactionsPage -benchtime 3s -timeout 60m ./internal/store/
+//	go test -run '^$' -bench TransactionsPage -benchtime 3s -timeout 60m ./internal/wallets/
 func BenchmarkTransactionsPage(b *testing.B) {
 	for _, d := range storetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			db := storetest.Open(b, d, nil)
 			st := db.Store
+			w := walletsOf(st)
 			owner := storetest.NewOwner(b, st)
 			bot := storetest.ClaimedBot(b, st, owner)
 			start := time.Now()
-			if err := st.SeedLedger(ctx, bot.ID, benchLedgerRows); err != nil {
+			if err := w.SeedLedger(ctx, bot.ID, benchLedgerRows); err != nil {
 				b.Fatal(err)
 			}
 			b.Logf("%s: seeded %d ledger rows in %s", d, benchLedgerRows, time.Since(start).Round(time.Millisecond))
-			oldest, err := st.OldestLedgerID(ctx, bot.ID)
+			oldest, err := w.OldestLedgerID(ctx, bot.ID)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -48,7 +49,7 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			for _, p := range positions {
 				b.Run("keyset-"+p.name, func(b *testing.B) {
 					for b.Loop() {
-						page, err := st.Transactions(ctx, bot.ID, botpay.PageRequest{After: p.after, Limit: limit})
+						page, err := w.Transactions(ctx, bot, botpay.PageRequest{After: p.after, Limit: limit})
 						if err != nil || len(page.Items) != limit {
 							b.Fatalf("page after %d: %d items, %v", p.after, len(page.Items), err)
 						}
@@ -57,7 +58,7 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			}
 			b.Run("offset-last", func(b *testing.B) {
 				for b.Loop() {
-					n, err := st.TransactionsAtOffset(ctx, bot.ID, benchLedgerRows-limit, limit)
+					n, err := w.TransactionsAtOffset(ctx, bot.ID, benchLedgerRows-limit, limit)
 					if err != nil || n != limit {
 						b.Fatalf("offset page: %d rows, %v", n, err)
 					}

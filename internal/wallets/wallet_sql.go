@@ -1,0 +1,54 @@
+package wallets
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
+)
+
+// WalletView reads the bot's card wallet; ok is false before the claim.
+func (s *Service) WalletView(ctx context.Context, botID string) (v botpay.WalletView, ok bool, err error) {
+	monthStart := ms(botpay.MonthStart(s.clock.Now()))
+	err = s.db.QueryRow(ctx, `SELECT w.id, w.balance_cents, w.held_cents,
+			(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = w.bot_id AND t.status = 'sent'),
+			(SELECT COALESCE(SUM(-l.amount_cents), 0) FROM ledger l WHERE l.bot_id = w.bot_id AND l.type = 'spend' AND l.created_at >= $2)
+		FROM wallets w WHERE w.bot_id = $1`, botID, monthStart).
+		Scan(&v.WalletID, &v.Wallet.Balance, &v.Wallet.Held, &v.PendingTopups, &v.MonthlySpent)
+	if isNoRows(err) {
+		return v, false, nil
+	}
+	v.Wallet.BotID = botID
+	v.MonthlySpent += v.Wallet.Held
+	return v, err == nil, wrapErr(err, "wallet view %s", botID)
+}
+
+// transactions pages through a bot's ledger rows, newest first; the ledger
+// id is the position (it follows insertion, and ledger_bot indexes it).
+func (s *Service) transactions(ctx context.Context, botID string, page botpay.PageRequest) (botpay.Page[botpay.Transaction], error) {
+	q, args := kernel.Keyset(`SELECT id, type, amount_cents, balance_after_cents, description, created_at, id
+		FROM ledger WHERE bot_id = $1`, []any{botID}, "id", kernel.NewestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, func(row interface{ Scan(...any) error }) (botpay.Transaction, error) {
+		tr := botpay.Transaction{BotID: botID}
+		var after sql.NullInt64
+		var created int64
+		if err := row.Scan(&tr.ID, &tr.Type, &tr.Amount, &after, &tr.Description, &created); err != nil {
+			return tr, err
+		}
+		if after.Valid {
+			m := botpay.Money(after.Int64)
+			tr.BalanceAfter = &m
+		}
+		tr.CreatedAt = fromMS(created)
+		return tr, nil
+	})
+	return v, wrapErr(err, "transactions %s", botID)
+}
+
+// LedgerSum adds up every ledger amount of a bot (for reconciliation).
+func (s *Service) LedgerSum(ctx context.Context, botID string) (botpay.Money, error) {
+	var sum botpay.Money
+	err := s.db.QueryRow(ctx, `SELECT COALESCE(SUM(amount_cents), 0) FROM ledger WHERE bot_id = $1`, botID).Scan(&sum)
+	return sum, wrapErr(err, "ledger sum %s", botID)
+}
