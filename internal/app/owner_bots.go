@@ -17,7 +17,7 @@ type OwnedBot struct {
 // BotsOf pages through an owner's bots with their wallet status, oldest
 // first.
 func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[OwnedBot], error) {
-	bots, err := s.store.OwnerBots(ctx, owner.ID, page)
+	bots, err := s.bots.OwnerBots(ctx, owner.ID, page)
 	if err != nil {
 		return botpay.Page[OwnedBot]{}, err
 	}

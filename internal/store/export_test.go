@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // RenumberCheckoutsAsMigration0008 (tests only) forgets every checkout
@@ -64,3 +66,10 @@ func (s *Store) HoldWriteGate() (release func()) { return s.db.HoldWriteGate() }
 // PGMigrationLock (tests only) is the statement a replica runs to take the
 // migration lock, so a test can hold it as a migrating replica would.
 const PGMigrationLock = kernel.PGMigrationLock
+
+// Events (tests only) lists a bot's outbox entries through
+// internal/notifications, which owns the outbox's reads, for the wallet
+// tests here until they move with the wallet use cases.
+func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error) {
+	return notifications.NewOutboxReader(s.db).Events(ctx, botID)
+}

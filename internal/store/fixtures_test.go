@@ -13,6 +13,7 @@ import (
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -20,7 +21,7 @@ var ctx = context.Background()
 // registry registers and claims bots for the fixtures, as internal/bots
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 // earningOf is the sale path over st's database (internal/earning), as
@@ -56,7 +57,7 @@ func spendingOf(st *store.Store) *spending.Service {
 	if s, ok := spendings.Load(st); ok {
 		return s.(*spending.Service)
 	}
-	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st)}))
 	return s.(*spending.Service)
 }
 
