@@ -8,7 +8,7 @@ import (
 // SeedLedger (tests and benchmarks only) adds n ledger rows to a bot in
 // one statement (dialect.series). Ids follow insertion as for real rows.
 func (s *Store) SeedLedger(ctx context.Context, botID string, n int) error {
-	series := s.driver.Seeding().Series(n)
+	series := s.db.Driver().Seeding().Series(n)
 	return s.inTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `INSERT INTO ledger (bot_id, type, amount_cents, balance_after_cents, description, created_at)
 			SELECT $1, 'fund', 100, 100 * g.i, 'seed', 1795000000000 + g.i`+series, botID)

@@ -15,9 +15,6 @@ type Tx struct {
 	s *Store
 }
 
-// step is one statement of a kernel pipeline.
-type step = kernel.Step
-
 func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return t.k.Exec(ctx, query, args...)
 }
@@ -29,12 +26,6 @@ func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 func (t *Tx) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return t.k.Query(ctx, query, args...)
 }
-
-func (t *Tx) pipeline(ctx context.Context, steps ...step) error { return t.k.Pipeline(ctx, steps...) }
-
-func (t *Tx) atCommit(s step) { t.k.AtCommit(s) }
-
-func (t *Tx) eachRow(ctx context.Context, s step) error { return t.k.EachRow(ctx, s) }
 
 // forUpdate is the row-lock suffix of the engine.
 func (t *Tx) forUpdate() string { return t.k.ForUpdate() }
