@@ -8,7 +8,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/spending"
@@ -22,12 +21,6 @@ var ctx = context.Background()
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
 	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
-}
-
-// earningOf is the sale path over st's database (internal/earning), as
-// app.New builds it without receipt mail or on-chain refunds.
-func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 func countOf(types []string, want string) int {
