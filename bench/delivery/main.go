@@ -182,7 +182,7 @@ func setup(ctx context.Context, st *store.Store, sealer *seal.Sealer, hook strin
 	}); err != nil {
 		return "", nil, err
 	}
-	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	registry := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 	var ids []string
 	for range nBots {
 		token := botpay.NewClaimToken()

@@ -45,7 +45,7 @@ func main() {
 		log.Fatal(err)
 	}
 	start := time.Now()
-	err = st.Seed(ctx, *bots, func(table string, took time.Duration) {
+	err = seed(ctx, st.Kernel(), *bots, func(table string, took time.Duration) {
 		fmt.Printf("%-15s %8.1fs\n", table, took.Seconds())
 	})
 	if err != nil {

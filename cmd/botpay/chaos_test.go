@@ -203,7 +203,7 @@ func chaosCheckout(ctx context.Context, bot *client.Client, owner *client.OwnerC
 func drainOutbox(t *testing.T, st *store.Store) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		left, err := st.UndeliveredCount(context.Background())
+		left, err := storetest.OutboxOf(st).UndeliveredCount(context.Background())
 		if err == nil && left == 0 {
 			return
 		}

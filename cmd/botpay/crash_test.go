@@ -120,7 +120,7 @@ func TestSIGKILLMidStreamThenRestartLosesNoEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 		first.cmd.Wait()
-		pending, err := db.Store.UndeliveredCount(ctx)
+		pending, err := storetest.OutboxOf(db.Store).UndeliveredCount(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func waitEveryEventDelivered(t *testing.T, db *storetest.DB, hook *slowHook, bot
 	ctx := context.Background()
 	deadline := time.Now().Add(within)
 	for {
-		evs, err := db.Store.Events(ctx, botID)
+		evs, err := storetest.OutboxOf(db.Store).Events(ctx, botID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func waitEveryEventDelivered(t *testing.T, db *storetest.DB, hook *slowHook, bot
 				missing++
 			}
 		}
-		left, err := db.Store.UndeliveredCount(ctx)
+		left, err := storetest.OutboxOf(db.Store).UndeliveredCount(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func startMetrics(d *deps) (observers, func(), error) {
 	if d.cfg.MetricsAddr == "" {
 		return observers{}, func() {}, nil
 	}
-	m := metrics.New(d.store)
+	m := metrics.New(notifications.NewOutboxReader(d.store.Kernel()))
 	if d.cfg.Mode.Live() {
 		m.WatchChain(d.svc.Payments())
 	}

@@ -112,7 +112,7 @@ func secretKey(cfg config.Config) ([]byte, error) {
 // generate its own and answer 500 on everything the others sealed.
 func agreeOnSecretKey(ctx context.Context, st *store.Store, sealer *seal.Sealer) error {
 	digest := hex.EncodeToString(sealer.DeriveKey("secret key check"))
-	recorded, err := st.RecordSecretKeyCheck(ctx, digest)
+	recorded, err := st.Kernel().RecordSecretKeyCheck(ctx, digest)
 	if err != nil {
 		return err
 	}

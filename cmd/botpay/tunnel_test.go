@@ -107,7 +107,7 @@ func TestTunnelCommandRelaysDeliveriesToTheLocalGateway(t *testing.T) {
 		// The dispatcher records the success once it reads the client's
 		// answer; wait for it, so the later failure is the last word.
 		eventually(t, "the first delivery to be recorded", func() bool {
-			n, _ := srv.Store.UndeliveredCount(ctx)
+			n, _ := storetest.OutboxOf(srv.Store).UndeliveredCount(ctx)
 			return n == 0
 		})
 		disconnect()
@@ -119,7 +119,7 @@ func TestTunnelCommandRelaysDeliveriesToTheLocalGateway(t *testing.T) {
 		}
 		eventually(t, "the event to be staged", func() bool { m, _ := bot.Messages(ctx, 0); return len(m) == 1 })
 		if s, n := health(); s != "degraded" || n != 1 {
-			states, _ := srv.Store.OutboxStates(ctx, reg.BotID)
+			states, _ := storetest.OutboxOf(srv.Store).OutboxStates(ctx, reg.BotID)
 			t.Errorf("health %s/%d after the tunnel went away, want degraded/1; outbox %+v", s, n, states)
 		}
 		if gw.count() != 1 {

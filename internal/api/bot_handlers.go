@@ -196,7 +196,7 @@ func (s *Server) updateProfile(w http.ResponseWriter, r *http.Request, bot botpa
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), "", bot.ID, req.CallbackURL)
+	b, err := s.svc.Bots().UpdateCallbackURL(r.Context(), "", bot.ID, req.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -309,7 +309,7 @@ func (s *Server) putCallbackURL(w http.ResponseWriter, r *http.Request, o botpay
 		writeError(w, r, err)
 		return
 	}
-	b, err := s.svc.UpdateCallbackURL(r.Context(), o.ID, pathID(r, "bot_id"), req.CallbackURL)
+	b, err := s.svc.Bots().UpdateCallbackURL(r.Context(), o.ID, pathID(r, "bot_id"), req.CallbackURL)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -200,7 +200,7 @@ func New(c Config) *Service {
 	svc.earning = svc.newEarning(c)
 	svc.bots = newBots(svc, c)
 	svc.accounts = svc.newAccounts(c)
-	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: c.Store,
+	svc.notifications = notifications.NewService(notifications.Deps{DB: c.Store.Kernel(), Sealer: c.Sealer, Bots: svc.bots,
 		BotAuthFailed: errBotAuth})
 	svc.spending = newSpending(svc, c)
 	svc.payments = newPayments(svc, c)

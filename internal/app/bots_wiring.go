@@ -15,7 +15,7 @@ func newBots(s *Service, c Config) *bots.Service {
 		Sealer: c.Sealer, BaseURL: s.baseURL, AllowPrivate: s.allowPrivate,
 		Limits: bots.Limits{RegisterPerHour: s.limits.RegisterPerHour, ClaimPerHour: s.limits.ClaimPerHour,
 			ClaimFailuresPerOwnerPerDay: s.limits.ClaimFailuresPerOwnerPerDay, ClaimFailuresPerHour: s.limits.ClaimFailuresPerHour},
-		RateLimits: s.windows, Wallets: c.Store, OwnerMail: botsPorts{s}})
+		RateLimits: s.windows, OwnerMail: botsPorts{s}})
 }
 
 // botsPorts gives internal/bots the owner mail of this package.
@@ -27,6 +27,10 @@ func (p botsPorts) OwnerAddress(ctx context.Context, b botpay.Bot) (string, erro
 
 func (p botsPorts) NotifyAboutBot(ctx context.Context, b botpay.Bot, m mail.Message) {
 	p.s.notifyAboutBot(ctx, b, m)
+}
+
+func (p botsPorts) NotifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string) {
+	p.s.notifyCallbackChanged(ctx, b, previous, by)
 }
 
 // errBotAuth answers a bot without a working API key, as internal/bots does.

@@ -17,11 +17,11 @@ func (s *Service) Dashboard() Dashboard { return Dashboard{s} }
 // OwnedBot is the bot botID when owner owns it, else not found.
 func (d Dashboard) OwnedBot(ctx context.Context, owner botpay.Owner, botID string) (botpay.Bot, error) {
 	s := d.s
-	return s.store.OwnedBot(ctx, owner.ID, botID)
+	return s.bots.OwnedBot(ctx, owner.ID, botID)
 }
 
 // OwnerBots pages through the bots owner owns.
 func (d Dashboard) OwnerBots(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
 	s := d.s
-	return s.store.OwnerBots(ctx, owner.ID, page)
+	return s.bots.OwnerBots(ctx, owner.ID, page)
 }

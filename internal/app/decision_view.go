@@ -67,7 +67,7 @@ func (s *Service) purchaseDecision(ctx context.Context, l DecisionLink) (Decisio
 	default:
 		return v, errDecisionLinkUsed
 	}
-	bot, err := s.store.Bot(ctx, p.BotID)
+	bot, err := s.bots.Bot(ctx, p.BotID)
 	if err != nil {
 		return v, err
 	}
@@ -92,13 +92,13 @@ func (s *Service) signingDecision(ctx context.Context, l DecisionLink) (Decision
 	if r.ExpiresAt == nil || !s.clock.Now().Before(*r.ExpiresAt) {
 		return v, errExpiredDecisionLink
 	}
-	bot, err := s.store.Bot(ctx, r.BotID)
+	bot, err := s.bots.Bot(ctx, r.BotID)
 	if err != nil {
 		return v, err
 	}
 	v.BotName, v.Item, v.Merchant, v.MerchantURL = bot.Name, r.ResourceURL, r.ResourceHost, r.ResourceURL
 	v.USDC, v.ExpiresAt = r.Amount, *r.ExpiresAt
-	g, err := s.store.Guardrails(ctx, r.BotID)
+	g, err := s.spending.BotGuardrails(ctx, bot)
 	if err != nil {
 		return v, err
 	}

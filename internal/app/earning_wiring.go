@@ -13,7 +13,7 @@ import (
 // Service, whose payments and accounts are built after it.
 func (s *Service) newEarning(c Config) *earning.Service {
 	return earning.New(earning.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Claims: earningPorts{s},
-		Chain: chainRefunds{s}, Receipts: s.receipts(c), Sellers: sellerNames{c.Store}, Wallets: earningPorts{s},
+		Chain: chainRefunds{s}, Receipts: s.receipts(c), Sellers: sellerNames{s}, Wallets: earningPorts{s},
 		Senders: earningPorts{s}, InvoiceMail: s.ownerMail, RateLimits: s.windows,
 		Limits: earning.OfferLimits{InvoiceMailsPerBotPerDay: c.Limits.InvoiceMailsPerBotPerDay,
 			InvoiceMailsPerOwnerPerDay: c.Limits.InvoiceMailsPerOwnerPerDay, RefMissesPerHour: c.Limits.RefMissesPerHour},

@@ -17,7 +17,7 @@ type OwnedBot struct {
 // first. It stays here, in the composition root: it joins the store's bot
 // reads with internal/wallets' overview of each.
 func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.PageRequest) (botpay.Page[OwnedBot], error) {
-	bots, err := s.store.OwnerBots(ctx, owner.ID, page)
+	bots, err := s.bots.OwnerBots(ctx, owner.ID, page)
 	if err != nil {
 		return botpay.Page[OwnedBot]{}, err
 	}

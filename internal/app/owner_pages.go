@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/spending"
 )
 
 // Read use cases of the owner's pages: the sections of a bot's
@@ -32,7 +32,7 @@ type LedgerEntry struct {
 // BotSpendingView is the spending section of a bot's page.
 type BotSpendingView struct {
 	Days       []botpay.DaySpending // ChartDays entries, oldest first
-	Categories []store.CategorySpending
+	Categories []spending.CategorySpending
 	Purchases  []botpay.Purchase
 	Ledger     []LedgerEntry // both rails, newest first
 	MoreLedger bool
@@ -48,7 +48,7 @@ func (d Dashboard) BotSpending(ctx context.Context, bot botpay.Bot, ledgerLimit 
 	var err error
 	steps := []func() error{
 		func() error { v.Days, err = s.wallets.SpendingByDay(ctx, bot.ID, ChartDays); return err },
-		func() error { v.Categories, err = s.store.SpendingByCategory(ctx, bot.ID, ChartDays); return err },
+		func() error { v.Categories, err = s.spending.SpendingByCategory(ctx, bot, ChartDays); return err },
 		func() error { v.Purchases, err = s.spending.RecentPurchases(ctx, bot, 20); return err },
 		func() error { v.Ledger, v.MoreLedger, err = s.bothLedgers(ctx, bot, ledgerLimit); return err },
 		func() error { v.Tasks, err = s.spending.RecentTasks(ctx, bot, 10); return err },
@@ -76,7 +76,7 @@ func (s *Service) bothLedgers(ctx context.Context, bot botpay.Bot, limit int) ([
 				USD: t.Amount, BalanceAfter: t.BalanceAfter, CreatedAt: t.CreatedAt})
 		}
 	}
-	usdc, err := s.store.ProcessorTransactions(ctx, bot.ID, limit+1)
+	usdc, err := s.payments.ProcessorTransactions(ctx, bot.ID, limit+1)
 	if err != nil {
 		return nil, false, err
 	}
@@ -123,11 +123,11 @@ func (d Dashboard) EarningByDay(ctx context.Context, bot botpay.Bot) ([]botpay.D
 	return s.earning.SalesByDay(ctx, bot.ID, ChartDays)
 }
 
-// The store's read models the owner's pages show, named here so that the
-// web layer does not import the store.
+// The read models the owner's pages show, named here so that the web
+// layer reaches them through app.
 type (
 	DaySpending      = botpay.DaySpending
-	CategorySpending = store.CategorySpending
+	CategorySpending = spending.CategorySpending
 	DayAmount        = botpay.DayAmount
 	DeliveryRecord   = botpay.DeliveryRecord
 )

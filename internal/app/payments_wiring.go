@@ -17,7 +17,7 @@ import (
 // package and the sales and refunds of internal/earning.
 func newPayments(s *Service, c Config) *payments.Service {
 	d := payments.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Logger: s.log, Domain: s.domain, Sealer: c.Sealer,
-		Bots: c.Store, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources, Live: s.live,
+		Bots: s.bots, Mail: paymentsPorts{s}, BaseURL: s.baseURL, Resources: s.resources, Live: s.live,
 		Settler: c.Settler, Offers: paymentsOffers{s.earning}, Sales: s.earning, Receipts: paymentsPorts{s}, Refunds: saleRefunds{s.earning},
 		Limits: paymentsPorts{s}, FacilitatorPerMinute: s.limits.FacilitatorPerMinute, WriteTimeout: c.WriteTimeout}
 	if s.onChain() {

@@ -6,7 +6,6 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/ratelimit"
-	"github.com/botpay/botpay/internal/store"
 )
 
 // receipts is how internal/earning mails buyers their receipts: through
@@ -17,10 +16,12 @@ func (s *Service) receipts(c Config) earning.Receipts {
 		BaseURL: s.baseURL, PerBotPerDay: s.limits.ReceiptMailsPerBotPerDay, PerAddressPerDay: s.limits.ReceiptMailsPerAddressPerDay}
 }
 
-type sellerNames struct{ st *store.Store }
+// sellerNames names the seller of a receipt from internal/bots, which
+// app.New builds after internal/earning.
+type sellerNames struct{ s *Service }
 
 func (n sellerNames) SellerName(ctx context.Context, botID string) (string, error) {
-	b, err := n.st.Bot(ctx, botID)
+	b, err := n.s.bots.Bot(ctx, botID)
 	return b.Name, err
 }
 

@@ -9,18 +9,31 @@ import (
 )
 
 // newWallets builds the card wallet capability over the store's kernel and
-// outbox; the guardrails and pending-message count come from the store,
-// the processor wallet from internal/payments and the owner's mail from
-// this package.
+// outbox; the guardrails come from internal/spending, the pending-message
+// count from internal/notifications, the processor wallet from
+// internal/payments and the owner's mail from this package.
 func newWallets(s *Service, c Config) *wallets.Service {
-	return wallets.New(wallets.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Reads: c.Store,
+	return wallets.New(wallets.Deps{DB: c.Store.Kernel(), Outbox: c.Store.Outbox(), Reads: walletsPorts{s},
 		Processor: walletsPorts{s}, OwnerMail: walletsPorts{s}, RateLimits: s.windows,
 		TopupsPerHour: s.limits.TopupPerHour, BotAuthFailed: errBotAuth, BaseURL: s.baseURL, Logger: s.log})
 }
 
-// walletsPorts gives internal/wallets the processor wallet of
-// internal/payments and the owner mail of this package.
+// walletsPorts gives internal/wallets the reads of internal/spending and
+// internal/notifications, the processor wallet of internal/payments and
+// the owner mail of this package.
 type walletsPorts struct{ s *Service }
+
+func (p walletsPorts) BotGuardrails(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error) {
+	return p.s.spending.BotGuardrails(ctx, bot)
+}
+
+func (p walletsPorts) MasterGuardrails(ctx context.Context, owner botpay.Owner) (*botpay.MasterGuardrails, error) {
+	return p.s.spending.MasterGuardrails(ctx, owner)
+}
+
+func (p walletsPorts) PendingMessageCount(ctx context.Context, botID string) (int, error) {
+	return p.s.notifications.PendingMessageCount(ctx, botID)
+}
 
 // ProcessorWallet reads the processor wallet with its balance on chain; a
 // balance the chain could not give leaves the wallet without it, as

@@ -9,8 +9,7 @@ import (
 	"github.com/botpay/botpay/internal/kernel"
 )
 
-// botColumns and scanBot read a bots row as the store's bot reads do;
-// both copies stay in step until those reads move here too.
+// botColumns and scanBot read a bots row.
 const botColumns = `id, name, owner_email, description, bot_type, owner_id, claimed_at, callback_url,
 	webhook_status, webhook_fail_count, local_port, webhook_path, frozen, created_at`
 
@@ -26,8 +25,8 @@ func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
 	return b, err
 }
 
-// bot loads a bot by ID.
-func (s *Service) bot(ctx context.Context, id string) (botpay.Bot, error) {
+// Bot loads a bot by ID.
+func (s *Service) Bot(ctx context.Context, id string) (botpay.Bot, error) {
 	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1`, id))
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
@@ -35,13 +34,30 @@ func (s *Service) bot(ctx context.Context, id string) (botpay.Bot, error) {
 	return b, wrapErr(err, "bot %s", id)
 }
 
-// ownedBot loads a bot only if ownerID owns it; anything else is the same 404.
-func (s *Service) ownedBot(ctx context.Context, ownerID, botID string) (botpay.Bot, error) {
+// OwnedBot loads a bot only if ownerID owns it; anything else is the same 404.
+func (s *Service) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot, error) {
 	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID))
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
 	return b, wrapErr(err, "owned bot %s", botID)
+}
+
+// OwnerBots pages through an owner's bots, oldest first.
+func (s *Service) OwnerBots(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
+	q, args := kernel.Keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", kernel.OldestFirst, page)
+	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, scanBot)
+	return v, wrapErr(err, "owner bots %s", ownerID)
+}
+
+// BotByTunnelTokenHash finds the bot a managed-tunnel token belongs to, by
+// digest as API keys are.
+func (s *Service) BotByTunnelTokenHash(ctx context.Context, hash string) (botpay.Bot, error) {
+	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE tunnel_token_hash = $1`, hash))
+	if isNoRows(err) {
+		return b, botpay.ErrNotFound("bot")
+	}
+	return b, wrapErr(err, "bot by tunnel token hash")
 }
 
 // take admits one hit of l in tx; a limit without a maximum counts nothing.

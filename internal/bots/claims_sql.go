@@ -41,7 +41,7 @@ func (s *Service) claim(ctx context.Context, a ClaimAttempt) (botpay.Bot, error)
 			a.OwnerID, kernel.MS(now), found.ID); err != nil {
 			return err
 		}
-		return s.wallets.ActivateWallet(ctx, tx, found.ID, now)
+		return activateWallet(ctx, s.outbox, tx, found.ID, now)
 	})
 	if err == nil && found.ID == "" {
 		err = errInvalidClaimToken
@@ -49,7 +49,7 @@ func (s *Service) claim(ctx context.Context, a ClaimAttempt) (botpay.Bot, error)
 	if err != nil {
 		return botpay.Bot{}, wrapErr(err, "claim bot %s", a.OwnerID)
 	}
-	return s.ownedBot(ctx, a.OwnerID, found.ID)
+	return s.OwnedBot(ctx, a.OwnerID, found.ID)
 }
 
 // ClaimableBot is the bot a claim token would claim, as the claim page

@@ -12,5 +12,5 @@ var ctx = context.Background()
 
 // serviceOf is the Service over st's database, outbox and windows.
 func serviceOf(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st, RateLimits: ratelimit.New(st.Kernel())})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: ratelimit.New(st.Kernel())})
 }

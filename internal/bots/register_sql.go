@@ -74,7 +74,7 @@ func (s *Service) RegisterBot(ctx context.Context, nb NewBot) (ownerID string, e
 			return err
 		}
 		if ownerID != "" {
-			return s.wallets.ActivateWallet(ctx, tx, nb.Bot.ID, now)
+			return activateWallet(ctx, s.outbox, tx, nb.Bot.ID, now)
 		}
 		return nil
 	})

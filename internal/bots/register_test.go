@@ -150,7 +150,7 @@ func TestClaimTokenWorksOnceUnderConcurrency(t *testing.T) {
 		if wins.Load() != 1 {
 			t.Fatalf("%d owners claimed the bot, want 1", wins.Load())
 		}
-		got, err := st.Bot(ctx, b.ID)
+		got, err := serviceOf(st).Bot(ctx, b.ID)
 		if err != nil || !got.Claimed() {
 			t.Fatalf("bot after claim = %+v, %v", got, err)
 		}

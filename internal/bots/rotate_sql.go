@@ -73,7 +73,7 @@ func (s *Service) commitRotation(ctx context.Context, k RotateKey) (committedRot
 	if err != nil {
 		return committedRotation{}, wrapErr(err, "rotate api key")
 	}
-	b, err := s.bot(ctx, k.BotID)
+	b, err := s.Bot(ctx, k.BotID)
 	return committedRotation{Bot: b, PreviousKeyExpiresAt: expires}, wrapErr(err, "rotate api key")
 }
 

@@ -27,18 +27,15 @@ type RateLimits interface {
 	HitIn(ctx context.Context, tx *kernel.Tx, l Limit, now time.Time) error
 }
 
-// Wallets creates the card wallet and default guardrails of a bot at its
-// claim, and emits wallet.activated, in the claim's transaction.
-type Wallets interface {
-	ActivateWallet(ctx context.Context, tx *kernel.Tx, botID string, now time.Time) error
-}
-
 // OwnerMail reaches the person responsible for a bot: its owner once
 // claimed, the address it registered with before.
 type OwnerMail interface {
 	OwnerAddress(ctx context.Context, b botpay.Bot) (string, error)
 	// NotifyAboutBot sends m within the owner's mail limits, with retries.
 	NotifyAboutBot(ctx context.Context, b botpay.Bot, m mail.Message)
+	// NotifyCallbackChanged tells the owner where the bot's events go now,
+	// and who changed it.
+	NotifyCallbackChanged(ctx context.Context, b botpay.Bot, previous, by string)
 }
 
 // Sealer seals secrets the service must use later (webhook secrets).
@@ -67,7 +64,6 @@ type Deps struct {
 	// AllowPrivate lets callback URLs point at internal addresses.
 	AllowPrivate bool
 	RateLimits   RateLimits
-	Wallets      Wallets
 	OwnerMail    OwnerMail
 }
 
@@ -82,7 +78,6 @@ type Service struct {
 	limits       Limits
 	allowPrivate bool
 	rateLimits   RateLimits
-	wallets      Wallets
 	ownerMail    OwnerMail
 	// botAuth keeps claimed bots by API key digest for the payment
 	// endpoints (bot_auth_cache.go).
@@ -99,5 +94,5 @@ func New(d Deps) *Service {
 		clock = d.DB.Clock()
 	}
 	return &Service{db: d.DB, outbox: d.Outbox, clock: clock, log: log, sealer: d.Sealer, baseURL: d.BaseURL,
-		limits: d.Limits, allowPrivate: d.AllowPrivate, rateLimits: d.RateLimits, wallets: d.Wallets, ownerMail: d.OwnerMail}
+		limits: d.Limits, allowPrivate: d.AllowPrivate, rateLimits: d.RateLimits, ownerMail: d.OwnerMail}
 }

@@ -90,7 +90,7 @@ func TestNoAnswerLogLineOrEventCarriesAFullCardNumber(t *testing.T) {
 		for _, line := range strings.Split(logs.String(), "\n") {
 			check("a log line", line)
 		}
-		evs, err := h.srv.Store.Events(h.ctx, s.reg.BotID)
+		evs, err := storetest.OutboxOf(h.srv.Store).Events(h.ctx, s.reg.BotID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 	"github.com/botpay/botpay/wire"
 )
@@ -60,7 +61,7 @@ func (h *harness) postForm(t *testing.T, path string, form url.Values) (int, str
 // eventsOf lists the outbox events of a bot of a type.
 func (h *harness) eventsOf(t *testing.T, botID, typ string) []botpay.Event {
 	t.Helper()
-	all, err := h.srv.Store.Events(h.ctx, botID)
+	all, err := storetest.OutboxOf(h.srv.Store).Events(h.ctx, botID)
 	if err != nil {
 		t.Fatal(err)
 	}

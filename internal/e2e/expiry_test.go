@@ -63,7 +63,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHoldOnce(t *testing.T) {
 		h := start(t, dialect, manyBots)
 		replica := h.srv.Replica(t, manyBots)
 		s := h.shopper("sleepy-owner", client.Dollars(100, 0), nil)
-		bot, err := h.srv.Store.Bot(h.ctx, s.reg.BotID)
+		bot, err := h.srv.App.Bots().Bot(h.ctx, s.reg.BotID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func warm(stores ...*store.Store) {
 		for range 8 {
 			wg.Go(func() {
 				st.Kernel().QueryRow(context.Background(), `SELECT 1`).Scan(new(int))
-				st.Events(context.Background(), "bot_none")
+				storetest.OutboxOf(st).Events(context.Background(), "bot_none")
 			})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/botpay/botpay/client"
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/mail"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/internal/testserver"
 )
 
@@ -45,7 +46,7 @@ func TestOwnerRotationRevokesTheOldKeyEverywhere(t *testing.T) {
 			t.Errorf("checkout with the new key: %v", err)
 		}
 		wantEvents(t, h.events(s.reg.BotID), "rails.updated")
-		evs, _ := h.srv.Store.Events(h.ctx, s.reg.BotID)
+		evs, _ := storetest.OutboxOf(h.srv.Store).Events(h.ctx, s.reg.BotID)
 		last := evs[len(evs)-1]
 		for _, e := range evs {
 			if e.Type == "rails.updated" && e.Data["action"] == botpay.ActionAPIKeyRotated {

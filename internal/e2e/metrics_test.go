@@ -43,7 +43,7 @@ func TestMetricsFamiliesMoveWithTraffic(t *testing.T) {
 	t.Parallel()
 	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
 		db := storetest.Open(t, d, nil)
-		m := metrics.New(db.Store)
+		m := metrics.New(storetest.OutboxOf(db.Store))
 		opts := delivering
 		opts.DB, opts.Observer, opts.Events.Observer = db, m, m
 		h := start(t, d, opts)

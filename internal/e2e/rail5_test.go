@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 const (
@@ -22,7 +23,7 @@ func newRail5Card() client.NewRail5Card {
 // event.
 func (h *harness) deliveredFile(botID string) (data map[string]any) {
 	h.t.Helper()
-	evs, err := h.srv.Store.Events(h.ctx, botID)
+	evs, err := storetest.OutboxOf(h.srv.Store).Events(h.ctx, botID)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestSpendingEventsCarryExactlyTheInterfaceFields(t *testing.T) {
 			s.bot.Rail5Complete(h.ctx, chk.CheckoutID, ok, "declined by the shop")
 		}
 
-		evs, err := h.srv.Store.Events(h.ctx, s.reg.BotID)
+		evs, err := storetest.OutboxOf(h.srv.Store).Events(h.ctx, s.reg.BotID)
 		if err != nil {
 			t.Fatal(err)
 		}

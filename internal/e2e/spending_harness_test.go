@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/client"
+	"github.com/botpay/botpay/internal/store/storetest"
 	"github.com/botpay/botpay/wire"
 )
 
@@ -65,7 +66,7 @@ func purchase(cents int64) client.CheckoutRequest {
 // events lists the types of a bot's outbox events.
 func (h *harness) events(botID string) []string {
 	h.t.Helper()
-	evs, err := h.srv.Store.Events(h.ctx, botID)
+	evs, err := storetest.OutboxOf(h.srv.Store).Events(h.ctx, botID)
 	if err != nil {
 		h.t.Fatal(err)
 	}

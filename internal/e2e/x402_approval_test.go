@@ -19,7 +19,7 @@ import (
 
 func lastEvent(t *testing.T, r raw, botID string) botpay.Event {
 	t.Helper()
-	events, err := r.srv.Store.Events(t.Context(), botID)
+	events, err := storetest.OutboxOf(r.srv.Store).Events(t.Context(), botID)
 	if err != nil || len(events) == 0 {
 		t.Fatalf("events: %v %v", events, err)
 	}
@@ -153,7 +153,7 @@ func TestExpiryWorkersOnTwoReplicasExpireAHeldSigningRequestOnce(t *testing.T) {
 		r := raw{t: t, srv: h.srv}
 		b := r.walletBot("patient", 5)
 		r.guardrails(b, map[string]any{"approval_mode": "ask_for_everything"})
-		bot, err := h.srv.Store.Bot(h.ctx, b.ID)
+		bot, err := h.srv.App.Bots().Bot(h.ctx, b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

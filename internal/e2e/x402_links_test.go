@@ -216,7 +216,7 @@ func TestRacingPayersPayALinkOnce(t *testing.T) {
 			t.Fatalf("%d payers paid, %d sales, balance %v; want exactly one", paid, len(salesOf(r, seller)), wallet["balance_usd"])
 		}
 		var received int
-		events, _ := r.srv.Store.Events(t.Context(), seller.ID)
+		events, _ := storetest.OutboxOf(r.srv.Store).Events(t.Context(), seller.ID)
 		for _, ev := range events {
 			if ev.Type == botpay.EventWalletPaymentReceived && ev.Data["reference_id"] == id {
 				received++

@@ -111,7 +111,7 @@ func TestBotPaysCheckoutPageWithSignedHeaderOnce(t *testing.T) {
 		if w, _, _ := storedWallet(t.Context(), r.srv.App, buyer.ID); w.Balance != 950_000 || w.Reserved != 0 {
 			t.Fatalf("buyer wallet %+v", w)
 		}
-		if sum, _ := r.srv.Store.ProcessorLedgerSum(t.Context(), buyer.ID); sum != 950_000 {
+		if sum, _ := r.srv.App.Payments().ProcessorLedgerSum(t.Context(), buyer.ID); sum != 950_000 {
 			t.Fatalf("buyer ledger sum %d", sum)
 		}
 		sales := r.must(200, "GET", "/api/v1/bot/sales", seller.APIKey, nil)["sales"].([]any)

@@ -68,7 +68,7 @@ func TestProcessorWalletIsCreatedOnceSealedAndShownInStatus(t *testing.T) {
 		if err != nil || !ok || w.Balance != 12_340_000 {
 			t.Fatalf("stored wallet %+v %v %v", w, ok, err)
 		}
-		if sum, _ := r.srv.Store.ProcessorLedgerSum(t.Context(), b.ID); sum != w.Balance {
+		if sum, _ := r.srv.App.Payments().ProcessorLedgerSum(t.Context(), b.ID); sum != w.Balance {
 			t.Fatalf("ledger sum %d != balance %d", sum, w.Balance)
 		}
 		// At rest the key is sealed: 32 raw bytes would be shorter than the
@@ -87,7 +87,7 @@ func TestProcessorWalletIsCreatedOnceSealedAndShownInStatus(t *testing.T) {
 		if _, err := r.srv.Sealer.Open(w.SealedKey, []byte("processor-wallet-key:"+other.ID)); err == nil {
 			t.Fatal("sealed key opens for another bot")
 		}
-		events, _ := r.srv.Store.Events(t.Context(), b.ID)
+		events, _ := storetest.OutboxOf(r.srv.Store).Events(t.Context(), b.ID)
 		var types []string
 		for _, e := range events {
 			types = append(types, e.Type)

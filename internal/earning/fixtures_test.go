@@ -5,6 +5,7 @@ import (
 
 	"github.com/botpay/botpay/internal/ratelimit"
 	"github.com/botpay/botpay/internal/spending"
+	"github.com/botpay/botpay/internal/store/storetest"
 
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store"
@@ -21,7 +22,7 @@ func earningOf(st *store.Store) *earning.Service {
 // spendingOf is the checkout capability over st's database, as app.New
 // builds it without a sealer, owner notices or signing approvals.
 func spendingOf(st *store.Store) *spending.Service {
-	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending(),
+	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st),
 		Sealer: unopened{}})
 }
 

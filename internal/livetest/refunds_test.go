@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 // liveSale has buyer's processor wallet pay a page of seller on chain and
@@ -44,7 +45,7 @@ func refundStatus(t *testing.T, l *live, botID, saleID, refundID string) botpay.
 
 func refundEvents(t *testing.T, l *live, botID string) int {
 	t.Helper()
-	evs, err := l.srv.Store.Events(context.Background(), botID)
+	evs, err := storetest.OutboxOf(l.srv.Store).Events(context.Background(), botID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,13 +11,13 @@ import (
 	"testing"
 
 	"github.com/botpay/botpay/internal/metrics"
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 type fixedStats struct{}
 
-func (fixedStats) OpsStats(context.Context) (store.OpsStats, error) {
-	return store.OpsStats{WebhookHealth: map[string]int64{"active": 1}, Pools: map[string]sql.DBStats{"write": {}}}, nil
+func (fixedStats) OpsStats(context.Context) (notifications.OpsStats, error) {
+	return notifications.OpsStats{WebhookHealth: map[string]int64{"active": 1}, Pools: map[string]sql.DBStats{"write": {}}}, nil
 }
 
 // Every metric the sample Grafana dashboard queries is one the service

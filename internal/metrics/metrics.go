@@ -16,12 +16,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/notifications"
 )
 
 // Source reads the figures only the database knows, at scrape time.
 type Source interface {
-	OpsStats(ctx context.Context) (store.OpsStats, error)
+	OpsStats(ctx context.Context) (notifications.OpsStats, error)
 }
 
 // Metrics holds every family; its methods are safe for concurrent use.
@@ -98,7 +98,7 @@ func (m *Metrics) DeliveryAttempted(delivered bool, lag time.Duration) {
 	m.deliveryLag.Observe(lag.Seconds())
 }
 
-// dbCollector turns store.OpsStats into gauges at scrape time.
+// dbCollector turns notifications.OpsStats into gauges at scrape time.
 type dbCollector struct{ src Source }
 
 var (

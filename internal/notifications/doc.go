@@ -10,8 +10,10 @@
 // is attempted at all is botpay.AttemptsDelivery, the rule the outbox's
 // SQL is written out from too.
 //
-// Its Service hands a bot its pending messages, takes their
-// acknowledgements and authenticates tunnel clients. OwnerMail is how an
+// Its Service hands a bot its pending messages, counts them, takes their
+// acknowledgements and authenticates tunnel clients. OutboxReader reads the
+// outbox as it stands (the events a change wrote and their delivery, for
+// tests and tools) and the figures an operator's metrics show (OpsStats). OwnerMail is how an
 // owner hears about a bot by e-mail: daily limits per bot and per
 // address, a digest of what they held back, and a retry job for mail the
 // server refused. Each use case's SQL is beside it (*_sql.go), over the

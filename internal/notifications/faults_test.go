@@ -7,7 +7,6 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/notifications"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -75,7 +74,7 @@ type faultOutcome struct {
 	afterTwo string // webhook health after the second event
 	status   string // webhook health at the end
 	fails    int
-	states   []store.OutboxState
+	states   []notifications.OutboxState
 	staged   map[string]bool
 }
 
@@ -111,7 +110,7 @@ func deliverThreeEvents(t *testing.T, db *storetest.DB, f receiverFault) {
 	w.waitDone(db.Store, 10*time.Second)
 
 	out.status, out.fails = w.health(botID)
-	states, err := db.Store.OutboxStates(ctx, botID)
+	states, err := storetest.OutboxOf(db.Store).OutboxStates(ctx, botID)
 	if err != nil || len(states) != 3 {
 		t.Fatalf("outbox states %v, %v", states, err)
 	}

@@ -92,7 +92,7 @@ func (w *world) dispatcher(cfg notifications.Config) *notifications.Dispatcher {
 // health reads a bot's webhook status and fail count.
 func (w *world) health(botID string) (string, int) {
 	w.t.Helper()
-	b, err := w.st.Bot(ctx, botID)
+	b, err := registry(w.st).Bot(ctx, botID)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func (w *world) waitDone(st *store.Store, within time.Duration) {
 	w.t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		n, err := st.UndeliveredCount(ctx)
+		n, err := storetest.OutboxOf(st).UndeliveredCount(ctx)
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -219,10 +219,15 @@ func resetConnection(w http.ResponseWriter, r *http.Request) bool {
 // registry registers and claims bots for the fixtures, as internal/bots
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 // messages is the Service that hands the world's bots their messages.
 func (w *world) messages() *notifications.Service {
 	return notifications.NewService(notifications.Deps{DB: w.st.Kernel(), Sealer: w.sealer})
+}
+
+// pendingMessages reads a bot's pending messages as the bot does.
+func pendingMessages(st *store.Store, botID string, page botpay.PageRequest) (botpay.Page[botpay.PendingMessage], error) {
+	return notifications.NewService(notifications.Deps{DB: st.Kernel()}).PendingMessages(ctx, botpay.Bot{ID: botID}, page)
 }

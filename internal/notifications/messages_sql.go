@@ -68,3 +68,12 @@ func (s *Service) ackMessages(ctx context.Context, botID string, ids []int64) (a
 	})
 	return acked, notFound, wrapErr(err, "ack messages %s", botID)
 }
+
+// PendingMessageCount counts the bot's staged, unacknowledged, unexpired
+// messages (the bot's status shows it).
+func (s *Service) PendingMessageCount(ctx context.Context, botID string) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM pending_messages WHERE bot_id = $1 AND acked_at IS NULL AND expires_at > $2`,
+		botID, ms(s.db.Clock().Now())).Scan(&n)
+	return n, wrapErr(err, "pending message count %s", botID)
+}

@@ -53,7 +53,7 @@ func TestTwoDispatchersShareOnePostgreSQLOutbox(t *testing.T) {
 
 	total := 0
 	for _, id := range ids {
-		states, err := db.Store.OutboxStates(ctx, id)
+		states, err := storetest.OutboxOf(db.Store).OutboxStates(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}

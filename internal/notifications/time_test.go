@@ -52,7 +52,7 @@ func inBubble(t *testing.T, test func(t *testing.T, w *world, rc *failingReceive
 
 func eventIDs(t *testing.T, st *store.Store, botID string) []string {
 	t.Helper()
-	states, err := st.OutboxStates(ctx, botID)
+	states, err := storetest.OutboxOf(st).OutboxStates(ctx, botID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestRetriesBackOffExponentiallyFiveTimes(t *testing.T) {
 		if status, fails := w.health(botID); status != botpay.WebhookDegraded || fails != 1 {
 			t.Errorf("health %s/%d after retries, want degraded/1 (retries do not change health)", status, fails)
 		}
-		states, _ := w.st.OutboxStates(ctx, botID)
+		states, _ := storetest.OutboxOf(w.st).OutboxStates(ctx, botID)
 		if s := states[0]; s.Attempts != 6 || s.Outcome != notifications.OutcomeFailed {
 			t.Errorf("outbox row %+v, want 6 attempts, failed", s)
 		}
@@ -138,14 +138,14 @@ func TestPendingMessagesExpireAndArePurged(t *testing.T) {
 			t.Fatalf("messages %v, %v; want one", msgs, err)
 		}
 		time.Sleep(time.Until(msgs[0].ExpiresAt) - time.Millisecond)
-		if n, _ := w.st.PendingMessageCount(ctx, botID); n != 1 {
+		if n, _ := w.messages().PendingMessageCount(ctx, botID); n != 1 {
 			t.Fatalf("%d pending just before expiry, want 1", n)
 		}
 		time.Sleep(time.Millisecond)
 		if left, _ := w.messages().PendingMessages(ctx, botpay.Bot{ID: botID}, botpay.PageRequest{Limit: 10}); len(left.Items) != 0 {
 			t.Errorf("an expired message was handed out: %+v", left)
 		}
-		if n, _ := w.st.PendingMessageCount(ctx, botID); n != 0 {
+		if n, _ := w.messages().PendingMessageCount(ctx, botID); n != 0 {
 			t.Errorf("status would count %d expired messages", n)
 		}
 		time.Sleep(time.Hour + time.Second)

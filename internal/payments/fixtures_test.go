@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/payments"
@@ -24,7 +25,7 @@ func paymentsOf(st *store.Store) *payments.Service {
 		return s.(*payments.Service)
 	}
 	sales := earningOf(st)
-	s, _ := services.LoadOrStore(st, payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Bots: st,
+	s, _ := services.LoadOrStore(st, payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Bots: bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()}),
 		Sales: sales, Refunds: saleRefunds{sales}, Offers: saleOffers{sales}}))
 	return s.(*payments.Service)
 }

@@ -199,3 +199,14 @@ func (s *Service) pendingSigningRequests(ctx context.Context, ownerID string, pa
 	p, err := readPage(ctx, s.db, q, args, page.Limit, scanSigning)
 	return p, wrapErr(err, "pending signing requests %s", ownerID)
 }
+
+// PendingSigning pages through the owner's held signing requests for the
+// approvals list, oldest first, with one extra row and each one's position
+// on the insertion sequence they share with held purchases, which the list
+// merges them on.
+func (s *Service) PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error) {
+	q, args := kernel.Keyset(`SELECT `+signingColumns+`, seq FROM signing_requests
+		WHERE owner_id = $1 AND status = 'pending' AND expires_at > $2`, []any{ownerID, ms(s.clock.Now())}, "seq", kernel.OldestFirst, page)
+	v, err := kernel.ReadPlaced(ctx, s.db, q, args, scanSigning)
+	return v, wrapErr(err, "pending signing %s", ownerID)
+}

@@ -66,7 +66,7 @@ func signingRequest(st *store.Store, owner botpay.Owner, b botpay.Bot, micro bot
 // without a sealer, owner notices or signing approvals; the tests change
 // the owner-set rules both rails read through it.
 func spendingOf(st *store.Store) *spending.Service {
-	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st)})
 }
 
 // buy is a card checkout of cents, through spending as the service wires

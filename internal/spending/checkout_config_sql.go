@@ -2,6 +2,7 @@ package spending
 
 import (
 	"context"
+	"errors"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -35,7 +36,7 @@ type cardProfile struct {
 // w.ConfigVersion.
 func (s *Service) readCheckoutConfig(ctx context.Context, tx *kernel.Tx, w ledger.Wallet) (*checkoutConfig, error) {
 	c := &checkoutConfig{walletID: w.ID, version: w.ConfigVersion, details: map[cardProfile][]byte{}}
-	rules, cards, claimed, err := s.rules.CheckoutRules(ctx, tx, w.BotID, w.OwnerID)
+	rules, cards, claimed, err := checkoutRules(ctx, tx, w.BotID, w.OwnerID)
 	if err != nil || !claimed {
 		return c, err
 	}
@@ -52,4 +53,31 @@ func (s *Service) readCheckoutConfig(ctx context.Context, tx *kernel.Tx, w ledge
 			return nil
 		}})
 	return c, err
+}
+
+// checkoutRules reads the bot's guardrails (claimed false when it has
+// none: never claimed), its owner's master guardrails and procurement
+// controls, and every card of the bot with its payment profiles, any
+// status, oldest first. The caller holds the bot's wallet lock, under
+// which no configuration change can commit (its trigger waits for the
+// lock), so the statements agree with each other.
+func checkoutRules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, []botpay.Card, bool, error) {
+	var rules botpay.SpendingRules
+	g, err := scanGuardrails(tx.QueryRow(ctx, guardrailsQuery, botID))
+	if errors.Is(err, botpay.ErrWalletNotActive) {
+		return rules, nil, false, nil
+	}
+	if err != nil {
+		return rules, nil, false, err
+	}
+	rules.Bot = g
+	if rules.Master, err = scanMasterGuardrails(tx.QueryRow(ctx, masterGuardrailsQuery, ownerID)); err != nil {
+		return rules, nil, false, err
+	}
+	if rules.Procurement, err = scanProcurement(tx.QueryRow(ctx, procurementQuery, botID)); err != nil {
+		return rules, nil, false, err
+	}
+	var cards []botpay.Card
+	err = tx.EachRow(ctx, kernel.Step{Query: cardsQuery(`c.bot_id = $1`), Args: []any{botID}, Each: cardCollector(&cards)})
+	return rules, cards, true, err
 }

@@ -84,10 +84,8 @@ func pathScenarios() []pathScenario {
 		{"decoy profile", 100000, func(_ *testing.T, _ *store.Store, _ botpay.Owner, _ botpay.Bot, _ *botpay.Guardrails, c *botpay.Card) {
 			c.Profiles = append(c.Profiles, botpay.PaymentProfile{Index: 2, AllowanceDuration: botpay.AllowanceMonth, Allowance: 2000})
 		}, []pathCheckout{{amount: 1000, profile: 2}, {amount: 1500, profile: 2}, pathBuy(1000)}},
-		{"approved for a bot without a webhook (events staged at once)", 100000, func(t *testing.T, st *store.Store, o botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
-			if _, _, err := st.SetCallbackURL(ctx, o.ID, b.ID, ""); err != nil {
-				t.Fatal(err)
-			}
+		{"approved for a bot without a webhook (events staged at once)", 100000, func(t *testing.T, st *store.Store, _ botpay.Owner, b botpay.Bot, _ *botpay.Guardrails, _ *botpay.Card) {
+			storetest.SetCallbackURL(t, st, b.ID, "")
 		}, []pathCheckout{pathBuy(1000), pathBuy(5000)}},
 		{"the same request again", 100000, none, []pathCheckout{pathBuy(1000), pathBuy(1000)}},
 		{"an overdue hold expired by the next checkout", 100000, none, []pathCheckout{pathBuy(5000), {amount: 1000, wait: botpay.HoldWindow + time.Minute}}},

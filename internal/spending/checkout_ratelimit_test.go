@@ -38,7 +38,7 @@ func TestCheckoutRateLimitRollsOverCardAndRail5Checkouts(t *testing.T) {
 				Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 			return err
 		}
-		limited := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending(),
+		limited := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st),
 			CheckoutsPerHour: limit.Max})
 		rail5 := func(amount botpay.Money) error {
 			cents := int(amount)

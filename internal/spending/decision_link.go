@@ -38,7 +38,7 @@ func (s *Service) PurchaseToDecide(ctx context.Context, owner botpay.Owner, id s
 // holdReason names the guardrail that holds p, from the bot's guardrails
 // and the card profile as they are now (the purchase does not record it).
 func (s *Service) holdReason(ctx context.Context, p botpay.Purchase) (string, error) {
-	g, cards, err := s.rules.HoldRules(ctx, p.BotID)
+	g, cards, err := s.holdRules(ctx, p.BotID)
 	if err != nil {
 		return "", err
 	}

@@ -27,10 +27,11 @@
 // decide (decideRail5, over botpay.EvaluateCheckout), record with its
 // count and event.
 //
-// What the store still keeps comes through the interfaces of service.go:
-// the reads of the guardrails and master guardrails, which x402 signing
-// reads too (Rules), and the held signing requests that share the
-// approvals list (HeldSigning); app supplies the
-// sealer of card details and rail5 keys (Sealer) and the owner's mail
-// (Notices).
+// Its own SQL reads the guardrails, master guardrails, procurement
+// controls and cards a checkout decides on (checkout_config_sql.go, in the
+// checkout's transaction, in the statements it always used). What it needs
+// of others comes through the interfaces of service.go: the held signing
+// requests that share the approvals list (HeldSigning, internal/payments'),
+// the sealer of card details and rail5 keys (Sealer) and the owner's mail
+// (Notices), all wired by app.
 package spending

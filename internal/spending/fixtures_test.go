@@ -6,6 +6,7 @@ import (
 
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -22,15 +23,14 @@ func spendingOf(st *store.Store) *spending.Service {
 	if s, ok := spendings.Load(st); ok {
 		return s.(*spending.Service)
 	}
-	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(),
-		Signing: st.ForSpending()}))
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st)}))
 	return s.(*spending.Service)
 }
 
 // statementByStatement makes st's service write every checkout statement
 // by statement (tests compare the two paths on PostgreSQL).
 func statementByStatement(st *store.Store) {
-	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st)})
 	s.WriteStatementByStatement()
 	spendings.Store(st, s)
 }

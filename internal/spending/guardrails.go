@@ -14,7 +14,7 @@ func (s *Service) BotGuardrails(ctx context.Context, bot botpay.Bot) (botpay.Gua
 	if !bot.Claimed() {
 		return botpay.Guardrails{}, botpay.ErrWalletNotActive
 	}
-	return s.rules.Guardrails(ctx, bot.ID)
+	return s.guardrails(ctx, bot.ID)
 }
 
 // OwnedGuardrails reads an owned bot's guardrails.
@@ -22,7 +22,7 @@ func (s *Service) OwnedGuardrails(ctx context.Context, owner botpay.Owner, botID
 	if err := s.ownedBot(ctx, owner.ID, botID); err != nil {
 		return botpay.Guardrails{}, wrapErr(err, "owned bot %s", botID)
 	}
-	return s.rules.Guardrails(ctx, botID)
+	return s.guardrails(ctx, botID)
 }
 
 // GuardrailsChange is a PUT of the guardrails object (docs/api.md); nil
@@ -115,7 +115,7 @@ func categories(p validate.Problems, field string, in []string) []string {
 
 // MasterGuardrails reads the owner's master guardrails (nil when unset).
 func (s *Service) MasterGuardrails(ctx context.Context, owner botpay.Owner) (*botpay.MasterGuardrails, error) {
-	return s.rules.MasterGuardrails(ctx, owner.ID)
+	return s.masterGuardrails(ctx, owner.ID)
 }
 
 // SetMasterGuardrails replaces the owner's master guardrails; nil means no

@@ -2,6 +2,7 @@ package spending
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
@@ -80,4 +81,82 @@ func (s *Service) ReplaceMasterGuardrails(ctx context.Context, ownerID string, m
 		}
 		return nil
 	}), "set master guardrails %s", ownerID)
+}
+
+// guardrails reads a claimed bot's spending guardrails as they are now
+// (wallet_not_active before the claim: the claim writes the row).
+func (s *Service) guardrails(ctx context.Context, botID string) (botpay.Guardrails, error) {
+	v, err := scanGuardrails(s.db.QueryRow(ctx, guardrailsQuery, botID))
+	return v, wrapErr(err, "guardrails %s", botID)
+}
+
+const guardrailsQuery = `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
+			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
+		FROM guardrails WHERE bot_id = $1`
+
+func scanGuardrails(row kernel.Scanner) (botpay.Guardrails, error) {
+	var (
+		mode, notes, approved, blocked        sql.NullString
+		perTx, daily, monthly, above, updated sql.NullInt64
+		recurring                             sql.NullBool
+	)
+	err := row.Scan(&mode, &perTx, &daily, &monthly, &above, &recurring, &notes, &approved, &blocked, &updated)
+	if isNoRows(err) {
+		return botpay.Guardrails{}, botpay.ErrWalletNotActive
+	}
+	if err != nil {
+		return botpay.Guardrails{}, err
+	}
+	g := botpay.Guardrails{ApprovalMode: mode.String, PerTransaction: botpay.Money(perTx.Int64),
+		Daily: botpay.Money(daily.Int64), Monthly: botpay.Money(monthly.Int64),
+		RecurringAllowed: recurring.Bool, UpdatedAt: fromMS(updated.Int64)}
+	if above.Valid {
+		g.AskApprovalAbove = moneyPtr(&above.Int64)
+	}
+	if notes.Valid {
+		g.Notes = &notes.String
+	}
+	if err := json.Unmarshal([]byte(approved.String), &g.ApprovedCategories); err != nil {
+		return g, err
+	}
+	err = json.Unmarshal([]byte(blocked.String), &g.BlockedCategories)
+	return g, err
+}
+
+// masterGuardrails reads the owner's master guardrails as they are now, or
+// nil when the owner never set them.
+func (s *Service) masterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error) {
+	v, err := scanMasterGuardrails(s.db.QueryRow(ctx, masterGuardrailsQuery, ownerID))
+	return v, wrapErr(err, "master guardrails %s", ownerID)
+}
+
+const masterGuardrailsQuery = `SELECT per_transaction_cents, daily_budget_cents, monthly_budget_cents, updated_at
+		FROM master_guardrails WHERE owner_id = $1`
+
+func scanMasterGuardrails(row kernel.Scanner) (*botpay.MasterGuardrails, error) {
+	var m botpay.MasterGuardrails
+	var per, daily, monthly *int64
+	var updated int64
+	err := row.Scan(&per, &daily, &monthly, &updated)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.PerTransaction, m.DailyBudget, m.MonthlyBudget = moneyPtr(per), moneyPtr(daily), moneyPtr(monthly)
+	m.UpdatedAt = fromMS(updated)
+	return &m, nil
+}
+
+// holdRules reads, outside any transaction, the bot's guardrails and every
+// card of the bot as they are now, which name the guardrail holding a
+// purchase.
+func (s *Service) holdRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error) {
+	g, err := s.guardrails(ctx, botID)
+	if err != nil {
+		return g, nil, err
+	}
+	cards, err := s.readCards(ctx, `c.bot_id = $1`, botID)
+	return g, cards, wrapErr(err, "cards %s", botID)
 }

@@ -14,7 +14,7 @@ func TestGuardrailsRoundTripAndEmitLimitsUpdated(t *testing.T) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
 		b := storetest.ClaimedBot(t, st, owner)
-		g, err := st.Guardrails(ctx, b.ID)
+		g, err := spendingOf(st).BotGuardrails(ctx, b)
 		if err != nil || g.ApprovalMode != botpay.ApprovalUnderThreshold {
 			t.Fatalf("default guardrails = %+v, %v", g, err)
 		}
@@ -24,7 +24,7 @@ func TestGuardrailsRoundTripAndEmitLimitsUpdated(t *testing.T) {
 		if err := spendingOf(st).ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 			t.Fatal(err)
 		}
-		got, err := st.Guardrails(ctx, b.ID)
+		got, err := spendingOf(st).BotGuardrails(ctx, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestMasterGuardrailsNotifyEveryBotOfTheOwner(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
 		owner := storetest.NewOwner(t, st)
-		if m, err := st.MasterGuardrails(ctx, owner.ID); err != nil || m != nil {
+		if m, err := spendingOf(st).MasterGuardrails(ctx, owner); err != nil || m != nil {
 			t.Fatalf("unset master guardrails = %+v, %v", m, err)
 		}
 		bots := []botpay.Bot{storetest.ClaimedBot(t, st, owner), storetest.ClaimedBot(t, st, owner)}
@@ -51,7 +51,7 @@ func TestMasterGuardrailsNotifyEveryBotOfTheOwner(t *testing.T) {
 		if err := spendingOf(st).ReplaceMasterGuardrails(ctx, owner.ID, botpay.MasterGuardrails{DailyBudget: &daily, UpdatedAt: st.Clock().Now()}); err != nil {
 			t.Fatal(err)
 		}
-		m, err := st.MasterGuardrails(ctx, owner.ID)
+		m, err := spendingOf(st).MasterGuardrails(ctx, owner)
 		if err != nil || m.PerTransaction != nil || *m.DailyBudget != daily || m.MonthlyBudget != nil {
 			t.Fatalf("master guardrails = %+v, %v", m, err)
 		}

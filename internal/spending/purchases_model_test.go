@@ -113,7 +113,7 @@ func checkBooks(rt *rapid.T, st *store.Store, botID string, daily botpay.Money, 
 	if today > daily {
 		rt.Fatalf("today's approved and held spending %d exceeds the daily limit %d", today, daily)
 	}
-	evs, err := st.Events(ctx, botID)
+	evs, err := storetest.OutboxOf(st).Events(ctx, botID)
 	if err != nil {
 		rt.Fatal(err)
 	}

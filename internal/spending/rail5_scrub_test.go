@@ -38,7 +38,7 @@ func TestConfirmedRail5DeliveryLeavesNoTunnelRelayOfTheFile(t *testing.T) {
 		if queued := queuedTunnelRelays(t, st, b.ID); len(queued) != 1 || !strings.Contains(queued[0], other) {
 			t.Fatalf("queued relays = %v; want only the other event's", queued)
 		}
-		events, err := st.Events(ctx, b.ID)
+		events, err := storetest.OutboxOf(st).Events(ctx, b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -151,7 +151,7 @@ func (s *Service) readRail5Facts(ctx context.Context, tx *kernel.Tx, ask rail5As
 	if f.cardID, err = confirmedRail5Card(ctx, tx, ask.BotID, ask.CardID); err != nil {
 		return f, err
 	}
-	if f.rules, err = s.rules.Rail5Rules(ctx, tx, ask.BotID, w.OwnerID); err != nil {
+	if f.rules, err = rail5Rules(ctx, tx, ask.BotID, w.OwnerID); err != nil {
 		return f, err
 	}
 	f.rules.Profile = botpay.PaymentProfile{Index: 1, AllowanceDuration: botpay.AllowanceMonth, Allowance: botpay.MaxMoney}
@@ -321,4 +321,20 @@ func lockRail5Checkout(ctx context.Context, tx *kernel.Tx, botID, id string) (bo
 	}
 	c.CreatedAt = fromMS(created)
 	return c, err
+}
+
+// rail5Rules reads the bot's guardrails, its owner's master guardrails and
+// the bot's procurement controls (a rail5 card has no payment profiles),
+// under the wallet lock the caller holds.
+func rail5Rules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, error) {
+	var rules botpay.SpendingRules
+	var err error
+	if rules.Bot, err = scanGuardrails(tx.QueryRow(ctx, guardrailsQuery, botID)); err != nil {
+		return rules, err
+	}
+	if rules.Master, err = scanMasterGuardrails(tx.QueryRow(ctx, masterGuardrailsQuery, ownerID)); err != nil {
+		return rules, err
+	}
+	rules.Procurement, err = scanProcurement(tx.QueryRow(ctx, procurementQuery, botID))
+	return rules, err
 }

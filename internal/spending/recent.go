@@ -24,3 +24,15 @@ func (s *Service) RecentTasks(ctx context.Context, bot botpay.Bot, limit int) ([
 func (s *Service) Rail5Cards(ctx context.Context, owner botpay.Owner, botID string) ([]botpay.Rail5Card, error) {
 	return s.rail5Cards(ctx, owner.ID, botID)
 }
+
+// CategorySpending is the approved spend of one category.
+type CategorySpending struct {
+	Category string // empty for purchases that named none
+	Approved botpay.Money
+}
+
+// SpendingByCategory sums a bot's approved real purchases of the last days
+// days (today included) per category, largest first.
+func (s *Service) SpendingByCategory(ctx context.Context, bot botpay.Bot, days int) ([]CategorySpending, error) {
+	return s.spendingByCategory(ctx, bot.ID, days)
+}

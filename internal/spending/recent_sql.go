@@ -62,3 +62,14 @@ func (s *Service) rail5Cards(ctx context.Context, ownerID, botID string) ([]botp
 		WHERE owner_id = $1 AND bot_id = $2 ORDER BY seq DESC`, ownerID, botID)
 	return out, wrapErr(err, "rail5 cards %s", botID)
 }
+
+func (s *Service) spendingByCategory(ctx context.Context, botID string, days int) ([]CategorySpending, error) {
+	first := botpay.DayStart(s.clock.Now()).AddDate(0, 0, -(days - 1))
+	out, err := readAll(ctx, s.db, func(row kernel.Scanner) (CategorySpending, error) {
+		var c CategorySpending
+		return c, row.Scan(&c.Category, &c.Approved)
+	}, `SELECT category, SUM(amount_cents) FROM purchases
+		WHERE bot_id = $1 AND created_at >= $2 AND status = 'approved' AND NOT decoy
+		GROUP BY category ORDER BY SUM(amount_cents) DESC, category`, botID, ms(first))
+	return out, wrapErr(err, "spending by category %s", botID)
+}

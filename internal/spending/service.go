@@ -8,29 +8,6 @@ import (
 	"github.com/botpay/botpay/internal/ledger"
 )
 
-// Rules reads, inside a checkout's transaction and under the bot's wallet
-// lock, the owner-set rules the store still keeps: the bot's guardrails
-// (claimed false when it has none: never claimed), its owner's master
-// guardrails and procurement controls, and every card of the bot with its
-// payment profiles, any status, oldest first.
-type Rules interface {
-	CheckoutRules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (rules botpay.SpendingRules, cards []botpay.Card, claimed bool, err error)
-	// HoldRules reads, outside any transaction, the bot's guardrails and
-	// cards as they are now, which name the guardrail holding a purchase.
-	HoldRules(ctx context.Context, botID string) (botpay.Guardrails, []botpay.Card, error)
-	// Rail5Rules reads, inside a rail5 checkout's transaction and under the
-	// bot's wallet lock, the bot's guardrails, its owner's master
-	// guardrails and the procurement controls (a rail5 card has no
-	// payment profiles).
-	Rail5Rules(ctx context.Context, tx *kernel.Tx, botID, ownerID string) (botpay.SpendingRules, error)
-	// Guardrails reads a claimed bot's guardrails as they are now
-	// (wallet_not_active before the claim).
-	Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error)
-	// MasterGuardrails reads the owner's master guardrails (nil when
-	// unset) as they are now.
-	MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error)
-}
-
 // Sealer seals a payment profile's card details at rest, bound to their
 // card and profile, and opens them for an approved purchase only.
 type Sealer interface {
@@ -45,8 +22,9 @@ type Notices interface {
 }
 
 // HeldSigning pages through an owner's x402 signing requests that await a
-// decision, oldest first, each with its position on the insertion
-// sequence it shares with purchases, and one row more than the page holds.
+// decision (internal/payments keeps them), oldest first, each with its
+// position on the insertion sequence it shares with purchases, and one row
+// more than the page holds.
 type HeldSigning interface {
 	PendingSigning(ctx context.Context, ownerID string, page botpay.PageRequest) ([]kernel.Placed[botpay.SigningRequest], error)
 }
@@ -55,7 +33,6 @@ type HeldSigning interface {
 type Deps struct {
 	DB      *kernel.DB
 	Outbox  *ledger.Outbox
-	Rules   Rules
 	Sealer  Sealer
 	Notices Notices
 	Signing HeldSigning
@@ -72,7 +49,6 @@ type Service struct {
 	db      *kernel.DB
 	outbox  *ledger.Outbox
 	clock   botpay.Clock
-	rules   Rules
 	sealer  Sealer
 	notices Notices
 	signing HeldSigning
@@ -84,7 +60,7 @@ type Service struct {
 
 // New builds the Service.
 func New(d Deps) *Service {
-	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), rules: d.Rules, sealer: d.Sealer, notices: d.Notices,
+	return &Service{db: d.DB, outbox: d.Outbox, clock: d.DB.Clock(), sealer: d.Sealer, notices: d.Notices,
 		signing: d.Signing, perHour: d.CheckoutsPerHour, baseURL: d.BaseURL,
 		inOne: d.DB.Driver().InsertInsideWith()}
 }

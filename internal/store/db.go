@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"time"
 
 	"github.com/botpay/botpay/internal/ledger"
 
@@ -19,13 +17,10 @@ const (
 	Postgres = kernel.Postgres
 )
 
-// Store holds the service's SQL over the database kernel.
+// Store is the service's database handle: the kernel and the outbox over
+// it.
 type Store struct {
-	db     *kernel.DB
-	driver kernel.Driver
-	clock  botpay.Clock
-	// read is the kernel's read pool, for the few reads that pass a pool.
-	read *sql.DB
+	db *kernel.DB
 	// outbox writes events and, after a commit, wakes the local
 	// dispatcher (other replicas poll).
 	outbox *ledger.Outbox
@@ -47,8 +42,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, read := db.Pools()
-	return &Store{db: db, driver: db.Driver(), read: read, clock: db.Clock(), outbox: &ledger.Outbox{}}, nil
+	return &Store{db: db, outbox: &ledger.Outbox{}}, nil
 }
 
 // Kernel is the database kernel the store runs on.
@@ -76,48 +70,3 @@ func MigrationFingerprint(engine Dialect) (string, error) { return kernel.Migrat
 
 // MigrationCount is how many migrations engine's schema is built from.
 func MigrationCount(engine Dialect) int { return kernel.MigrationCount(engine) }
-
-// writePool is the kernel's write pool, for bulk loads outside a
-// transaction.
-func (s *Store) writePool() *sql.DB {
-	write, _ := s.db.Pools()
-	return write
-}
-
-// rebind writes query in the engine's placeholders.
-func (s *Store) rebind(query string) string { return s.db.Rebind(query) }
-
-// queryRow reads outside any transaction, from the read pool.
-func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return s.db.QueryRow(ctx, query, args...)
-}
-
-func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return s.db.Query(ctx, query, args...)
-}
-
-// classify is the driver's classification of a constraint error.
-func (s *Store) classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	return s.driver.Classify(err)
-}
-
-// ms stores times as integer Unix milliseconds on both engines: exact,
-// comparable in SQL and free of driver time-zone quirks.
-func ms(t time.Time) int64 { return kernel.MS(t) }
-
-func fromMS(v int64) time.Time { return kernel.FromMS(v) }
-
-// wrapErr adds the package and the context to a database error at its
-// boundary.
-var wrapErr = kernel.ErrorWrapper("store")
-
-// The NULL and no-rows helpers of the kernel, by their short names here.
-var (
-	nullTime   = kernel.NullMS
-	fromNullMS = kernel.FromNullMS
-	nullString = kernel.NullString
-	isNoRows   = kernel.IsNoRows
-)

@@ -1,13 +1,9 @@
-// Package store holds the SQL of the use cases not yet moved into their
-// capability packages (bots, accounts, spending, payments, earning,
-// notifications, idempotency and wallets hold their own): the bot rows
-// other capabilities read, wallet activation and guardrails, rate-limit
-// windows, the dashboard's remaining reads, seeding and database
-// administration. Each
-// exported method is one transaction of the kernel that applies a change
-// together with its ledger rows and its outbox events.
-//
-// It knows nothing about HTTP, mail or tokens in the clear: callers pass
-// digests and sealed bytes. Business decisions are made by the caller or by
-// pure functions of package botpay.
+// Package store is the service's database handle: Open connects the
+// kernel's DB and the ledger's outbox over it, and the process reaches them
+// through Kernel and Outbox. It holds no SQL of a use case: the capability
+// packages (accounts, bots, wallets, spending, payments, earning,
+// notifications, idempotency) hold their own, over the same kernel and
+// outbox. Its tests are those of the handle and of the database as a
+// whole (migrations, backups, the write gate, the books across
+// capabilities).
 package store

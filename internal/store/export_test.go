@@ -15,16 +15,16 @@ func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx *Tx) error {
+	return s.db.InTx(ctx, func(tx *kernel.Tx) error {
 		for _, q := range []string{`UPDATE purchases SET bot_seq = NULL`, `UPDATE rail5_checkouts SET bot_seq = NULL`,
 			`UPDATE wallets SET checkout_seq = 0`} {
-			if _, err := tx.exec(ctx, q); err != nil {
+			if _, err := tx.Exec(ctx, q); err != nil {
 				return err
 			}
 		}
 		for _, q := range strings.Split(string(body), ";\n") {
 			if q = strings.TrimSpace(q); strings.HasPrefix(q, "WITH") || strings.HasPrefix(q, "UPDATE") {
-				if _, err := tx.exec(ctx, q); err != nil {
+				if _, err := tx.Exec(ctx, q); err != nil {
 					return err
 				}
 			}
@@ -36,7 +36,7 @@ func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
 // CheckoutNumbers (tests only) lists a bot's checkouts (card and rail5) by
 // number with their times, and the wallet's last number.
 func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []int64, times []int64, last int64, err error) {
-	rows, err := s.query(ctx, `SELECT bot_seq, created_at FROM (
+	rows, err := s.db.Query(ctx, `SELECT bot_seq, created_at FROM (
 			SELECT bot_seq, created_at, id FROM purchases WHERE bot_id = $1
 			UNION ALL SELECT bot_seq, created_at, id FROM rail5_checkouts WHERE bot_id = $1) c ORDER BY created_at, id`, botID)
 	if err != nil {
@@ -53,7 +53,7 @@ func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []in
 	if err := rows.Err(); err != nil {
 		return nil, nil, 0, err
 	}
-	err = s.queryRow(ctx, `SELECT checkout_seq FROM wallets WHERE bot_id = $1`, botID).Scan(&last)
+	err = s.db.QueryRow(ctx, `SELECT checkout_seq FROM wallets WHERE bot_id = $1`, botID).Scan(&last)
 	return numbers, times, last, err
 }
 

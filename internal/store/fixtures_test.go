@@ -8,11 +8,11 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/notifications"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
+	"github.com/botpay/botpay/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -20,13 +20,7 @@ var ctx = context.Background()
 // registry registers and claims bots for the fixtures, as internal/bots
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
-}
-
-// earningOf is the sale path over st's database (internal/earning), as
-// app.New builds it without receipt mail or on-chain refunds.
-func earningOf(st *store.Store) *earning.Service {
-	return earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 func countOf(types []string, want string) int {
@@ -56,7 +50,7 @@ func spendingOf(st *store.Store) *spending.Service {
 	if s, ok := spendings.Load(st); ok {
 		return s.(*spending.Service)
 	}
-	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()}))
+	s, _ := spendings.LoadOrStore(st, spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: storetest.HeldSigning(st)}))
 	return s.(*spending.Service)
 }
 

@@ -14,7 +14,7 @@ var ctx = context.Background()
 // registry registers and claims bots for the fixtures, as internal/bots
 // does, with no registration limit.
 func registry(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 // walletsOf is the card wallet over st's database, as app.New builds it

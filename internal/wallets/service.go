@@ -13,13 +13,13 @@ import (
 )
 
 // Reads are what the full status view shows beside the wallet, kept by
-// other capabilities or still by the store.
+// internal/spending (guardrails) and internal/notifications (messages).
 type Reads interface {
-	// Guardrails reads a claimed bot's guardrails (wallet_not_active
+	// BotGuardrails reads a claimed bot's guardrails (wallet_not_active
 	// before the claim).
-	Guardrails(ctx context.Context, botID string) (botpay.Guardrails, error)
+	BotGuardrails(ctx context.Context, bot botpay.Bot) (botpay.Guardrails, error)
 	// MasterGuardrails reads the owner's master guardrails, nil when unset.
-	MasterGuardrails(ctx context.Context, ownerID string) (*botpay.MasterGuardrails, error)
+	MasterGuardrails(ctx context.Context, owner botpay.Owner) (*botpay.MasterGuardrails, error)
 	// PendingMessageCount counts the bot's staged, unacknowledged,
 	// unexpired messages.
 	PendingMessageCount(ctx context.Context, botID string) (int, error)

@@ -40,7 +40,7 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotO
 		return o, err
 	}
 	o.Wallet = &w
-	g, err := s.reads.Guardrails(ctx, bot.ID)
+	g, err := s.reads.BotGuardrails(ctx, bot)
 	if err != nil {
 		return o, err
 	}
@@ -49,7 +49,7 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotO
 		if o.Processor, err = s.processor.ProcessorWallet(ctx, bot.ID); err != nil {
 			return o, err
 		}
-		if o.Master, err = s.reads.MasterGuardrails(ctx, bot.OwnerID); err != nil {
+		if o.Master, err = s.reads.MasterGuardrails(ctx, botpay.Owner{ID: bot.OwnerID}); err != nil {
 			return o, err
 		}
 		if o.PendingMessages, err = s.reads.PendingMessageCount(ctx, bot.ID); err != nil {

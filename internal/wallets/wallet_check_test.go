@@ -37,7 +37,7 @@ func TestWalletCheckReadsBotWalletAndGuardrailsInOneGo(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _, _ := walletsOf(st).WalletView(ctx, nb.Bot.ID)
-		g, _ := st.Guardrails(ctx, nb.Bot.ID)
+		g, _ := storetest.Spending(st).OwnedGuardrails(ctx, owner, nb.Bot.ID)
 		if got.Bot.OwnerID != owner.ID || *got.Wallet != want || got.Wallet.Wallet.Balance != 1234 || got.Wallet.PendingTopups != 1 {
 			t.Fatalf("wallet = %+v, want %+v", got.Wallet, want)
 		}

@@ -155,7 +155,7 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 				t.Fatalf("SetFrozen(%v) = %+v, %v", frozen, got, err)
 			}
 		}
-		events, _ := st.Events(ctx, b.ID)
+		events, _ := storetest.OutboxOf(st).Events(ctx, b.ID)
 		var actions []string
 		for _, e := range events[1:] {
 			actions = append(actions, e.Data["action"].(string))

@@ -69,7 +69,7 @@ func TestClaimPageSignsUpAndClaims(t *testing.T) {
 	if status != 200 || !strings.Contains(body, "You now own") || !strings.Contains(body, reg.Bot.ID) {
 		t.Fatalf("status %d, body:\n%s", status, body)
 	}
-	b, err := srv.Store.Bot(context.Background(), reg.Bot.ID)
+	b, err := srv.App.Bots().Bot(context.Background(), reg.Bot.ID)
 	if err != nil || !b.Claimed() {
 		t.Fatalf("bot not claimed: %+v, %v", b, err)
 	}
@@ -93,7 +93,7 @@ func TestClaimPageShowsWrongPasswordWithoutClaiming(t *testing.T) {
 	if status != 400 || !strings.Contains(body, "e-mail or password is wrong") {
 		t.Fatalf("status %d\n%s", status, body)
 	}
-	if b, _ := srv.Store.Bot(context.Background(), reg.Bot.ID); b.Claimed() {
+	if b, _ := srv.App.Bots().Bot(context.Background(), reg.Bot.ID); b.Claimed() {
 		t.Fatal("bot was claimed with a wrong password")
 	}
 }
@@ -107,7 +107,7 @@ func TestClaimPageRefusesCrossSitePosts(t *testing.T) {
 	if status != http.StatusForbidden {
 		t.Fatalf("cross-site post answered %d, want 403", status)
 	}
-	if b, _ := srv.Store.Bot(context.Background(), reg.Bot.ID); b.Claimed() {
+	if b, _ := srv.App.Bots().Bot(context.Background(), reg.Bot.ID); b.Claimed() {
 		t.Fatal("cross-site post claimed the bot")
 	}
 }

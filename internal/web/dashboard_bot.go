@@ -65,7 +65,7 @@ func (p *Pages) saveProcurement(w http.ResponseWriter, r *http.Request, owner bo
 }
 
 func (p *Pages) saveCallback(w http.ResponseWriter, r *http.Request, owner botpay.Owner) {
-	_, err := p.svc.UpdateCallbackURL(r.Context(), owner.ID, r.PathValue("bot_id"), newForm(r).str("callback_url"))
+	_, err := p.svc.Bots().UpdateCallbackURL(r.Context(), owner.ID, r.PathValue("bot_id"), newForm(r).str("callback_url"))
 	p.act(w, r, "callback", err)
 }
 

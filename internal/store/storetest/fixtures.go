@@ -12,6 +12,8 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/notifications"
+	"github.com/botpay/botpay/internal/payments"
 	"github.com/botpay/botpay/internal/spending"
 	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/wallets"
@@ -38,7 +40,7 @@ func NewOwner(t testing.TB, st *store.Store) botpay.Owner {
 
 // registry registers and claims bots over st, as the service wires it.
 func registry(st *store.Store) *bots.Service {
-	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Wallets: st})
+	return bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
 }
 
 // NewBot registers an unclaimed bot named name and returns it with its
@@ -72,7 +74,19 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 // builds it without the processor wallet, owner mail or rate limits: what
 // the tests fund bots with and read balances and ledgers through.
 func Wallets(st *store.Store) *wallets.Service {
-	return wallets.New(wallets.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Reads: st})
+	return wallets.New(wallets.Deps{DB: st.Kernel(), Outbox: st.Outbox(),
+		Reads: walletReads{Service: Spending(st), messages: notifications.NewService(notifications.Deps{DB: st.Kernel()})}})
+}
+
+// walletReads are the guardrails of spending and the message count of
+// notifications, as app wires them for the wallet's status view.
+type walletReads struct {
+	*spending.Service
+	messages *notifications.Service
+}
+
+func (r walletReads) PendingMessageCount(ctx context.Context, botID string) (int, error) {
+	return r.messages.PendingMessageCount(ctx, botID)
 }
 
 // NewCheckoutPage stores p as internal/earning stores a new page, for the
@@ -100,6 +114,22 @@ func NewCheckoutPage(t testing.TB, st *store.Store, p botpay.CheckoutPage) {
 		return err
 	}); err != nil {
 		t.Fatalf("create checkout page: %v", err)
+	}
+}
+
+// SetCallbackURL points the bot's webhook at url (empty: none) and resets
+// its health to active, as internal/bots does when an owner changes it;
+// the tests use it to choose between delivery and staging, so it neither
+// validates url nor mails the owner.
+func SetCallbackURL(t testing.TB, st *store.Store, botID, url string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE bots SET callback_url = $1, webhook_status = $2, webhook_fail_count = 0, updated_at = $3 WHERE id = $4`,
+			url, botpay.WebhookActive, kernel.MS(st.Clock().Now()), botID)
+		return err
+	}); err != nil {
+		t.Fatalf("set callback url: %v", err)
 	}
 }
 
@@ -131,7 +161,7 @@ func WantCode(t testing.TB, err error, code string) {
 // first.
 func EventTypes(t testing.TB, st *store.Store, botID string) []string {
 	t.Helper()
-	events, err := st.Events(context.Background(), botID)
+	events, err := OutboxOf(st).Events(context.Background(), botID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +179,25 @@ func OpenWithClock(t *testing.T, d store.Dialect) (*store.Store, *botpay.ManualC
 	return Open(t, d, clock).Store, clock
 }
 
+// Spending is internal/spending over st's database as app.New builds it,
+// without card details or owner notices; its approvals list reads the held
+// signing requests of internal/payments (HeldSigning).
+func Spending(st *store.Store) *spending.Service {
+	return spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Signing: HeldSigning(st)})
+}
+
+// HeldSigning is internal/payments' side of the owner's approvals list
+// over st's database, as app.New wires it into internal/spending.
+func HeldSigning(st *store.Store) spending.HeldSigning {
+	return payments.New(payments.Deps{DB: st.Kernel(), Outbox: st.Outbox()})
+}
+
+// OutboxOf reads st's outbox (internal/notifications), for the tests that
+// prove each change wrote its event and how it was delivered.
+func OutboxOf(st *store.Store) *notifications.OutboxReader {
+	return notifications.NewOutboxReader(st.Kernel())
+}
+
 // Shopper is a claimed bot of owner funded with $1,000, with guardrails
 // adjusted from the defaults and one active card (profile 1, $1,000 a
 // month), written through internal/spending as an owner would set them.
@@ -161,7 +210,7 @@ func Shopper(t testing.TB, st *store.Store, owner botpay.Owner, adjust func(*bot
 	}
 	g := botpay.DefaultGuardrails(st.Clock().Now())
 	adjust(&g)
-	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	s := Spending(st)
 	if err := s.ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
@@ -251,12 +300,12 @@ func OnEachReplica(t *testing.T, name string, test func(t *testing.T, db *DB, ch
 func LowerPerTransaction(t testing.TB, st *store.Store, owner botpay.Owner, b botpay.Bot, cents botpay.Money) {
 	t.Helper()
 	ctx := context.Background()
-	g, err := st.Guardrails(ctx, b.ID)
+	s := Spending(st)
+	g, err := s.OwnedGuardrails(ctx, owner, b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.PerTransaction = cents
-	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
 	if err := s.ReplaceGuardrails(ctx, owner.ID, b.ID, g); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +328,7 @@ func Cents(m botpay.Money) *botpay.Money { return &m }
 // the test unless the purchase waits for its owner.
 func Hold(t testing.TB, st *store.Store, b botpay.Bot, amount botpay.Money) botpay.Purchase {
 	t.Helper()
-	s := spending.New(spending.Deps{DB: st.Kernel(), Outbox: st.Outbox(), Rules: st.ForSpending(), Signing: st.ForSpending()})
+	s := Spending(st)
 	res, err := s.DecideCheckout(context.Background(), botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 		Request: botpay.CheckoutRequest{Amount: amount, MerchantName: "Acme", MerchantURL: "acme.com"}})
 	if err != nil || res.Purchase.Status != botpay.PurchasePending {

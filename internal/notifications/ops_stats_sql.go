@@ -1,4 +1,4 @@
-package store
+package notifications
 
 import (
 	"context"
@@ -9,41 +9,43 @@ import (
 	"github.com/botpay/botpay/internal/botpay"
 )
 
-// OpsStats is what an operator watches that only the database knows:
-// the outbox backlog, how the bots' webhooks fare, and the pools.
+// OpsStats is what an operator watches that only the database knows: the
+// outbox backlog, how the bots' webhooks fare, and the pools.
 type OpsStats struct {
 	OutboxDepth   int64
 	OutboxOldest  time.Duration // age of the oldest undelivered event; 0 when none
 	WebhookHealth map[string]int64
 	Pools         map[string]sql.DBStats // "read" and "write"
 	// Settlements counts x402 settlements still in flight by state
-	// (settling, submitted): the ones an operator must see move.
+	// (settling, submitted): the ones an operator must see move. They are
+	// counted here, beside the delivery backlog, so that one scrape reads
+	// every figure of the database in one place.
 	Settlements map[string]int64
 }
 
 // OpsStats reads the figures behind the metrics of outbox depth, oldest
 // age and webhook health. Both counts use indexed predicates (outbox_due,
 // bots by status), so a scrape stays cheap as the tables grow.
-func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
+func (r *OutboxReader) OpsStats(ctx context.Context) (OpsStats, error) {
 	st := OpsStats{WebhookHealth: map[string]int64{}, Settlements: map[string]int64{},
 		Pools: map[string]sql.DBStats{}}
-	write, read := s.db.Pools()
+	write, read := r.db.Pools()
 	st.Pools["write"] = write.Stats()
 	if read != write {
 		st.Pools["read"] = read.Stats()
 	}
 	var oldest sql.NullInt64
-	err := s.queryRow(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE done_at IS NULL`).Scan(&st.OutboxDepth, &oldest)
+	err := r.db.QueryRow(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE done_at IS NULL`).Scan(&st.OutboxDepth, &oldest)
 	if err != nil {
 		return st, fmt.Errorf("outbox depth: %w", err)
 	}
 	if oldest.Valid {
-		st.OutboxOldest = max(0, s.clock.Now().Sub(fromMS(oldest.Int64)))
+		st.OutboxOldest = max(0, r.db.Clock().Now().Sub(fromMS(oldest.Int64)))
 	}
-	if err := s.countBy(ctx, st.WebhookHealth, `SELECT webhook_status, COUNT(*) FROM bots GROUP BY webhook_status`); err != nil {
+	if err := r.countBy(ctx, st.WebhookHealth, `SELECT webhook_status, COUNT(*) FROM bots GROUP BY webhook_status`); err != nil {
 		return st, fmt.Errorf("webhook health counts: %w", err)
 	}
-	err = s.countBy(ctx, st.Settlements, `SELECT status, COUNT(*) FROM x402_payments WHERE status IN ('settling', 'submitted') GROUP BY status`)
+	err = r.countBy(ctx, st.Settlements, `SELECT status, COUNT(*) FROM x402_payments WHERE status IN ('settling', 'submitted') GROUP BY status`)
 	if err != nil {
 		return st, fmt.Errorf("settlement counts: %w", err)
 	}
@@ -56,8 +58,8 @@ func (s *Store) OpsStats(ctx context.Context) (OpsStats, error) {
 }
 
 // countBy fills into from a query of (label, count) rows.
-func (s *Store) countBy(ctx context.Context, into map[string]int64, query string) error {
-	rows, err := s.query(ctx, query)
+func (r *OutboxReader) countBy(ctx context.Context, into map[string]int64, query string) error {
+	rows, err := r.db.Query(ctx, query)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package store_test
+package notifications_test
 
 import (
 	"sync/atomic"
@@ -62,11 +62,11 @@ func TestEmitStagesEventsOfBotsWithoutAttemptableWebhook(t *testing.T) {
 				if woken, want := wakes.Load()-before, map[bool]int64{true: 0, false: 1}[c.staged]; woken != want {
 					t.Fatalf("dispatcher woken %d times, want %d", woken, want)
 				}
-				events, err := st.Events(ctx, b.ID)
+				events, err := storetest.OutboxOf(st).Events(ctx, b.ID)
 				if err != nil || len(events) != 1 || events[0].Type != "wallet.activated" {
 					t.Fatalf("events = %+v, %v; want one wallet.activated", events, err)
 				}
-				states, err := st.OutboxStates(ctx, b.ID)
+				states, err := storetest.OutboxOf(st).OutboxStates(ctx, b.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,11 +116,9 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 				st.Outbox().OnEvent(func() { wakes.Add(1) })
 				owner := storetest.NewOwner(t, st)
 				b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
-				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
-					t.Fatal(err)
-				}
+				storetest.SetCallbackURL(t, st, b.ID, c.callback)
 				before := wakes.Load()
-				res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
+				res, err := storetest.Spending(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: b.ID, ProfileIndex: 1, ItemName: "thing",
 					Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 				if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 					t.Fatalf("checkout = %+v, %v", res.Purchase, err)
@@ -128,7 +126,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 				if n, want := wakes.Load()-before, map[bool]int64{true: 0, false: 1}[c.staged]; n != want {
 					t.Fatalf("dispatcher woken %d times, want %d", n, want)
 				}
-				states, err := st.OutboxStates(ctx, b.ID)
+				states, err := storetest.OutboxOf(st).OutboxStates(ctx, b.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -151,7 +149,7 @@ func TestCheckoutEventFollowsTheStagingRule(t *testing.T) {
 // is written, by emit or by the checkout's own statement, keeps its payload
 // in its pending message only (the outbox row's data is NULL), while an
 // event left to the dispatcher keeps it in its outbox row, where the
-// dispatcher reads it; Store.Events reads the payload of both.
+// dispatcher reads it; OutboxReader.Events reads the payload of both.
 func TestStagedEventWritesItsPayloadOnce(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -169,11 +167,9 @@ func TestStagedEventWritesItsPayloadOnce(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				b, _ := storetest.Shopper(t, st, owner, func(g *botpay.Guardrails) { g.ApprovalMode = botpay.ApprovalUnderThreshold })
-				if _, _, err := st.SetCallbackURL(ctx, owner.ID, b.ID, c.callback); err != nil {
-					t.Fatal(err)
-				}
+				storetest.SetCallbackURL(t, st, b.ID, c.callback)
 				writeEventOf(t, st, b.ID, c.event)
-				events, err := st.Events(ctx, b.ID)
+				events, err := storetest.OutboxOf(st).Events(ctx, b.ID)
 				if err != nil || len(events) == 0 || events[len(events)-1].Type != c.event || len(events[len(events)-1].Data) == 0 {
 					t.Fatalf("events = %+v, %v; want the %s last, with its data", events, err, c.event)
 				}
@@ -195,7 +191,7 @@ func TestStagedEventWritesItsPayloadOnce(t *testing.T) {
 func writeEventOf(t *testing.T, st *store.Store, botID, event string) {
 	t.Helper()
 	if event == "wallet.spend.authorized" {
-		res, err := spendingOf(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: botID, ProfileIndex: 1, ItemName: "thing",
+		res, err := storetest.Spending(st).DecideCheckout(ctx, botpay.CheckoutAsk{BotID: botID, ProfileIndex: 1, ItemName: "thing",
 			Request: botpay.CheckoutRequest{Amount: 100, MerchantName: "Acme", MerchantURL: "acme.com"}})
 		if err != nil || res.Purchase.Status != botpay.PurchaseApproved {
 			t.Fatalf("checkout = %+v, %v", res.Purchase, err)

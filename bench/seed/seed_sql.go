@@ -1,4 +1,4 @@
-package store
+package main
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/botpay/botpay/internal/kernel"
 )
 
 // seedTables are the statements that fill each table, written once for
@@ -58,28 +60,30 @@ var seedTables = []struct{ table, sql string }{
 		SELECT 'bot_' || {hex i}, 10000, 'seeded', 'fulfilled', {true}, $now - 86400000, $now - 86400000 {series bots}`},
 }
 
-// Seed fills an empty database with bots synthetic bots and their rows
-// (see bench/seed). It refuses a database that has bots already.
-func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, took time.Duration)) error {
+// seed fills an empty database with bots synthetic bots and their rows.
+// It refuses a database that has bots already.
+func seed(ctx context.Context, db *kernel.DB, bots int, progress func(table string, took time.Duration)) error {
 	var existing int
-	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM bots`).Scan(&existing); err != nil {
+	if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM bots`).Scan(&existing); err != nil {
 		return fmt.Errorf("seed: count bots: %w", err)
 	}
 	if existing > 0 {
 		return errors.New("seed: the database has bots already; seed an empty one")
 	}
 	counts := map[string]int{"owners": max(1, bots/10), "bots": bots, "ledger": bots * 10, "purchases": bots * 2}
-	now := s.clock.Now().UnixMilli()
+	now := db.Clock().Now().UnixMilli()
+	write, _ := db.Pools()
+	seeding := db.Driver().Seeding()
 	for _, t := range seedTables {
 		start := time.Now()
-		q := s.seedSQL(t.sql, counts, now)
-		if _, err := s.writePool().ExecContext(ctx, q); err != nil {
+		q := seedSQL(seeding, t.sql, counts, now)
+		if _, err := write.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("seed %s: %w", t.table, err)
 		}
 		progress(t.table, time.Since(start))
 	}
-	if s.driver.Seeding().AnalyzeAfterAll {
-		if _, err := s.writePool().ExecContext(ctx, `ANALYZE`); err != nil {
+	if seeding.AnalyzeAfterAll {
+		if _, err := write.ExecContext(ctx, `ANALYZE`); err != nil {
 			return fmt.Errorf("seed: analyze: %w", err)
 		}
 	}
@@ -87,19 +91,19 @@ func (s *Store) Seed(ctx context.Context, bots int, progress func(table string, 
 }
 
 // seedSQL expands the macros of a seeding statement for this engine.
-func (s *Store) seedSQL(q string, counts map[string]int, now int64) string {
+func seedSQL(seeding kernel.Seeding, q string, counts map[string]int, now int64) string {
 	q = strings.ReplaceAll(q, "$now", strconv.FormatInt(now, 10))
 	for name, n := range counts {
-		q = strings.ReplaceAll(q, "{series "+name+"}", s.driver.Seeding().Series(n))
+		q = strings.ReplaceAll(q, "{series "+name+"}", seeding.Series(n))
 	}
-	q = strings.ReplaceAll(q, "{false}", s.driver.Seeding().False)
-	q = strings.ReplaceAll(q, "{true}", s.driver.Seeding().True)
-	q = strings.ReplaceAll(q, "{bytes}", s.driver.Seeding().Bytes)
+	q = strings.ReplaceAll(q, "{false}", seeding.False)
+	q = strings.ReplaceAll(q, "{true}", seeding.True)
+	q = strings.ReplaceAll(q, "{bytes}", seeding.Bytes)
 	for strings.Contains(q, "{hex ") {
 		start := strings.Index(q, "{hex ")
 		end := start + strings.Index(q[start:], "}")
 		expr := q[start+len("{hex ") : end]
-		q = q[:start] + s.driver.Seeding().Hex16(expr) + q[end+1:]
+		q = q[:start] + seeding.Hex16(expr) + q[end+1:]
 	}
 	return q
 }

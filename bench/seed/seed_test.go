@@ -1,12 +1,17 @@
-package store_test
+package main
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/bots"
+	"github.com/botpay/botpay/internal/earning"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
+
+var ctx = context.Background()
 
 // The seeding tool's data is consistent with what the service writes
 // (every wallet equals its ledger), the service keeps working on top of
@@ -14,7 +19,7 @@ import (
 func TestSeedFillsAConsistentDatabase(t *testing.T) {
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
 		st := db.Store
-		if err := st.Seed(ctx, 1000, func(string, time.Duration) {}); err != nil {
+		if err := seed(ctx, st.Kernel(), 1000, func(string, time.Duration) {}); err != nil {
 			t.Fatal(err)
 		}
 		for _, id := range []string{"bot_0000000000000001", "bot_00000000000003e8"} {
@@ -24,8 +29,8 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 				t.Errorf("seeded %s: wallet %+v (%v, %v), ledger sum %d", id, v.Wallet, ok, err, sum)
 			}
 		}
-		seller, _ := st.Bot(ctx, "bot_00000000000003e8")
-		sales, err := earningOf(st).Sales(ctx, seller, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
+		seller, _ := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox()}).Bot(ctx, "bot_00000000000003e8")
+		sales, err := earning.New(earning.Deps{DB: st.Kernel(), Outbox: st.Outbox()}).Sales(ctx, seller, botpay.SaleFilter{}, botpay.PageRequest{Limit: 10})
 		if err != nil || len(sales.Items) != 1 || sales.Items[0].Amount != 500 {
 			t.Errorf("seeded sales: %+v, %v", sales.Items, err)
 		}
@@ -34,7 +39,7 @@ func TestSeedFillsAConsistentDatabase(t *testing.T) {
 		if _, err := storetest.Wallets(st).Fund(ctx, owner, bot.ID, botpay.Money(500), ""); err != nil {
 			t.Fatalf("funding a new bot on a seeded database: %v", err)
 		}
-		if err := st.Seed(ctx, 10, func(string, time.Duration) {}); err == nil {
+		if err := seed(ctx, st.Kernel(), 10, func(string, time.Duration) {}); err == nil {
 			t.Error("a second seeding was accepted")
 		}
 	})

@@ -1,4 +1,4 @@
-package app
+package bots
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url str
 	if err := s.refuseInternal("callback_url", url); err != nil {
 		return botpay.Bot{}, err
 	}
-	b, previous, err := s.store.SetCallbackURL(ctx, ownerID, botID, url)
+	b, previous, err := s.setCallbackURL(ctx, ownerID, botID, url)
 	if err != nil {
 		return b, err
 	}
@@ -29,7 +29,7 @@ func (s *Service) UpdateCallbackURL(ctx context.Context, ownerID, botID, url str
 		by = "you (the owner)"
 	}
 	if previous != b.CallbackURL {
-		s.notifyCallbackChanged(ctx, b, previous, by)
+		s.ownerMail.NotifyCallbackChanged(ctx, b, previous, by)
 	}
 	return b, nil
 }

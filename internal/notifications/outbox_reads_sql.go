@@ -1,4 +1,4 @@
-package store
+package notifications
 
 import (
 	"context"
@@ -6,18 +6,22 @@ import (
 	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/kernel"
 )
 
-// emit writes an event to the outbox inside the caller's transaction
-// (ledger.Outbox.Emit).
-func (t *Tx) emit(e botpay.Event) error { return t.s.outbox.Emit(t.k, e) }
+// OutboxReader reads the outbox as it stands: for the tests that prove each
+// change wrote its event, for tools, and for the operator's metrics
+// (ops_stats_sql.go). It changes nothing.
+type OutboxReader struct{ db *kernel.DB }
 
-// Events lists a bot's outbox entries, oldest first (for tests that prove
-// each change wrote its event, and tools). An event staged at emit keeps
-// its payload only in its pending message, so the data is read there; it
-// is nil once that message was purged.
-func (s *Store) Events(ctx context.Context, botID string) ([]botpay.Event, error) {
-	rows, err := s.query(ctx, `SELECT o.event_id, o.event_type, COALESCE(o.data, m.data), o.created_at
+// NewOutboxReader reads db's outbox.
+func NewOutboxReader(db *kernel.DB) *OutboxReader { return &OutboxReader{db: db} }
+
+// Events lists a bot's outbox entries, oldest first. An event staged at
+// emit keeps its payload only in its pending message, so the data is read
+// there; it is nil once that message was purged.
+func (r *OutboxReader) Events(ctx context.Context, botID string) ([]botpay.Event, error) {
+	rows, err := r.db.Query(ctx, `SELECT o.event_id, o.event_type, COALESCE(o.data, m.data), o.created_at
 		FROM outbox o LEFT JOIN pending_messages m ON o.data IS NULL AND m.bot_id = o.bot_id AND m.event_id = o.event_id
 		WHERE o.bot_id = $1 ORDER BY o.id`, botID)
 	if err != nil {
@@ -53,8 +57,8 @@ type OutboxState struct {
 }
 
 // OutboxStates lists every outbox row of a bot, oldest first.
-func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
-	rows, err := s.query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
+func (r *OutboxReader) OutboxStates(ctx context.Context, botID string) ([]OutboxState, error) {
+	rows, err := r.db.Query(ctx, `SELECT event_id, attempts, done_at, outcome FROM outbox WHERE bot_id = $1 ORDER BY id`, botID)
 	if err != nil {
 		return nil, wrapErr(err, "outbox states %s", botID)
 	}
@@ -74,8 +78,8 @@ func (s *Store) OutboxStates(ctx context.Context, botID string) ([]OutboxState, 
 }
 
 // UndeliveredCount counts outbox rows not yet done (for tests and metrics).
-func (s *Store) UndeliveredCount(ctx context.Context) (int, error) {
+func (r *OutboxReader) UndeliveredCount(ctx context.Context) (int, error) {
 	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
+	err := r.db.QueryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE done_at IS NULL`).Scan(&n)
 	return n, wrapErr(err, "undelivered count")
 }
