@@ -8,7 +8,7 @@
 //
 // What stays here is what spans capabilities: the owner dashboard's reads
 // (Dashboard), the approvals list that merges held purchases and held
-// signatures, decision links by e-mail, the background jobs' registration,
-// and the use cases still being moved out. It does not know about HTTP or
-// SQL.
+// signatures, decision links by e-mail, the buyer pages' sandbox payments
+// over earning, and the background jobs' registration. It does not know
+// about HTTP or SQL.
 package app
