@@ -16,8 +16,20 @@ type Args []any
 // Add appends v and returns its placeholder.
 func (a *Args) Add(v any) string {
 	*a = append(*a, v)
+	if n := len(*a); n < len(placeholders) {
+		return placeholders[n]
+	}
 	return "$" + strconv.Itoa(len(*a))
 }
+
+// placeholders are "$1"… made once: the one-statement checkout numbers
+// about forty arguments per request.
+var placeholders = func() (p [128]string) {
+	for i := range p {
+		p[i] = "$" + strconv.Itoa(i)
+	}
+	return p
+}()
 
 // EntrySQL is the insert of one ledger row as a SELECT, so that a caller can
 // put it in a statement of its own; balanceAfter is an SQL expression

@@ -78,7 +78,7 @@ func (s *Service) recordAdmitted(ctx context.Context, tx *kernel.Tx, w ledger.Wa
 // most of the rows it writes. The caller holds the wallet lock, so the
 // balance after the debit is known beforehand.
 func (s *Service) recordApprovedInOne(tx *kernel.Tx, w ledger.Wallet, p botpay.Purchase, now time.Time) (*ledger.LowBalance, error) {
-	var a ledger.Args
+	a := make(ledger.Args, 0, 48) // the statement's arguments, about forty
 	seq := w.Seq + 1
 	debit := debitSQL(&a, p, false, seq, now)
 	spend := ledger.EntrySQL(&a, p.BotID, botpay.TxSpend, -p.Amount, "debit.balance_cents", botpay.PurchaseDescription(p), now)
