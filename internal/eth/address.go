@@ -46,11 +46,15 @@ func ParseAddress(s string) (Address, error) {
 
 // Hex is the EIP-55 checksummed form.
 func (a Address) Hex() string {
-	lower := hex.EncodeToString(a[:])
-	hash := Keccak256([]byte(lower))
-	out := []byte("0x" + lower)
-	for i := 0; i < 40; i++ {
-		c := lower[i]
+	// Fixed arrays: addresses are written several times per signature, and
+	// the strings and slices of a plainer spelling were most of its
+	// allocations.
+	var out [42]byte
+	out[0], out[1] = '0', 'x'
+	hex.Encode(out[2:], a[:])
+	hash := Keccak256(out[2:])
+	for i := range 40 {
+		c := out[i+2]
 		nibble := hash[i/2] >> 4
 		if i%2 == 1 {
 			nibble = hash[i/2] & 0x0f
@@ -59,7 +63,7 @@ func (a Address) Hex() string {
 			out[i+2] = c - 'a' + 'A'
 		}
 	}
-	return string(out)
+	return string(out[:])
 }
 
 // String is the checksummed form.
