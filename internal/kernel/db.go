@@ -105,6 +105,13 @@ func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.read.QueryRowContext(ctx, db.Rebind(query), args...)
 }
 
+// ReadRow reads one row outside any transaction, from the read pool, into
+// dest: QueryRow's Scan, at a lower cost per column on PostgreSQL, for the
+// hottest reads.
+func (db *DB) ReadRow(ctx context.Context, query string, args []any, dest ...any) error {
+	return db.driver.readRow(ctx, db, query, args, dest)
+}
+
 // Query reads rows outside any transaction, from the read pool.
 func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := db.readStmt(ctx, query); st != nil {

@@ -44,6 +44,9 @@ type Driver interface {
 
 	// run runs fn in one write transaction of db.
 	run(ctx context.Context, db *DB, fn func(*Tx) error) error
+	// readRow reads one row outside any transaction into dest
+	// (sql.ErrNoRows when there is none).
+	readRow(ctx context.Context, db *DB, query string, args, dest []any) error
 	// lockMigrations serialises replicas' migrations; the returned func
 	// releases the lock.
 	lockMigrations(ctx context.Context, db *DB) (unlock func(), err error)

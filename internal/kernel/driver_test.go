@@ -85,6 +85,32 @@ func TestDriverCommitsOrRollsBackTheWholeTransaction(t *testing.T) {
 	})
 }
 
+// ReadRow reads as QueryRow does, nullable columns and no row included,
+// whichever way the driver reads it.
+func TestDriverReadRowReadsAsQueryRowDoes(t *testing.T) {
+	t.Parallel()
+	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {
+		k, ctx := scratch(t, db), context.Background()
+		if err := k.InTx(ctx, func(tx *kernel.Tx) error {
+			_, err := tx.Exec(ctx, `INSERT INTO conformance (id, n) VALUES (1, 7), (2, 8)`)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var n, sum int64
+		var parent sql.NullInt64
+		err := k.ReadRow(ctx, `SELECT n, parent, (SELECT CAST(SUM(n) AS BIGINT) FROM conformance) FROM conformance WHERE id = $1`,
+			[]any{int64(2)}, &n, &parent, &sum)
+		if err != nil || n != 8 || parent.Valid || sum != 15 {
+			t.Fatalf("ReadRow = %d, %+v, %d, %v; want 8, NULL, 15", n, parent, sum, err)
+		}
+		err = k.ReadRow(ctx, `SELECT n FROM conformance WHERE id = $1`, []any{int64(3)}, &n)
+		if !errors.Is(err, sql.ErrNoRows) {
+			t.Fatalf("ReadRow of no row = %v; want sql.ErrNoRows", err)
+		}
+	})
+}
+
 func TestDriverClassifiesConstraintViolations(t *testing.T) {
 	t.Parallel()
 	storetest.ForEach(t, func(t *testing.T, db *storetest.DB) {

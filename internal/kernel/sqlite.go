@@ -20,7 +20,11 @@ import (
 // with immediate transactions, a read-only pool beside it.
 type sqliteDriver struct{}
 
-func (sqliteDriver) Engine() Engine                   { return SQLite }
+func (sqliteDriver) Engine() Engine { return SQLite }
+
+func (sqliteDriver) readRow(ctx context.Context, db *DB, query string, args, dest []any) error {
+	return db.QueryRow(ctx, query, args...).Scan(dest...)
+}
 func (sqliteDriver) Rebind(query string) string       { return rebindNumbered(query) }
 func (sqliteDriver) ForUpdate() string                { return "" }
 func (sqliteDriver) SkipLocked() string               { return "" }

@@ -28,24 +28,26 @@ const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b
 
 // walletCheckQuery authenticates and reads in one round trip; wallet/check
 // is the hottest call of the API and each round trip to PostgreSQL costs as
-// much as the work itself.
+// much as the work itself. The month's spend is cast to BIGINT, as
+// PostgreSQL sums BIGINT as NUMERIC, which the driver scans through
+// big.Int.
 var walletCheckQuery = `SELECT ` + prefixedBotColumns + `,
 		w.id, w.balance_cents, w.held_cents,
 		(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = b.id AND t.status = 'sent'),
-		(SELECT COALESCE(SUM(-l.amount_cents), 0) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
+		(SELECT CAST(COALESCE(SUM(-l.amount_cents), 0) AS BIGINT) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
 		g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents, g.ask_approval_above_cents,
 		g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
 	WHERE ` + apiKeyMatch
 
 // withExtra scans the bot's columns through scanBot and the columns after
-// them into extra.
+// them into extra, reading the row with ReadRow.
 type withExtra struct {
-	row   *sql.Row
+	read  func(dest ...any) error
 	extra []any
 }
 
-func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.extra...)...) }
+func (w withExtra) Scan(dest ...any) error { return w.read(append(dest, w.extra...)...) }
 
 // walletCheck authenticates an API key digest and reads the bot's wallet
 // and guardrails; an unknown key is not found.
@@ -57,9 +59,11 @@ func (s *Service) walletCheck(ctx context.Context, keyHash string) (botWallet, e
 		g                           guardrailColumns
 	)
 	now := s.clock.Now()
-	row := s.db.QueryRow(ctx, walletCheckQuery, keyHash, ms(now), ms(botpay.MonthStart(now)))
+	read := func(dest ...any) error {
+		return s.db.ReadRow(ctx, walletCheckQuery, []any{keyHash, ms(now), ms(botpay.MonthStart(now))}, dest...)
+	}
 	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
-	b, err := scanBot(withExtra{row: row, extra: extra})
+	b, err := scanBot(withExtra{read: read, extra: extra})
 	if isNoRows(err) {
 		return botWallet{}, botpay.ErrNotFound("bot")
 	}
