@@ -7,27 +7,15 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 )
 
-// botColumns and scanBot read a bots row.
-const botColumns = `id, name, owner_email, description, bot_type, owner_id, claimed_at, callback_url,
-	webhook_status, webhook_fail_count, local_port, webhook_path, frozen, created_at`
-
-func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) {
-	var b botpay.Bot
-	var owner, callback, path sql.NullString
-	var claimed, port sql.NullInt64
-	var created int64
-	err := row.Scan(&b.ID, &b.Name, &b.OwnerEmail, &b.Description, &b.BotType, &owner, &claimed, &callback,
-		&b.WebhookStatus, &b.WebhookFailCount, &port, &path, &b.Frozen, &created)
-	b.OwnerID, b.CallbackURL, b.WebhookPath = owner.String, callback.String, path.String
-	b.ClaimedAt, b.LocalPort, b.CreatedAt = fromNullMS(claimed), int(port.Int64), kernel.FromMS(created)
-	return b, err
-}
+// scanBot reads a bots row (ledger.BotColumns), for kernel.ReadPage.
+func scanBot(row interface{ Scan(...any) error }) (botpay.Bot, error) { return ledger.ScanBot(row) }
 
 // Bot loads a bot by ID.
 func (s *Service) Bot(ctx context.Context, id string) (botpay.Bot, error) {
-	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1`, id))
+	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+ledger.BotColumns+` FROM bots WHERE id = $1`, id))
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
@@ -36,7 +24,7 @@ func (s *Service) Bot(ctx context.Context, id string) (botpay.Bot, error) {
 
 // OwnedBot loads a bot only if ownerID owns it; anything else is the same 404.
 func (s *Service) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.Bot, error) {
-	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID))
+	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+ledger.BotColumns+` FROM bots WHERE id = $1 AND owner_id = $2`, botID, ownerID))
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}
@@ -45,7 +33,7 @@ func (s *Service) OwnedBot(ctx context.Context, ownerID, botID string) (botpay.B
 
 // OwnerBots pages through an owner's bots, oldest first.
 func (s *Service) OwnerBots(ctx context.Context, ownerID string, page botpay.PageRequest) (botpay.Page[botpay.Bot], error) {
-	q, args := kernel.Keyset(`SELECT `+botColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", kernel.OldestFirst, page)
+	q, args := kernel.Keyset(`SELECT `+ledger.BotColumns+`, seq FROM bots WHERE owner_id = $1`, []any{ownerID}, "seq", kernel.OldestFirst, page)
 	v, err := kernel.ReadPage(ctx, s.db, q, args, page.Limit, scanBot)
 	return v, wrapErr(err, "owner bots %s", ownerID)
 }
@@ -53,7 +41,7 @@ func (s *Service) OwnerBots(ctx context.Context, ownerID string, page botpay.Pag
 // BotByTunnelTokenHash finds the bot a managed-tunnel token belongs to, by
 // digest as API keys are.
 func (s *Service) BotByTunnelTokenHash(ctx context.Context, hash string) (botpay.Bot, error) {
-	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+botColumns+` FROM bots WHERE tunnel_token_hash = $1`, hash))
+	b, err := scanBot(s.db.QueryRow(ctx, `SELECT `+ledger.BotColumns+` FROM bots WHERE tunnel_token_hash = $1`, hash))
 	if isNoRows(err) {
 		return b, botpay.ErrNotFound("bot")
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"regexp"
 
 	"github.com/botpay/botpay/internal/botpay"
+	"github.com/botpay/botpay/internal/ledger"
 )
 
 // botWallet is what GET /api/v1/bot/wallet/check needs, read in one
@@ -18,36 +18,24 @@ type botWallet struct {
 	Guardrails *botpay.Guardrails
 }
 
-// prefixedBotColumns is botColumns qualified with the bots alias "b".
-var prefixedBotColumns = regexp.MustCompile(`(^|,\s*)([a-z_]+)`).ReplaceAllString(botColumns, "${1}b.${2}")
-
-// apiKeyMatch selects the bot (alias b) whose current key is $1, or whose
-// previous key is $1 and still inside its grace period at $2, as
-// internal/bots authenticates.
-const apiKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
-
 // walletCheckQuery authenticates and reads in one round trip; wallet/check
 // is the hottest call of the API and each round trip to PostgreSQL costs as
 // much as the work itself. The month's spend is cast to BIGINT, as
 // PostgreSQL sums BIGINT as NUMERIC, which the driver scans through
 // big.Int.
-var walletCheckQuery = `SELECT ` + prefixedBotColumns + `,
+var walletCheckQuery = `SELECT ` + ledger.PrefixedBotColumns + `,
 		w.id, w.balance_cents, w.held_cents,
 		(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = b.id AND t.status = 'sent'),
 		(SELECT CAST(COALESCE(SUM(-l.amount_cents), 0) AS BIGINT) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
 		g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents, g.ask_approval_above_cents,
 		g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
-	WHERE ` + apiKeyMatch
+	WHERE ` + ledger.APIKeyMatch
 
-// withExtra scans the bot's columns through scanBot and the columns after
-// them into extra, reading the row with ReadRow.
-type withExtra struct {
-	read  func(dest ...any) error
-	extra []any
-}
+// readRow is a row read with ReadRow when it is scanned.
+type readRow func(dest ...any) error
 
-func (w withExtra) Scan(dest ...any) error { return w.read(append(dest, w.extra...)...) }
+func (r readRow) Scan(dest ...any) error { return r(dest...) }
 
 // walletCheck authenticates an API key digest and reads the bot's wallet
 // and guardrails; an unknown key is not found.
@@ -59,11 +47,11 @@ func (s *Service) walletCheck(ctx context.Context, keyHash string) (botWallet, e
 		g                           guardrailColumns
 	)
 	now := s.clock.Now()
-	read := func(dest ...any) error {
+	row := readRow(func(dest ...any) error {
 		return s.db.ReadRow(ctx, walletCheckQuery, []any{keyHash, ms(now), ms(botpay.MonthStart(now))}, dest...)
-	}
+	})
 	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
-	b, err := scanBot(withExtra{read: read, extra: extra})
+	b, err := ledger.ScanBot(row, extra...)
 	if isNoRows(err) {
 		return botWallet{}, botpay.ErrNotFound("bot")
 	}
