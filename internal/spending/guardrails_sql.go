@@ -7,6 +7,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 )
 
 // ReplaceGuardrails replaces an owned bot's guardrails with g, as given
@@ -23,30 +24,11 @@ func (s *Service) ReplaceGuardrails(ctx context.Context, ownerID, botID string, 
 		if n == 0 {
 			return botpay.ErrNotFound("bot")
 		}
-		approved, _ := json.Marshal(nonNil(g.ApprovedCategories))
-		blocked, _ := json.Marshal(nonNil(g.BlockedCategories))
-		if _, err := tx.Exec(ctx, `INSERT INTO guardrails (bot_id, approval_mode, per_transaction_cents, daily_cents, monthly_cents,
-				ask_approval_above_cents, recurring_allowed, notes, approved_categories, blocked_categories, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-			ON CONFLICT (bot_id) DO UPDATE SET approval_mode = excluded.approval_mode,
-				per_transaction_cents = excluded.per_transaction_cents, daily_cents = excluded.daily_cents,
-				monthly_cents = excluded.monthly_cents, ask_approval_above_cents = excluded.ask_approval_above_cents,
-				recurring_allowed = excluded.recurring_allowed, notes = excluded.notes,
-				approved_categories = excluded.approved_categories, blocked_categories = excluded.blocked_categories,
-				updated_at = excluded.updated_at`,
-			botID, g.ApprovalMode, int64(g.PerTransaction), int64(g.Daily), int64(g.Monthly), centsPtr(g.AskApprovalAbove),
-			g.RecurringAllowed, g.Notes, string(approved), string(blocked), ms(g.UpdatedAt)); err != nil {
+		if err := ledger.PutGuardrails(ctx, tx, botID, g); err != nil {
 			return err
 		}
 		return s.outbox.Emit(tx, railsUpdated(botID, botpay.ActionLimitsUpdated, "Your owner changed your spending guardrails.", g.UpdatedAt))
 	}), "set guardrails %s", botID)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // ReplaceMasterGuardrails replaces the owner's master guardrails with m,
