@@ -101,7 +101,10 @@ printf '%s: %d distinct exchanges (%d recorded), packages: %s\n' "$head" \
   "$(wc -l <"$OUT/$head.exchanges")" "$(wc -l <"$OUT/$head.raw")" "$(cat "$OUT/$head.pkgs")"
 printf 'only in %s: %d\nonly in %s: %d\n' "$base" "$(wc -l <"$OUT/only-$base-not-$head")" \
   "$head" "$(wc -l <"$OUT/only-$head-not-$base")"
+# Each line as far as 300 characters (the answer of /openapi.json is the
+# shape of the whole document), then the tests that made it.
 for f in "only-$base-not-$head" "only-$head-not-$base"; do
-  echo "== $f (with the tests that made each)"
-  cat "$OUT/$f.tests"
+  echo "== $f (the whole lines: $OUT/$f.tests)"
+  awk -F'\t<- ' '{ line=$1; if (length(line) > 300) line=substr(line, 1, 300) "…"
+    print line; print "    <- " $2 }' "$OUT/$f.tests"
 done
