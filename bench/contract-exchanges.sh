@@ -19,6 +19,8 @@
 #   RECORDER   the commits that add the recorder, oldest first (default:
 #              those of this checkout that touched its files)
 #   FRESH=1    run every package again, even those recorded before
+#   LENIENT=1  let a suite whose tool is missing skip (by default every
+#              suite is required, as in CI)
 #   RUN=name   a label for HEAD's record, so that a commit can be compared
 #              with a second run of itself (contract-exchanges.sh X X)
 set -euo pipefail
@@ -35,9 +37,18 @@ main=$(git -C "$repo" worktree list --porcelain | awk '/^worktree /{print $2; ex
 
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 export TEST_POSTGRES_REQUIRED=1
+# A suite that skipped on one side only would show as differences: every
+# suite is required, so a missing tool fails instead (leave its package out
+# with SKIP).
+if [ -z "${LENIENT:-}" ]; then
+  for v in X402_INTEROP WEBHOOKS_INTEROP MCP_INTEROP OPENAPI_CLIENT SDK_TYPESCRIPT CHAIN_TESTS \
+    SDK_PYTHON PDFTOTEXT BROWSER_TESTS WALLET_SCRIPT_TESTS README_TESTS; do
+    export "${v}_REQUIRED=1"
+  done
+fi
 
 # record COMMIT [LABEL]: leaves $OUT/<sha>[.LABEL].exchanges and .raw, and
-# in $OUT/<sha>[.LABEL]/ each package's record and test log. A package whose
+# in $OUT/<sha>[.LABEL]/ each package's record and test log (-v). A package whose
 # record is there already is not run again (unless FRESH=1).
 record() {
   local sha name wt pkgs pkg f
@@ -71,7 +82,7 @@ record() {
       continue
     fi
     echo "$name: $(date -u +%H:%M:%S) go test -p $P $pkg" >&2
-    (cd "$wt" && BOTPAY_CONTRACT_RECORD="$f.raw" go test -count=1 -p "$P" -timeout 60m "$pkg") \
+    (cd "$wt" && BOTPAY_CONTRACT_RECORD="$f.raw" go test -count=1 -v -p "$P" -timeout 60m "$pkg") \
       >"$f.log" 2>&1 || echo "$name: $pkg failed, see $f.log" >&2
     tail -1 "$f.log" >&2
     cat "$f.raw" >>"$OUT/$name.raw" 2>/dev/null || true
