@@ -95,7 +95,7 @@ record() {
 # only A B: the exchanges of A that B lacks, each followed by the tests that made it.
 only() {
   LC_ALL=C comm -23 "$OUT/$1.exchanges" "$OUT/$2.exchanges" >"$OUT/only-$1-not-$2"
-  awk -F'\t' 'NR==FNR {want[$0]=1; next}
+  awk -F'\t' 'FILENAME == ARGV[1] {want[$0]=1; next}
     { key=$1; for (i=2; i<=7; i++) key=key "\t" $i
       if (key in want && !seen[key, $8]++) tests[key]=tests[key] " " substr($8, 6) }
     END { for (k in want) print k "\t<- tests:" tests[k] }' \
