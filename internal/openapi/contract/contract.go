@@ -77,6 +77,12 @@ func (c *Checker) ValidateDocument() []string {
 // A request that breaks the document must be refused with a documented 4xx
 // answer; every answer must match the document.
 func (c *Checker) Middleware(report func(problem string), next http.Handler) http.Handler {
+	return c.RecordingMiddleware(report, nil, next)
+}
+
+// RecordingMiddleware is Middleware that also hands the Line of every
+// exchange to record, unless record is nil.
+func (c *Checker) RecordingMiddleware(report func(problem string), record func(line string), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -91,6 +97,9 @@ func (c *Checker) Middleware(report func(problem string), next http.Handler) htt
 		w.Write(answer)
 		for _, p := range c.Check(r, body, resp.StatusCode, resp.Header, answer) {
 			report(p)
+		}
+		if record != nil {
+			record(c.Line(r, body, resp.StatusCode, resp.Header, answer))
 		}
 	})
 }
