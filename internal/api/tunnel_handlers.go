@@ -17,7 +17,7 @@ var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
 func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	bot, err := s.svc.Notifications().AuthenticateTunnel(r.Context(), bearer(r))
 	if err != nil {
-		writeError(w, r, err)
+		pollFailed(w, r, err)
 		return
 	}
 	session := r.Header.Get(TunnelSessionHeader)
@@ -27,7 +27,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := s.cfg.Tunnel.Next(r.Context(), bot.ID, session)
 	if err != nil {
-		writeError(w, r, err)
+		pollFailed(w, r, err)
 		return
 	}
 	if req == nil {
@@ -36,7 +36,7 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	}
 	authorization, err := s.svc.Notifications().TunnelAuthorization(r.Context(), bot.ID)
 	if err != nil {
-		writeError(w, r, err)
+		pollFailed(w, r, err)
 		return
 	}
 	if req.Headers == nil {
@@ -44,6 +44,18 @@ func (s *Server) tunnelNext(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Headers.Set("Authorization", authorization)
 	writeJSON(w, http.StatusOK, wire.TunnelNextResponse{RequestID: req.ID, Path: req.Path, Headers: req.Headers, Body: string(req.Body)})
+}
+
+// pollFailed answers a long poll that could not finish. A client that went
+// away is a poll ended without a request, 204 as when the wait runs out,
+// whichever database call its leaving interrupted: clients close long
+// polls routinely, and that is no server error to log or count.
+func pollFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeError(w, r, err)
 }
 
 func (s *Server) tunnelResult(w http.ResponseWriter, r *http.Request) {

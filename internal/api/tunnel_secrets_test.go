@@ -72,3 +72,26 @@ func TestTunnelRequestsDoNotStoreTheHooksToken(t *testing.T) {
 		}
 	})
 }
+
+// TestALongPollWhoseClientLeftIsNotAServerError: a tunnel client that goes
+// away while its long poll is still reading (the context is cancelled in a
+// database call, not in the wait) ends the poll as the wait does, 204,
+// never 500: no error is logged or counted for a client that left.
+func TestALongPollWhoseClientLeftIsNotAServerError(t *testing.T) {
+	t.Parallel()
+	storetest.EachEngine(t, func(t *testing.T, d store.Dialect) {
+		srv := testserver.Start(t, d, lenient())
+		o := signup(t, srv)
+		reg := register(t, srv, map[string]any{"bot_name": unique("tunnel"), "owner_email": o.email})
+		gone, cancel := context.WithCancel(context.Background())
+		cancel()
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/tunnel/next?wait=1s", nil).WithContext(gone)
+		req.Header.Set("Authorization", "Bearer "+reg.str("tunnel_token"))
+		req.Header.Set("X-Tunnel-Session", "session-one")
+		rec := httptest.NewRecorder()
+		srv.Handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNoContent {
+			t.Fatalf("long poll of a client that left = %d %s, want 204", rec.Code, rec.Body)
+		}
+	})
+}
