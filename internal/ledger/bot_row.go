@@ -21,11 +21,8 @@ var PrefixedBotColumns = regexp.MustCompile(`(^|,\s*)([a-z_]+)`).ReplaceAllStrin
 // previous key is $1 and still inside its grace period at $2.
 const APIKeyMatch = `(b.api_key_hash = $1 OR (b.previous_api_key_hash = $1 AND b.previous_api_key_expires_at > $2))`
 
-// Scanner is a row to scan: *sql.Row, *sql.Rows, or a read of one's own.
-type Scanner interface{ Scan(dest ...any) error }
-
 // ScanBot scans BotColumns, then the row's further columns into extra.
-func ScanBot(row Scanner, extra ...any) (botpay.Bot, error) {
+func ScanBot(row kernel.Scanner, extra ...any) (botpay.Bot, error) {
 	var b botpay.Bot
 	var owner, callback, path sql.NullString
 	var claimed, port sql.NullInt64

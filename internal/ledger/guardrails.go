@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"strings"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -46,4 +48,54 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// GuardrailColumns receives a guardrails row's columns in the order of
+// GuardrailColumnList, as every read of them scans it; they are nullable
+// so that a LEFT JOIN of an unclaimed bot, which has no row, scans too.
+type GuardrailColumns struct {
+	mode, notes, approved, blocked        sql.NullString
+	perTx, daily, monthly, above, updated sql.NullInt64
+	recurring                             sql.NullBool
+}
+
+// GuardrailColumnList names the guardrails columns GuardrailColumns
+// receives, qualified with alias when it is not empty.
+func GuardrailColumnList(alias string) string {
+	if alias != "" {
+		alias += "."
+	}
+	var cols []string
+	for _, c := range []string{"approval_mode", "per_transaction_cents", "daily_cents", "monthly_cents", "ask_approval_above_cents",
+		"recurring_allowed", "notes", "approved_categories", "blocked_categories", "updated_at"} {
+		cols = append(cols, alias+c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// Dest is what to scan the columns into.
+func (c *GuardrailColumns) Dest() []any {
+	return []any{&c.mode, &c.perTx, &c.daily, &c.monthly, &c.above, &c.recurring, &c.notes, &c.approved, &c.blocked, &c.updated}
+}
+
+// Present reports whether the row existed (the claim writes it).
+func (c *GuardrailColumns) Present() bool { return c.mode.Valid }
+
+// Guardrails is the row read.
+func (c *GuardrailColumns) Guardrails() (botpay.Guardrails, error) {
+	g := botpay.Guardrails{ApprovalMode: c.mode.String, PerTransaction: botpay.Money(c.perTx.Int64),
+		Daily: botpay.Money(c.daily.Int64), Monthly: botpay.Money(c.monthly.Int64),
+		RecurringAllowed: c.recurring.Bool, UpdatedAt: kernel.FromMS(c.updated.Int64)}
+	if c.above.Valid {
+		above := botpay.Money(c.above.Int64)
+		g.AskApprovalAbove = &above
+	}
+	if c.notes.Valid {
+		g.Notes = &c.notes.String
+	}
+	if err := json.Unmarshal([]byte(c.approved.String), &g.ApprovedCategories); err != nil {
+		return g, err
+	}
+	err := json.Unmarshal([]byte(c.blocked.String), &g.BlockedCategories)
+	return g, err
 }

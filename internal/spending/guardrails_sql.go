@@ -2,8 +2,6 @@ package spending
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
@@ -72,37 +70,18 @@ func (s *Service) guardrails(ctx context.Context, botID string) (botpay.Guardrai
 	return v, wrapErr(err, "guardrails %s", botID)
 }
 
-const guardrailsQuery = `SELECT approval_mode, per_transaction_cents, daily_cents, monthly_cents, ask_approval_above_cents,
-			recurring_allowed, notes, approved_categories, blocked_categories, updated_at
-		FROM guardrails WHERE bot_id = $1`
+var guardrailsQuery = `SELECT ` + ledger.GuardrailColumnList("") + ` FROM guardrails WHERE bot_id = $1`
 
 func scanGuardrails(row kernel.Scanner) (botpay.Guardrails, error) {
-	var (
-		mode, notes, approved, blocked        sql.NullString
-		perTx, daily, monthly, above, updated sql.NullInt64
-		recurring                             sql.NullBool
-	)
-	err := row.Scan(&mode, &perTx, &daily, &monthly, &above, &recurring, &notes, &approved, &blocked, &updated)
+	var c ledger.GuardrailColumns
+	err := row.Scan(c.Dest()...)
 	if isNoRows(err) {
 		return botpay.Guardrails{}, botpay.ErrWalletNotActive
 	}
 	if err != nil {
 		return botpay.Guardrails{}, err
 	}
-	g := botpay.Guardrails{ApprovalMode: mode.String, PerTransaction: botpay.Money(perTx.Int64),
-		Daily: botpay.Money(daily.Int64), Monthly: botpay.Money(monthly.Int64),
-		RecurringAllowed: recurring.Bool, UpdatedAt: fromMS(updated.Int64)}
-	if above.Valid {
-		g.AskApprovalAbove = moneyPtr(&above.Int64)
-	}
-	if notes.Valid {
-		g.Notes = &notes.String
-	}
-	if err := json.Unmarshal([]byte(approved.String), &g.ApprovedCategories); err != nil {
-		return g, err
-	}
-	err = json.Unmarshal([]byte(blocked.String), &g.BlockedCategories)
-	return g, err
+	return c.Guardrails()
 }
 
 // masterGuardrails reads the owner's master guardrails as they are now, or

@@ -3,7 +3,6 @@ package wallets
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/ledger"
@@ -27,8 +26,7 @@ var walletCheckQuery = `SELECT ` + ledger.PrefixedBotColumns + `,
 		w.id, w.balance_cents, w.held_cents,
 		(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = b.id AND t.status = 'sent'),
 		(SELECT CAST(COALESCE(SUM(-l.amount_cents), 0) AS BIGINT) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
-		g.approval_mode, g.per_transaction_cents, g.daily_cents, g.monthly_cents, g.ask_approval_above_cents,
-		g.recurring_allowed, g.notes, g.approved_categories, g.blocked_categories, g.updated_at
+		` + ledger.GuardrailColumnList("g") + `
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
 	WHERE ` + ledger.APIKeyMatch
 
@@ -44,13 +42,13 @@ func (s *Service) walletCheck(ctx context.Context, keyHash string) (botWallet, e
 		walletID                    sql.NullString
 		balance, held, monthlySpent sql.NullInt64
 		topups                      int
-		g                           guardrailColumns
+		g                           ledger.GuardrailColumns
 	)
 	now := s.clock.Now()
 	row := readRow(func(dest ...any) error {
 		return s.db.ReadRow(ctx, walletCheckQuery, []any{keyHash, ms(now), ms(botpay.MonthStart(now))}, dest...)
 	})
-	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.dest()...)
+	extra := append([]any{&walletID, &balance, &held, &topups, &monthlySpent}, g.Dest()...)
 	b, err := ledger.ScanBot(row, extra...)
 	if isNoRows(err) {
 		return botWallet{}, botpay.ErrNotFound("bot")
@@ -59,50 +57,16 @@ func (s *Service) walletCheck(ctx context.Context, keyHash string) (botWallet, e
 		return botWallet{}, wrapErr(err, "wallet check")
 	}
 	out := botWallet{Bot: b}
-	if !walletID.Valid || !g.present() {
+	if !walletID.Valid || !g.Present() {
 		return out, nil
 	}
 	w := botpay.WalletView{WalletID: walletID.String, PendingTopups: topups,
 		Wallet: botpay.Wallet{BotID: b.ID, Balance: botpay.Money(balance.Int64), Held: botpay.Money(held.Int64)}}
 	w.MonthlySpent = botpay.Money(monthlySpent.Int64) + w.Wallet.Held
-	guardrails, err := g.guardrails()
+	guardrails, err := g.Guardrails()
 	if err != nil {
 		return out, wrapErr(err, "wallet check")
 	}
 	out.Wallet, out.Guardrails = &w, &guardrails
 	return out, nil
-}
-
-// guardrailColumns receives the guardrails columns of walletCheckQuery,
-// in its order, as the store's guardrail reads scan them. They are
-// nullable so that the LEFT JOIN of an unclaimed bot, which has no
-// guardrails row, scans too.
-type guardrailColumns struct {
-	mode, notes, approved, blocked        sql.NullString
-	perTx, daily, monthly, above, updated sql.NullInt64
-	recurring                             sql.NullBool
-}
-
-func (c *guardrailColumns) dest() []any {
-	return []any{&c.mode, &c.perTx, &c.daily, &c.monthly, &c.above, &c.recurring, &c.notes, &c.approved, &c.blocked, &c.updated}
-}
-
-func (c *guardrailColumns) present() bool { return c.mode.Valid }
-
-func (c *guardrailColumns) guardrails() (botpay.Guardrails, error) {
-	g := botpay.Guardrails{ApprovalMode: c.mode.String, PerTransaction: botpay.Money(c.perTx.Int64),
-		Daily: botpay.Money(c.daily.Int64), Monthly: botpay.Money(c.monthly.Int64),
-		RecurringAllowed: c.recurring.Bool, UpdatedAt: fromMS(c.updated.Int64)}
-	if c.above.Valid {
-		above := botpay.Money(c.above.Int64)
-		g.AskApprovalAbove = &above
-	}
-	if c.notes.Valid {
-		g.Notes = &c.notes.String
-	}
-	if err := json.Unmarshal([]byte(c.approved.String), &g.ApprovedCategories); err != nil {
-		return g, err
-	}
-	err := json.Unmarshal([]byte(c.blocked.String), &g.BlockedCategories)
-	return g, err
 }
