@@ -94,6 +94,8 @@ for round in $(seq "$ROUNDS"); do
 	pg_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 	pg_txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 	pg_us=$(awk -v a="$before" -v b="$after" -v n="$pg_txns" '{ printf "%.0f", ((b - a) / 100 - $1 - $2) * 1e6 / n }' "$work/pgbench.time")
+	pg_busy=$(awk -v a="$before" -v b="$after" -v d="$DURATION" 'BEGIN { printf "%.2f", (b - a) / 100 / d }')
+	pgclient_us=$(awk -v n="$pg_txns" '{ printf "%.0f", ($1 + $2) * 1e6 / n }' "$work/pgbench.time")
 	psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
 	"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario "$SCENARIO" -c "$CLIENTS" -d "${DURATION}s" -warmup 3s \
 		-label postgres -json -out "$work/checkout.json" -watch-pid "$server_pid" -watch-cmdline "$db_botpay" \
@@ -105,15 +107,17 @@ for round in $(seq "$ROUNDS"); do
 	p99=$(field p99 "$work/checkout.json")
 	server_us=$(printf '%.0f' "$(field server_cpu_us_per_request "$work/checkout.json")")
 	db_us=$(printf '%.0f' "$(field database_cpu_us_per_request "$work/checkout.json")")
+	loadgen_us=$(printf '%.0f' "$(field loadgen_cpu_us_per_request "$work/checkout.json")")
+	busy=$(field busy_cores "$work/checkout.json")
 	ratio=$(awk -v a="$rps" -v b="$pg_tps" 'BEGIN { printf "%.2f", a / b }')
 	ratios+=("$ratio")
-	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $server_us | $db_us |"$'\n'
+	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $pgclient_us | $pg_busy | $server_us | $db_us | $loadgen_us | $busy |"$'\n'
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
 
 cat <<TABLE
-| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | failed | PostgreSQL CPU µs / pgbench txn | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO |
-|---|---|---|---|---|---|---|---|---|---|
+| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | failed | PostgreSQL CPU µs / pgbench txn | pgbench client CPU µs / txn | busy cores during pgbench | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO | loadgen CPU µs / $SCENARIO | busy cores during $SCENARIO |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 $rows
 $SCENARIO / pgbench $PGBENCH_BUILTIN throughput ratio, median of $ROUNDS rounds: **$median** (checkout's target ≥ 0.6 with p99 ≤ 15 ms, sign's ≥ 0.6, wallet-check's ≥ 0.3 of select-only at 16 clients). The CPU columns are sound on a quiet machine only: the pgbench one counts every process of the machine but pgbench.
 Machine: $(nproc) CPUs, $(uname -sr), $(psql -tA "$PGURL_BASE/postgres" -c 'SHOW server_version' 2>/dev/null | head -n 1 | sed 's/^/PostgreSQL /'), Go $(go env GOVERSION).
