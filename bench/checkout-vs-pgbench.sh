@@ -80,6 +80,12 @@ done
 # 256 bots (not measured) and warms up for 3 s. A checkpoint before each
 # measured workload, so neither pays for flushing the pages the other (or
 # pgbench's initialisation) dirtied.
+# The cluster's WAL bytes and full-page images, and the commits of botpay's
+# database: from just before loadgen starts (set-up and warm-up included)
+# to its end only botpay writes, so their ratio is its WAL per transaction.
+wal_and_commits() {
+	psql -tA -F ' ' "$PGURL_BASE/postgres" -c "SELECT w.wal_bytes, w.wal_fpi, d.xact_commit FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = '$db_botpay'"
+}
 busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 field() { sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
 ratios=()
@@ -97,9 +103,12 @@ for round in $(seq "$ROUNDS"); do
 	pg_busy=$(awk -v a="$before" -v b="$after" -v d="$DURATION" 'BEGIN { printf "%.2f", (b - a) / 100 / d }')
 	pgclient_us=$(awk -v n="$pg_txns" '{ printf "%.0f", ($1 + $2) * 1e6 / n }' "$work/pgbench.time")
 	psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
+	wal_before=$(wal_and_commits)
 	"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario "$SCENARIO" -c "$CLIENTS" -d "${DURATION}s" -warmup 3s \
 		-label postgres -json -out "$work/checkout.json" -watch-pid "$server_pid" -watch-cmdline "$db_botpay" \
 		${CALLBACK_URL+-callback-url "$CALLBACK_URL"} >/dev/null
+	wal_after=$(wal_and_commits)
+	wal_per=$(awk -v a="$wal_before" -v b="$wal_after" 'BEGIN { split(a, x); split(b, y); n = y[3] - x[3]; printf "%.0f | %.2f", n ? (y[1] - x[1]) / n : 0, n ? (y[2] - x[2]) / n : 0 }')
 	rps=$(field requests_per_second "$work/checkout.json")
 	ok=$(field success "$work/checkout.json")
 	failed=$(field failed "$work/checkout.json")
@@ -111,13 +120,13 @@ for round in $(seq "$ROUNDS"); do
 	busy=$(field busy_cores "$work/checkout.json")
 	ratio=$(awk -v a="$rps" -v b="$pg_tps" 'BEGIN { printf "%.2f", a / b }')
 	ratios+=("$ratio")
-	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $pgclient_us | $pg_busy | $server_us | $db_us | $loadgen_us | $busy |"$'\n'
+	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $pgclient_us | $pg_busy | $server_us | $db_us | $loadgen_us | $busy | $wal_per |"$'\n'
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
 
 cat <<TABLE
-| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | failed | PostgreSQL CPU µs / pgbench txn | pgbench client CPU µs / txn | busy cores during pgbench | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO | loadgen CPU µs / $SCENARIO | busy cores during $SCENARIO |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | failed | PostgreSQL CPU µs / pgbench txn | pgbench client CPU µs / txn | busy cores during pgbench | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO | loadgen CPU µs / $SCENARIO | busy cores during $SCENARIO | WAL bytes / botpay commit | full-page images / commit |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 $rows
 $SCENARIO / pgbench $PGBENCH_BUILTIN throughput ratio, median of $ROUNDS rounds: **$median** (checkout's target ≥ 0.6 with p99 ≤ 15 ms, sign's ≥ 0.6, wallet-check's ≥ 0.3 of select-only at 16 clients). The CPU columns are sound on a quiet machine only: the pgbench one counts every process of the machine but pgbench.
 Machine: $(nproc) CPUs, $(uname -sr), $(psql -tA "$PGURL_BASE/postgres" -c 'SHOW server_version' 2>/dev/null | head -n 1 | sed 's/^/PostgreSQL /'), Go $(go env GOVERSION).

@@ -70,7 +70,15 @@ type options struct {
 	apiKey      string
 	callbackURL string
 	bots        int
+	client      string
 }
+
+// The -client values: each worker on a connection of its own
+// (connSender; also when empty), or all through net/http's Client.
+const (
+	clientConn      = "conn"
+	clientTransport = "transport"
+)
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
@@ -119,6 +127,7 @@ func parseFlags(args []string) (options, []string, error) {
 	fs.IntVar(&o.bots, "bots", 256, "checkout: bots to set up and spread the checkouts over (0: one per worker)")
 	fs.StringVar(&o.callbackURL, "callback-url", "https://bot.example.com/hook", "checkout: the bots' callback URL; empty: none (every event is staged when written)")
 	fs.StringVar(&o.apiKey, "api-key", "", "wallet-check/status: use this existing bot's API key instead of setting up a new bot")
+	fs.StringVar(&o.client, "client", clientConn, "how workers send: conn (each its own keep-alive connection, read and written on its goroutine; http only) or transport (net/http's Client, as before 2026-11-28)")
 	fs.IntVar(&o.watch.serverPID, "watch-pid", 0, "server pid whose CPU time is reported (Linux /proc)")
 	fs.StringVar(&o.watch.dbMatch, "watch-cmdline", "", "report the CPU time of processes whose command line contains this (e.g. the PostgreSQL database name)")
 	fs.BoolVar(&o.report, "report", false, "print the result files named as arguments as a Markdown table")
@@ -150,6 +159,12 @@ func (o options) validate() error {
 		return errors.New("set -d or -n (or both): the run must be bounded")
 	case o.timeout <= 0:
 		return errors.New("-timeout must be positive")
+	}
+	if o.client != "" && o.client != clientConn && o.client != clientTransport {
+		return fmt.Errorf("unknown -client %q (want %s or %s)", o.client, clientConn, clientTransport)
+	}
+	if u, err := loopbackURL(o.url); err == nil && o.client != clientTransport && u.Scheme != "http" {
+		return fmt.Errorf("-client %s speaks plain HTTP only; use -client %s for %s", clientConn, clientTransport, u.Scheme)
 	}
 	if _, ok := scenarios[o.scenario]; !ok {
 		return fmt.Errorf("unknown -scenario %q (want one of %s)", o.scenario, scenarioNames())

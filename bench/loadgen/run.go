@@ -28,7 +28,7 @@ func newTally() *tally {
 
 // phase is one bounded run of all workers.
 type phase struct {
-	client  *http.Client
+	sender  func() sender // one per worker
 	build   newRequest
 	workers int
 	until   time.Time     // zero: no time bound
@@ -52,14 +52,18 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 		return Result{}, err
 	}
 	seq := new(atomic.Int64)
+	senders := func() sender { return clientSender{client} }
+	if o.client != clientTransport {
+		senders = func() sender { return newConnSender(base.Host, o.timeout) }
+	}
 	if o.warmup > 0 {
-		warm := phase{client: client, build: build, workers: o.concurrency, until: time.Now().Add(o.warmup), seq: seq}
+		warm := phase{sender: senders, build: build, workers: o.concurrency, until: time.Now().Add(o.warmup), seq: seq}
 		warm.run(ctx)
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	p := phase{client: client, build: build, workers: o.concurrency, seq: seq}
+	p := phase{sender: senders, build: build, workers: o.concurrency, seq: seq}
 	if o.requests > 0 {
 		p.budget = new(atomic.Int64)
 		p.budget.Store(o.requests)
@@ -76,7 +80,7 @@ func benchmark(ctx context.Context, o options) (Result, error) {
 		c := cpuBetween(before, after, res.Requests)
 		res.CPU = &c
 	}
-	res.Label, res.Scenario, res.URL = o.label, o.scenario, base.String()
+	res.Label, res.Scenario, res.URL, res.Client = o.label, o.scenario, base.String(), o.client
 	res.Concurrency, res.Started, res.GoMaxProcs = o.concurrency, started.UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0)
 	return res, nil
 }
@@ -110,6 +114,8 @@ func (p phase) more(ctx context.Context) bool {
 }
 
 func (p phase) worker(ctx context.Context, w int, t *tally) {
+	s := p.sender()
+	defer s.close()
 	for p.more(ctx) {
 		req, err := p.build(ctx, w, p.seq.Add(1))
 		if err != nil {
@@ -117,7 +123,7 @@ func (p phase) worker(ctx context.Context, w int, t *tally) {
 			return
 		}
 		start := time.Now()
-		status, err := roundTrip(p.client, req)
+		status, err := s.send(req)
 		elapsed := time.Since(start)
 		if err != nil {
 			if ctx.Err() != nil {

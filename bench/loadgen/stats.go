@@ -16,6 +16,7 @@ type Result struct {
 	Label           string           `json:"label,omitempty"`
 	Scenario        string           `json:"scenario"`
 	URL             string           `json:"url"`
+	Client          string           `json:"client,omitempty"`
 	Concurrency     int              `json:"concurrency"`
 	GoMaxProcs      int              `json:"gomaxprocs"`
 	Started         string           `json:"started"`
