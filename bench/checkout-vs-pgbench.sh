@@ -27,7 +27,8 @@
 # address that never answers, so the dispatcher retries and stages every
 # event; set and empty: none, every event staged as a pending message when
 # written), BOTPAY_BIN (a botpay binary to measure instead of building this
-# tree's, e.g. an older commit's, so that both run under this script).
+# tree's, e.g. an older commit's, so that both run under this script),
+# LOADGEN_CLIENT (loadgen's -client: conn, the default, or transport).
 #
 # CPU per transaction, on Linux: for botpay, loadgen reads the server's and
 # its PostgreSQL backends' ticks in /proc; for pgbench, whose backends exit
@@ -106,7 +107,7 @@ for round in $(seq "$ROUNDS"); do
 	wal_before=$(wal_and_commits)
 	"$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario "$SCENARIO" -c "$CLIENTS" -d "${DURATION}s" -warmup 3s \
 		-label postgres -json -out "$work/checkout.json" -watch-pid "$server_pid" -watch-cmdline "$db_botpay" \
-		${CALLBACK_URL+-callback-url "$CALLBACK_URL"} >/dev/null
+		${CALLBACK_URL+-callback-url "$CALLBACK_URL"} ${LOADGEN_CLIENT:+-client "$LOADGEN_CLIENT"} >/dev/null
 	wal_after=$(wal_and_commits)
 	wal_per=$(awk -v a="$wal_before" -v b="$wal_after" 'BEGIN { split(a, x); split(b, y); n = y[3] - x[3]; printf "%.0f | %.2f", n ? (y[1] - x[1]) / n : 0, n ? (y[2] - x[2]) / n : 0 }')
 	rps=$(field requests_per_second "$work/checkout.json")
