@@ -18,6 +18,12 @@ const chainBalanceTTL = 3 * time.Second
 type chainBalances struct {
 	mu      sync.Mutex
 	entries map[x402.Address]cachedBalance
+	// forgets counts ForgetChainBalance calls. A read that a forget
+	// overtook is answered but not cached: it may show the change the
+	// forget announced (a refund mined) with a read time before the
+	// change's record, and signing, which subtracts refunds recorded
+	// after the read, would count that refund twice for the cache's life.
+	forgets uint64
 }
 
 type cachedBalance struct {
@@ -33,6 +39,7 @@ func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Mi
 	c := &s.balances
 	c.mu.Lock()
 	e, ok := c.entries[a]
+	forgets := c.forgets
 	c.mu.Unlock()
 	if ok && now.Sub(e.at) < chainBalanceTTL {
 		return e.micro, e.at, nil
@@ -49,7 +56,9 @@ func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Mi
 	if c.entries == nil {
 		c.entries = map[x402.Address]cachedBalance{}
 	}
-	c.entries[a] = cachedBalance{micro: micro, at: now}
+	if c.forgets == forgets {
+		c.entries[a] = cachedBalance{micro: micro, at: now}
+	}
 	c.mu.Unlock()
 	return micro, now, nil
 }
@@ -59,6 +68,7 @@ func (s *Service) chainBalanceAt(ctx context.Context, a x402.Address) (botpay.Mi
 func (s *Service) ForgetChainBalance(a x402.Address) {
 	s.balances.mu.Lock()
 	delete(s.balances.entries, a)
+	s.balances.forgets++
 	s.balances.mu.Unlock()
 }
 

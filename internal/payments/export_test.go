@@ -8,6 +8,7 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/x402"
 )
 
 // The tests of the SQL judge requests themselves, to drive the wallet
@@ -158,4 +159,9 @@ func (s *Service) SubmitSaleRefund(ctx context.Context, rf botpay.Refund, r Rela
 
 func (s *Service) PendingChainRefunds(ctx context.Context, cutoff time.Time, limit int) ([]ChainRefund, error) {
 	return s.pendingChainRefunds(ctx, cutoff, limit)
+}
+
+// ChainBalanceAt is chainBalanceAt: a processor wallet's balance, cached.
+func (s *Service) ChainBalanceAt(ctx context.Context, a x402.Address) (botpay.Micro, time.Time, error) {
+	return s.chainBalanceAt(ctx, a)
 }

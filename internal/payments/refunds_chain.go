@@ -163,7 +163,8 @@ func (s *Service) completeRefund(ctx context.Context, c ChainRefund, minedTx str
 	_, err = s.refunds.CompleteChainRefund(ctx, c.Refund.ID, minedTx, botpay.Money(balance.Int64()/botpay.MicroPerCent))
 	// A balance read while the refund was being recorded already shows the
 	// refund, yet its read time is before completed_at, so signing would
-	// count the refund twice against it; forget it once the record is in.
+	// count the refund twice against it; forget it once the record is in
+	// (a read still in flight then is answered but not cached).
 	s.ForgetChainBalance(addr)
 	return err
 }
