@@ -42,6 +42,9 @@ type Options struct {
 	// queueing in Go on a small machine, which measured faster than many
 	// PostgreSQL backends competing for its cores (docs/performance.md).
 	MaxConns int
+	// ConnLifetime is how long a PostgreSQL connection is reused (0: 30
+	// s): see defaultConnLifetime.
+	ConnLifetime time.Duration
 }
 
 // Open connects to the configured engine. It does not migrate.
@@ -51,7 +54,7 @@ func Open(ctx context.Context, opts Options) (*DB, error) {
 		clock = botpay.SystemClock{}
 	}
 	if opts.DatabaseURL != "" {
-		return openPostgres(ctx, opts.DatabaseURL, clock, cmp.Or(opts.MaxConns, 8))
+		return openPostgres(ctx, opts.DatabaseURL, clock, cmp.Or(opts.MaxConns, 8), cmp.Or(opts.ConnLifetime, defaultConnLifetime))
 	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data folder: %w", err)

@@ -104,7 +104,18 @@ func (postgresDriver) backup(context.Context, *DB, string) error { return ErrBac
 // checkIntegrity is left to PostgreSQL, which checks its own pages.
 func (postgresDriver) checkIntegrity(context.Context, *DB) error { return nil }
 
-func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns int) (*DB, error) {
+// defaultConnLifetime is how long a PostgreSQL connection is reused before
+// the pool replaces it with a new backend. Under sustained checkouts a
+// long-lived backend's CPU per commit crept up, and stepped up after
+// checkpoints, to up to twice a new backend's; replacing the backends
+// brought it back at once (444 → 303 µs), and with 30 s connections the
+// later rounds of the checkout comparison gave a median 0.48 of pgbench
+// against 0.40 with kept ones. Why an old backend gets slower was not
+// found (its memory does not grow). A new connection costs a backend start
+// and each prepared statement's first use again: milliseconds a minute.
+const defaultConnLifetime = 30 * time.Second
+
+func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns int, lifetime time.Duration) (*DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
@@ -120,6 +131,7 @@ func openPostgres(ctx context.Context, dsn string, clock botpay.Clock, maxConns 
 	pool.SetMaxOpenConns(maxConns)
 	pool.SetMaxIdleConns(maxConns)
 	pool.SetConnMaxIdleTime(5 * time.Minute)
+	pool.SetConnMaxLifetime(lifetime)
 	if err := pool.PingContext(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
