@@ -30,16 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db" >/dev/null
-if [ -n "${BOTPAY_BIN:-}" ]; then cp "$BOTPAY_BIN" "$work/botpay"; else go build -o "$work/botpay" ./cmd/botpay; fi
-go build -o "$work/loadgen" ./bench/loadgen
-DATABASE_URL="$PGURL_BASE/$db?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
-	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL=warn \
-	"$work/botpay" serve >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do
-	curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-	sleep 0.2
-done
+. bench/serve-for-load.sh
+start_botpay_for_load "$PGURL_BASE/$db?sslmode=disable" "$PORT"
 "$work/loadgen" -url "http://127.0.0.1:$PORT" -scenario checkout -c "$CLIENTS" -d "${SECONDS_RUN}s" -warmup 3s -callback-url "" >/dev/null &
 loadgen_pid=$!
 

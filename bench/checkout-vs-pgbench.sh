@@ -64,16 +64,8 @@ trap cleanup EXIT
 psql -q "$PGURL_BASE/postgres" -c "CREATE DATABASE $db_pgbench" >/dev/null
 
 "$PGBENCH" -i -q -s "$SCALE" "$PGURL_BASE/$db_pgbench" >/dev/null 2>&1
-if [ -n "${BOTPAY_BIN:-}" ]; then cp "$BOTPAY_BIN" "$work/botpay"; else go build -o "$work/botpay" ./cmd/botpay; fi
-go build -o "$work/loadgen" ./bench/loadgen
-DATABASE_URL="$PGURL_BASE/$db_botpay?sslmode=disable" BOTPAY_ADDR=127.0.0.1:$PORT BOTPAY_DATA_DIR="$work/data" \
-	BOTPAY_RATE_REGISTER_PER_HOUR=100000 BOTPAY_RATE_SIGNUP_PER_HOUR=100000 BOTPAY_RATE_CHECKOUT_PER_HOUR=1000000000 BOTPAY_LOG_LEVEL=warn \
-	"$work/botpay" serve >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do
-	curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-	sleep 0.2
-done
+. bench/serve-for-load.sh
+start_botpay_for_load "$PGURL_BASE/$db_botpay?sslmode=disable" "$PORT"
 
 # The machine's speed drifts (a shared VM): the two workloads alternate in
 # ROUNDS rounds of DURATION seconds each, and each round's ratio compares
