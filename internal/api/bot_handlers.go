@@ -92,7 +92,7 @@ func gatewayConfig(t *bots.Tunnel) string {
 }
 
 func (s *Server) status(w http.ResponseWriter, r *http.Request, bot botpay.Bot) {
-	o, err := s.svc.Wallets().Overview(r.Context(), bot, true)
+	o, err := s.svc.Wallets().FullOverview(r.Context(), bot)
 	if err != nil {
 		writeError(w, r, err)
 		return

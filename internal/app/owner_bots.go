@@ -23,7 +23,7 @@ func (s *Service) BotsOf(ctx context.Context, owner botpay.Owner, page botpay.Pa
 	}
 	out := botpay.Page[OwnedBot]{Items: make([]OwnedBot, 0, len(bots.Items)), Next: bots.Next}
 	for _, b := range bots.Items {
-		ov, err := s.wallets.Overview(ctx, b, false)
+		ov, err := s.wallets.Overview(ctx, b)
 		if err != nil {
 			return botpay.Page[OwnedBot]{}, err
 		}

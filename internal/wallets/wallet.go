@@ -27,10 +27,9 @@ func (o BotOverview) ActiveRails() []string {
 	return []string{botpay.RailCardWallet}
 }
 
-// Overview reads a bot's wallet and guardrails. full also reads what
-// only the status endpoint and the dashboard show: the processor wallet,
-// the owner's master guardrails and the pending-message count.
-func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotOverview, error) {
+// Overview reads a bot's wallet and guardrails, as the owner's list of
+// bots shows them.
+func (s *Service) Overview(ctx context.Context, bot botpay.Bot) (BotOverview, error) {
 	o := BotOverview{Bot: bot}
 	if !bot.Claimed() {
 		return o, nil
@@ -45,18 +44,25 @@ func (s *Service) Overview(ctx context.Context, bot botpay.Bot, full bool) (BotO
 		return o, err
 	}
 	o.Guardrails = &g
-	if full {
-		if o.Processor, err = s.processor.ProcessorWallet(ctx, bot.ID); err != nil {
-			return o, err
-		}
-		if o.Master, err = s.reads.MasterGuardrails(ctx, botpay.Owner{ID: bot.OwnerID}); err != nil {
-			return o, err
-		}
-		if o.PendingMessages, err = s.reads.PendingMessageCount(ctx, bot.ID); err != nil {
-			return o, err
-		}
-	}
 	return o, nil
+}
+
+// FullOverview is Overview with what only the status endpoint and the
+// dashboard show: the processor wallet, the owner's master guardrails and
+// the pending-message count.
+func (s *Service) FullOverview(ctx context.Context, bot botpay.Bot) (BotOverview, error) {
+	o, err := s.Overview(ctx, bot)
+	if err != nil || o.Wallet == nil {
+		return o, err
+	}
+	if o.Processor, err = s.processor.ProcessorWallet(ctx, bot.ID); err != nil {
+		return o, err
+	}
+	if o.Master, err = s.reads.MasterGuardrails(ctx, botpay.Owner{ID: bot.OwnerID}); err != nil {
+		return o, err
+	}
+	o.PendingMessages, err = s.reads.PendingMessageCount(ctx, bot.ID)
+	return o, err
 }
 
 // Transactions pages through a claimed bot's ledger, newest first.

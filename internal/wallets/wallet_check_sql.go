@@ -17,15 +17,11 @@ type botWallet struct {
 	Guardrails *botpay.Guardrails
 }
 
-// walletCheckQuery authenticates and reads in one round trip; wallet/check
-// is the hottest call of the API and each round trip to PostgreSQL costs as
-// much as the work itself. The month's spend is cast to BIGINT, as
-// PostgreSQL sums BIGINT as NUMERIC, which the driver scans through
-// big.Int.
+// walletCheckQuery authenticates and reads in one round trip, the wallet
+// view's figures included; wallet/check is the hottest call of the API and
+// each round trip to PostgreSQL costs as much as the work itself.
 var walletCheckQuery = `SELECT ` + ledger.PrefixedBotColumns + `,
-		w.id, w.balance_cents, w.held_cents,
-		(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = b.id AND t.status = 'sent'),
-		(SELECT CAST(COALESCE(SUM(-l.amount_cents), 0) AS BIGINT) FROM ledger l WHERE l.bot_id = b.id AND l.type = 'spend' AND l.created_at >= $3),
+		w.id, w.balance_cents, w.held_cents, ` + walletFigures("b.id", "$3") + `,
 		` + ledger.GuardrailColumnList("g") + `
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
 	WHERE ` + ledger.APIKeyMatch

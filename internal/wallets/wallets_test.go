@@ -151,7 +151,7 @@ func TestSetFrozenEmitsOnlyOnChange(t *testing.T) {
 		b := storetest.ClaimedBot(t, st, owner)
 		for _, frozen := range []bool{true, true, false} {
 			got, err := walletsOf(st).Freeze(ctx, owner, b.ID, frozen)
-			if err != nil || got.Frozen != frozen {
+			if err != nil || got.Frozen != frozen || got.ID != b.ID || got.Name != b.Name || got.OwnerID != owner.ID {
 				t.Fatalf("SetFrozen(%v) = %+v, %v", frozen, got, err)
 			}
 		}

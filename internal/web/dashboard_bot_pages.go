@@ -45,7 +45,7 @@ func (p *Pages) headOf(ctx context.Context, r *http.Request, owner botpay.Owner,
 		return BotHead{}, err
 	}
 	h := BotHead{Bot: b, Section: section}
-	if h.Overview, err = p.svc.Wallets().Overview(ctx, b, true); err != nil {
+	if h.Overview, err = p.svc.Wallets().FullOverview(ctx, b); err != nil {
 		return h, err
 	}
 	h.Status = b.Status(len(h.Overview.ActiveRails()))
