@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # checkout-drift.sh runs botpay's checkout under load for one long run
 # and prints, every 10 seconds, what each commit cost in that window:
-# PostgreSQL CPU per commit of botpay's database (its backends only),
-# server CPU per commit, WAL bytes and full-page images per commit. A
-# round of checkout-vs-pgbench.sh gives one average; this shows when in a
-# run the cost changes (a checkpoint, an autovacuum, a plan) and whether it
-# stays changed. The server log of PostgreSQL says what happened when.
+# PostgreSQL CPU per commit of botpay's database (its backends, the exited
+# ones and autovacuum workers included), server CPU per commit, WAL bytes
+# and full-page images per commit. A round of checkout-vs-pgbench.sh gives
+# one average; this shows when in a run the cost changes (a checkpoint, an
+# autovacuum, a plan) and whether it stays changed. The server log of PostgreSQL says what happened when.
 # The first window holds loadgen's set-up (owners, bots, cards) and its
 # 3 s warm-up.
 #
@@ -36,10 +36,17 @@ start_botpay_for_load "$PGURL_BASE/$db?sslmode=disable" "$PORT"
 loadgen_pid=$!
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-backend_ticks() { # botpay's backends: "postgres: … <user> <database> <host>(<port>) <state>"
+reaped_ticks() { awk '{ print $16 + $17 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# backend_ticks is the CPU botpay's backends ("postgres: … <user> <database>
+# <host>(<port>) <state>") used so far: the live ones', and what those
+# that exited (the server replaces its connections every 30 s) left to
+# their parent, the postmaster, with its other exited children
+# (autovacuum workers, this script's psql).
+postmaster=$(head -n 1 "$(psql -tA "$PGURL_BASE/postgres" -c 'SHOW data_directory')/postmaster.pid")
+backend_ticks() {
 	local sum=0 p
 	for p in $(pgrep -f "postgres: .* $db " || true); do sum=$((sum + $(ticks "$p"))); done
-	echo "$sum"
+	echo $((sum + $(reaped_ticks "$postmaster")))
 }
 sample() { echo "$(backend_ticks) $(ticks "$server_pid") $(psql -tA -F ' ' "$PGURL_BASE/postgres" \
 	-c "SELECT d.xact_commit, w.wal_bytes, w.wal_fpi FROM pg_stat_database d, pg_stat_wal w WHERE d.datname = '$db'")"; }

@@ -34,12 +34,17 @@ type cpuWatch struct {
 	dbMatch   string
 }
 
-// cpuSample is one reading of cumulative clock ticks.
+// cpuSample is one reading of cumulative clock ticks. reaped is what the
+// database processes' parent (PostgreSQL's postmaster) holds of children
+// that exited and were waited for: a backend that closes during the phase
+// (the server replaces its connections every 30 s) takes its ticks there.
 type cpuSample struct {
 	at       time.Time
 	busy     int64
 	server   int64
 	database map[int]int64
+	parent   int
+	reaped   int64
 	self     int64
 }
 
@@ -58,26 +63,48 @@ func (w cpuWatch) sample() (cpuSample, bool) {
 	}
 	if w.dbMatch != "" {
 		for _, pid := range pidsMatching(w.dbMatch) {
-			if t, ok := procTicks(strconv.Itoa(pid)); ok {
-				s.database[pid] = t
+			if st, ok := readProcStat(strconv.Itoa(pid)); ok {
+				s.database[pid] = st.ticks
+				s.parent = st.parent
 			}
 		}
+	}
+	if s.parent > 0 {
+		st, _ := readProcStat(strconv.Itoa(s.parent))
+		s.reaped = st.reapedTicks
 	}
 	return s, true
 }
 
-// cpuBetween turns two samples into cores. A database process that
-// appeared during the phase counts from zero.
+// databaseTicks is the database processes' CPU between two samples: what
+// the live ones gained, and what those that exited took to their parent
+// (all of a process that came and went, less what one known at a had
+// already used; other children of the parent that exited count too, as
+// autovacuum workers are the database's work).
+func databaseTicks(a, b cpuSample) int64 {
+	var db int64
+	for pid, t := range b.database {
+		db += t - a.database[pid]
+	}
+	if a.parent == 0 || a.parent != b.parent {
+		return db
+	}
+	for pid, t := range a.database {
+		if _, alive := b.database[pid]; !alive {
+			db -= t
+		}
+	}
+	return db + b.reaped - a.reaped
+}
+
+// cpuBetween turns two samples into cores.
 func cpuBetween(a, b cpuSample, requests int64) CPU {
 	secs := b.at.Sub(a.at).Seconds()
 	if secs <= 0 {
 		return CPU{}
 	}
 	cores := func(ticks int64) float64 { return float64(ticks) / clockTicks / secs }
-	var db int64
-	for pid, t := range b.database {
-		db += t - a.database[pid]
-	}
+	db := databaseTicks(a, b)
 	c := CPU{
 		Cores:    numCPU(),
 		Busy:     cores(b.busy - a.busy),
@@ -122,24 +149,45 @@ func systemBusyTicks() (int64, bool) {
 	return busy, true
 }
 
-// procTicks is utime+stime of /proc/<pid>/stat (fields 14 and 15; the
-// command name in field 2 may hold spaces, so parsing starts after it).
-func procTicks(pid string) (int64, bool) {
+// procStat is what loadgen reads of /proc/<pid>/stat: the parent's pid
+// (field 4), utime+stime (fields 14 and 15) and cutime+cstime, the ticks
+// of children waited for (16 and 17).
+type procStat struct {
+	parent      int
+	ticks       int64
+	reapedTicks int64
+}
+
+// readProcStat parses /proc/<pid>/stat; the command name in field 2 may
+// hold spaces, so parsing starts after it.
+func readProcStat(pid string) (procStat, bool) {
 	raw, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return 0, false
+		return procStat{}, false
 	}
 	i := bytes.LastIndexByte(raw, ')')
 	if i < 0 {
-		return 0, false
+		return procStat{}, false
 	}
 	fields := strings.Fields(string(raw[i+1:]))
-	if len(fields) < 13 {
-		return 0, false
+	if len(fields) < 15 {
+		return procStat{}, false
 	}
-	u, err1 := strconv.ParseInt(fields[11], 10, 64)
-	s, err2 := strconv.ParseInt(fields[12], 10, 64)
-	return u + s, err1 == nil && err2 == nil
+	n := make([]int64, 15)
+	for k, f := range fields[:15] {
+		if k == 0 { // state
+			continue
+		}
+		if n[k], err = strconv.ParseInt(f, 10, 64); err != nil {
+			return procStat{}, false
+		}
+	}
+	return procStat{parent: int(n[1]), ticks: n[11] + n[12], reapedTicks: n[13] + n[14]}, true
+}
+
+func procTicks(pid string) (int64, bool) {
+	st, ok := readProcStat(pid)
+	return st.ticks, ok
 }
 
 func pidsMatching(substr string) []int {
