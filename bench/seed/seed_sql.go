@@ -8,16 +8,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
 )
 
 // seedTables are the statements that fill each table, written once for
 // both engines with macros: {series N} is a FROM clause of rows i = 1..N,
 // {hex X} the 16-digit hex of X (record ids), {false} and {true} the
-// engine's booleans. $now is the seeding time in Unix milliseconds. Bot i
+// engine's booleans. $now is the seeding time in Unix milliseconds, and
+// $spentMonth the UTC month start of the ledger rows, a day earlier. Bot i
 // belongs to owner (i-1)/10+1; ledger row j belongs to bot (j-1)/10+1.
 // Each bot's ten ledger rows are a funding, a sale and eight spends, so
-// its wallet (9,700 cents) equals its ledger and balance_after chain.
+// its wallet (9,700 cents, 800 spent in the month) equals its ledger and
+// balance_after chain.
 var seedTables = []struct{ table, sql string }{
 	{"owners", `INSERT INTO owners (id, email, password_hash, created_at)
 		SELECT 'own_' || {hex i}, 'seed' || i || '@seed.example', 'seeded: no password', $now {series owners}`},
@@ -26,8 +29,8 @@ var seedTables = []struct{ table, sql string }{
 		SELECT 'bot_' || {hex i}, 'seed-' || i, 'seed' || ((i - 1) / 10 + 1) || '@seed.example', 'custom',
 			'seeded-key-' || i, 'own_' || {hex (i - 1) / 10 + 1}, $now, 'https://seed.example/hook', {bytes},
 			CASE WHEN i % 10 = 0 THEN 'none' ELSE 'active' END, $now - i, $now {series bots}`},
-	{"wallets", `INSERT INTO wallets (bot_id, id, balance_cents, held_cents, created_at, updated_at)
-		SELECT 'bot_' || {hex i}, 'wal_' || {hex i}, 9700, 0, $now, $now {series bots}`},
+	{"wallets", `INSERT INTO wallets (bot_id, id, balance_cents, held_cents, month_spent_cents, spent_month, created_at, updated_at)
+		SELECT 'bot_' || {hex i}, 'wal_' || {hex i}, 9700, 0, 800, $spentMonth, $now, $now {series bots}`},
 	{"guardrails", `INSERT INTO guardrails (bot_id, approval_mode, per_transaction_cents, daily_cents, monthly_cents,
 		ask_approval_above_cents, updated_at)
 		SELECT 'bot_' || {hex i}, 'auto_approve_under_threshold', 10000, 25000, 100000, 2500, $now {series bots}`},
@@ -93,6 +96,8 @@ func seed(ctx context.Context, db *kernel.DB, bots int, progress func(table stri
 // seedSQL expands the macros of a seeding statement for this engine.
 func seedSQL(seeding kernel.Seeding, q string, counts map[string]int, now int64) string {
 	q = strings.ReplaceAll(q, "$now", strconv.FormatInt(now, 10))
+	spentMonth := botpay.MonthStart(time.UnixMilli(now - 24*time.Hour.Milliseconds())).UnixMilli()
+	q = strings.ReplaceAll(q, "$spentMonth", strconv.FormatInt(spentMonth, 10))
 	for name, n := range counts {
 		q = strings.ReplaceAll(q, "{series "+name+"}", seeding.Series(n))
 	}

@@ -84,3 +84,25 @@ func MaxthLatestCheckout(bot, seq string) string {
 		UNION ALL
 		SELECT created_at FROM rail5_checkouts WHERE bot_id = ` + bot + ` AND bot_seq = ` + seq + `) maxth`
 }
+
+// MonthSpendSet is the SET fragment of the debit that writes a spend ledger
+// row: it adds amount (an SQL expression) to the wallet's spend of the month
+// starting at month (an SQL expression, Unix milliseconds), starting the
+// month's sum afresh when month is newer than the one kept. A debit whose
+// month is older than the one kept (its clock read before a month change
+// that another debit already recorded) changes nothing there: its spend row
+// belongs to the older month, which no reader asks for any more.
+func MonthSpendSet(amount, month string) string {
+	return `month_spent_cents = CASE WHEN spent_month < ` + month + ` THEN ` + amount +
+		` WHEN spent_month = ` + month + ` THEN month_spent_cents + ` + amount + ` ELSE month_spent_cents END, ` +
+		`spent_month = CASE WHEN spent_month < ` + month + ` THEN ` + month + ` ELSE spent_month END`
+}
+
+// MonthSpent is the SQL expression of what the bot of wallet alias w spent
+// in the month starting at month (Unix milliseconds): the sum of that
+// month's spend ledger rows, kept by MonthSpendSet. A month kept later than
+// month (a reader whose clock is behind the writer's) counts too, as a sum
+// of rows created since month would.
+func MonthSpent(w, month string) string {
+	return `CASE WHEN ` + w + `.spent_month >= ` + month + ` THEN ` + w + `.month_spent_cents ELSE 0 END`
+}

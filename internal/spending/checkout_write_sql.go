@@ -19,16 +19,18 @@ import (
 // (recordApprovedInOne), so the two write the same rows by construction
 // (TestCheckoutFastPathWritesWhatTheGeneralPathWrites compares them).
 
-// debitSQL debits p's amount (from its hold when fromHold), numbering the
-// bot's checkouts up to seq when seq is not 0, and returns the wallet's
-// balance and hold after it.
+// debitSQL debits p's amount (from its hold when fromHold) and adds it to
+// the wallet's spend of the month, numbering the bot's checkouts up to seq
+// when seq is not 0, and returns the wallet's balance and hold after it.
 func debitSQL(a *ledger.Args, p botpay.Purchase, fromHold bool, seq int64, now time.Time) string {
 	held := botpay.Money(0)
 	if fromHold {
 		held = p.Amount
 	}
-	q := `UPDATE wallets SET balance_cents = balance_cents - ` + a.Add(int64(p.Amount)) +
-		`, held_cents = held_cents - ` + a.Add(int64(held)) + `, updated_at = ` + a.Add(ms(now))
+	amount := a.Add(int64(p.Amount))
+	q := `UPDATE wallets SET balance_cents = balance_cents - ` + amount +
+		`, held_cents = held_cents - ` + a.Add(int64(held)) + `, updated_at = ` + a.Add(ms(now)) +
+		`, ` + ledger.MonthSpendSet(amount, a.Add(ms(botpay.MonthStart(now))))
 	if seq != 0 {
 		q += `, checkout_seq = ` + a.Add(seq)
 	}

@@ -33,6 +33,29 @@ func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
 	})
 }
 
+// RecountMonthSpendAsMigration0095 (tests only) forgets every wallet's
+// spend of the month, then runs migration 0095's backfill statements
+// again, as they ran on a database whose spends were only in the ledger.
+func (s *Store) RecountMonthSpendAsMigration0095(ctx context.Context) error {
+	body, err := kernel.MigrationFile(s.Dialect(), "0095_wallet_month_spend.sql")
+	if err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(tx *kernel.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE wallets SET month_spent_cents = 0, spent_month = 0`); err != nil {
+			return err
+		}
+		for _, q := range strings.Split(string(body), ";\n") {
+			if q = strings.TrimSpace(q); strings.HasPrefix(q, "UPDATE") {
+				if _, err := tx.Exec(ctx, q); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
 // CheckoutNumbers (tests only) lists a bot's checkouts (card and rail5) by
 // number with their times, and the wallet's last number.
 func (s *Store) CheckoutNumbers(ctx context.Context, botID string) (numbers []int64, times []int64, last int64, err error) {

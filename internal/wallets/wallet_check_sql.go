@@ -21,7 +21,7 @@ type botWallet struct {
 // view's figures included; wallet/check is the hottest call of the API and
 // each round trip to PostgreSQL costs as much as the work itself.
 var walletCheckQuery = `SELECT ` + ledger.PrefixedBotColumns + `,
-		w.id, w.balance_cents, w.held_cents, ` + walletFigures("b.id", "$3") + `,
+		w.id, w.balance_cents, w.held_cents, ` + walletFigures("w", "$3") + `,
 		` + ledger.GuardrailColumnList("g") + `
 	FROM bots b LEFT JOIN wallets w ON w.bot_id = b.id LEFT JOIN guardrails g ON g.bot_id = b.id
 	WHERE ` + ledger.APIKeyMatch

@@ -6,20 +6,18 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/kernel"
+	"github.com/botpay/botpay/internal/ledger"
 )
 
 // walletFigures are the two figures a wallet shows beside its row, for the
-// bot whose id is the SQL expression botID: its top-up requests waiting
-// for the owner, and what it spent since monthStart (a placeholder). The
-// sum is cast to BIGINT: PostgreSQL sums BIGINT as NUMERIC, which the
-// driver scans through big.Int.
-func walletFigures(botID, monthStart string) string {
-	return `(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = ` + botID + ` AND t.status = 'sent'),
-		(SELECT CAST(COALESCE(SUM(-l.amount_cents), 0) AS BIGINT) FROM ledger l
-			WHERE l.bot_id = ` + botID + ` AND l.type = 'spend' AND l.created_at >= ` + monthStart + `)`
+// wallet of alias w: its bot's top-up requests waiting for the owner, and
+// what it spent since monthStart (a placeholder).
+func walletFigures(w, monthStart string) string {
+	return `(SELECT COUNT(*) FROM topup_requests t WHERE t.bot_id = ` + w + `.bot_id AND t.status = 'sent'),
+		` + ledger.MonthSpent(w, monthStart)
 }
 
-var walletViewQuery = `SELECT w.id, w.balance_cents, w.held_cents, ` + walletFigures("w.bot_id", "$2") + `
+var walletViewQuery = `SELECT w.id, w.balance_cents, w.held_cents, ` + walletFigures("w", "$2") + `
 	FROM wallets w WHERE w.bot_id = $1`
 
 // WalletView reads the bot's card wallet; ok is false before the claim.

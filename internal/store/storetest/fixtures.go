@@ -70,6 +70,22 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 	return claimed
 }
 
+// NewAPIKey gives the bot a new API key in place of the one it had, and
+// returns it (fixtures do not keep the keys they register bots with). It
+// writes the key's digest as the stored key, without the rotation's notice.
+func NewAPIKey(t testing.TB, st *store.Store, botID string) string {
+	t.Helper()
+	key := botpay.NewSecret(botpay.APIKeyPrefix)
+	err := st.Kernel().InTx(context.Background(), func(tx *kernel.Tx) error {
+		_, err := tx.Exec(context.Background(), `UPDATE bots SET api_key_hash = $1 WHERE id = $2`, botpay.Digest(key), botID)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("new API key: %v", err)
+	}
+	return key
+}
+
 // Wallets is the card wallet capability over st's database, as app.New
 // builds it without the processor wallet, owner mail or rate limits: what
 // the tests fund bots with and read balances and ledgers through.
