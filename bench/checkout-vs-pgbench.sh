@@ -30,6 +30,10 @@
 # tree's, e.g. an older commit's, so that both run under this script),
 # LOADGEN_CLIENT (loadgen's -client: conn, the default, or transport).
 #
+# pgbench logs one transaction in ten (--log --sampling-rate=0.1), so the
+# table shows its p99 beside botpay's: the reference's tail on the same
+# machine.
+#
 # CPU per transaction, on Linux: for botpay, loadgen reads the server's and
 # its PostgreSQL backends' ticks in /proc; for pgbench, whose backends exit
 # with it, the machine's busy ticks (/proc/stat) during the run less
@@ -81,15 +85,26 @@ wal_and_commits() {
 }
 busy_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 field() { sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
+# pgbench_p99 is the 99th percentile of the transaction latencies pgbench
+# logged (one in ten, sampled: logging every one would cost the reference
+# client time it does not spend otherwise), in ms; field 3 of a log line is
+# the latency in µs.
+pgbench_p99() {
+	cat "$work"/pglog.* | awk '{ print $3 }' | sort -n | awk '{ a[NR] = $1 } END { i = int(NR * 0.99 + 0.5); if (i < 1) i = 1; if (NR) printf "%.3f", a[i] / 1000 }'
+}
+
 ratios=()
 rows=""
 for round in $(seq "$ROUNDS"); do
 	echo "== round $round/$ROUNDS: pgbench $PGBENCH_BUILTIN (scale $SCALE, $CLIENTS clients, ${DURATION}s), then botpay $SCENARIO" >&2
 	psql -q "$PGURL_BASE/postgres" -c CHECKPOINT
 	before=$(busy_ticks)
+	rm -f "$work"/pglog.*
 	/usr/bin/time -f '%U %S' -o "$work/pgbench.time" \
-		"$PGBENCH" -b "$PGBENCH_BUILTIN" -c "$CLIENTS" -j 2 -T "$DURATION" -M prepared "$PGURL_BASE/$db_pgbench" >"$work/pgbench.txt" 2>&1
+		"$PGBENCH" -b "$PGBENCH_BUILTIN" -c "$CLIENTS" -j 2 -T "$DURATION" -M prepared \
+		--log --sampling-rate=0.1 --log-prefix="$work/pglog" "$PGURL_BASE/$db_pgbench" >"$work/pgbench.txt" 2>&1
 	after=$(busy_ticks)
+	pg_p99=$(pgbench_p99)
 	pg_tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 	pg_txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$work/pgbench.txt" | head -n 1)
 	pg_us=$(awk -v a="$before" -v b="$after" -v n="$pg_txns" '{ printf "%.0f", ((b - a) / 100 - $1 - $2) * 1e6 / n }' "$work/pgbench.time")
@@ -113,13 +128,13 @@ for round in $(seq "$ROUNDS"); do
 	busy=$(field busy_cores "$work/checkout.json")
 	ratio=$(awk -v a="$rps" -v b="$pg_tps" 'BEGIN { printf "%.2f", a / b }')
 	ratios+=("$ratio")
-	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $failed of $((ok + failed)) | $pg_us | $pgclient_us | $pg_busy | $server_us | $db_us | $loadgen_us | $busy | $wal_per |"$'\n'
+	rows+="| $round | $(printf '%.0f' "$pg_tps") | $(printf '%.0f' "$rps") | $ratio | $p50 | $p99 | $pg_p99 | $failed of $((ok + failed)) | $pg_us | $pgclient_us | $pg_busy | $server_us | $db_us | $loadgen_us | $busy | $wal_per |"$'\n'
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
 
 cat <<TABLE
-| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | failed | PostgreSQL CPU µs / pgbench txn | pgbench client CPU µs / txn | busy cores during pgbench | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO | loadgen CPU µs / $SCENARIO | busy cores during $SCENARIO | WAL bytes / botpay commit | full-page images / commit |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| round | pgbench $PGBENCH_BUILTIN tps ($CLIENTS clients, scale $SCALE, prepared) | $SCENARIO/s ($CLIENTS workers, HTTP) | ratio | $SCENARIO p50 ms | $SCENARIO p99 ms | pgbench p99 ms (one in ten sampled) | failed | PostgreSQL CPU µs / pgbench txn | pgbench client CPU µs / txn | busy cores during pgbench | server CPU µs / $SCENARIO | PostgreSQL CPU µs / $SCENARIO | loadgen CPU µs / $SCENARIO | busy cores during $SCENARIO | WAL bytes / botpay commit | full-page images / commit |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 $rows
 $SCENARIO / pgbench $PGBENCH_BUILTIN throughput ratio, median of $ROUNDS rounds: **$median** (checkout's target ≥ 0.6 with p99 ≤ 15 ms, sign's ≥ 0.6, wallet-check's ≥ 0.3 of select-only at 16 clients). The CPU columns are sound on a quiet machine only: the pgbench one counts every process of the machine but pgbench.
 Machine: $(nproc) CPUs, $(uname -sr), $(psql -tA "$PGURL_BASE/postgres" -c 'SHOW server_version' 2>/dev/null | head -n 1 | sed 's/^/PostgreSQL /'), Go $(go env GOVERSION).
