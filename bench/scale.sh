@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/scale.sh — every hot path on a full database beside an empty one
-# (issue 22): ROUNDS rounds, each running bench/run.sh on the full and on a
+# bench/scale.sh — every hot path on a full database beside an empty one:
+# ROUNDS rounds, each running bench/run.sh on the full and on a
 # fresh empty database of each engine (the order alternates between rounds),
 # then one table of full ÷ empty ratios of the medians (loadgen -compare).
 #

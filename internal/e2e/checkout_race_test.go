@@ -67,6 +67,11 @@ func TestRacingCheckoutsNeverOverdrawTheBalance(t *testing.T) {
 		if len(txs) != 11 {
 			t.Errorf("%d ledger rows, want 1 funding and 10 spends", len(txs))
 		}
+		spent, err := h.srv.App.Wallets().LedgerMonthSpend(h.ctx, s.reg.BotID)
+		w, werr := s.bot.WalletCheck(h.ctx)
+		if err != nil || werr != nil || spent != 10000 || w.SpendingLimits == nil || w.SpendingLimits.MonthlySpentUSD != client.Dollars(100, 0) {
+			t.Errorf("month's spend rows %d (%v), wallet check %+v (%v); want $100.00 both", spent, err, w, werr)
+		}
 	})
 }
 

@@ -55,6 +55,16 @@ func (s *Service) transactions(ctx context.Context, botID string, page botpay.Pa
 	return v, wrapErr(err, "transactions %s", botID)
 }
 
+// LedgerMonthSpend adds up the bot's spend ledger rows of the current UTC
+// month (for reconciliation: the wallet keeps the same sum, see
+// ledger.MonthSpendSet).
+func (s *Service) LedgerMonthSpend(ctx context.Context, botID string) (botpay.Money, error) {
+	var sum botpay.Money
+	err := s.db.QueryRow(ctx, `SELECT CAST(COALESCE(SUM(-amount_cents), 0) AS BIGINT) FROM ledger
+		WHERE bot_id = $1 AND type = 'spend' AND created_at >= $2`, botID, ms(botpay.MonthStart(s.clock.Now()))).Scan(&sum)
+	return sum, wrapErr(err, "ledger month spend %s", botID)
+}
+
 // LedgerSum adds up every ledger amount of a bot (for reconciliation).
 func (s *Service) LedgerSum(ctx context.Context, botID string) (botpay.Money, error) {
 	var sum botpay.Money

@@ -246,7 +246,8 @@ func HeldShopper(t testing.TB, st *store.Store, owner botpay.Owner) (botpay.Bot,
 }
 
 // WantBooksBalanced fails the test unless the bot's wallet balance and the
-// sum of its ledger rows both equal balance.
+// sum of its ledger rows both equal balance, and the month's spend the
+// wallet keeps equals the sum of the month's spend rows.
 func WantBooksBalanced(t testing.TB, st *store.Store, botID string, balance botpay.Money) {
 	t.Helper()
 	ctx := context.Background()
@@ -260,6 +261,13 @@ func WantBooksBalanced(t testing.TB, st *store.Store, botID string, balance botp
 	}
 	if v.Wallet.Balance != balance || sum != balance {
 		t.Fatalf("balance %d, ledger sum %d, want %d", v.Wallet.Balance, sum, balance)
+	}
+	spent, err := Wallets(st).LedgerMonthSpend(ctx, botID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := v.MonthlySpent - v.Wallet.Held; kept != spent {
+		t.Fatalf("the wallet keeps %d spent this month, its ledger's spend rows sum to %d", kept, spent)
 	}
 }
 
