@@ -65,7 +65,7 @@ func (w cpuWatch) sample() (cpuSample, bool) {
 		for _, pid := range pidsMatching(w.dbMatch) {
 			if st, ok := readProcStat(strconv.Itoa(pid)); ok {
 				s.database[pid] = st.ticks
-				s.parent = st.parent
+				s.parent = commonParent(s.parent, st.parent)
 			}
 		}
 	}
@@ -74,6 +74,17 @@ func (w cpuWatch) sample() (cpuSample, bool) {
 		s.reaped = st.reapedTicks
 	}
 	return s, true
+}
+
+// commonParent is the parent of every process seen so far (seen, 0 before
+// the first) and one more whose parent is parent; -1 once two differ (a
+// matching process that is not a backend), and then no exited backend is
+// counted.
+func commonParent(seen, parent int) int {
+	if seen == 0 || seen == parent {
+		return parent
+	}
+	return -1
 }
 
 // databaseTicks is the database processes' CPU between two samples: what
@@ -86,7 +97,7 @@ func databaseTicks(a, b cpuSample) int64 {
 	for pid, t := range b.database {
 		db += t - a.database[pid]
 	}
-	if a.parent == 0 || a.parent != b.parent {
+	if a.parent <= 0 || a.parent != b.parent {
 		return db
 	}
 	for pid, t := range a.database {

@@ -28,6 +28,9 @@ func TestDatabaseTicks(t *testing.T) {
 		{"without a known parent only live backends count",
 			cpuSample{database: map[int]int64{10: 100}},
 			cpuSample{database: map[int]int64{11: 5}}, 5},
+		{"with processes of two parents only live ones count",
+			cpuSample{database: map[int]int64{10: 100}, parent: -1, reaped: 50},
+			cpuSample{database: map[int]int64{11: 5}, parent: -1, reaped: 90}, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,6 +38,16 @@ func TestDatabaseTicks(t *testing.T) {
 				t.Errorf("databaseTicks = %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestCommonParent(t *testing.T) {
+	t.Parallel()
+	if got := commonParent(commonParent(0, 7), 7); got != 7 {
+		t.Errorf("two processes of parent 7: %d, want 7", got)
+	}
+	if got := commonParent(commonParent(commonParent(0, 7), 8), 7); got != -1 {
+		t.Errorf("processes of parents 7 and 8: %d, want -1", got)
 	}
 }
 
