@@ -9,10 +9,8 @@ import (
 
 	"github.com/botpay/botpay/internal/botpay"
 	"github.com/botpay/botpay/internal/bots"
-	"github.com/botpay/botpay/internal/kernel"
 	"github.com/botpay/botpay/internal/mail"
 	"github.com/botpay/botpay/internal/ratelimit"
-	"github.com/botpay/botpay/internal/store"
 	"github.com/botpay/botpay/internal/store/storetest"
 )
 
@@ -30,13 +28,6 @@ func (m *changeMail) NotifyCallbackChanged(_ context.Context, b botpay.Bot, prev
 	m.changes = append(m.changes, previous+" -> "+b.CallbackURL+" by "+by)
 }
 
-func exec(t *testing.T, st *store.Store, q string, args ...any) {
-	t.Helper()
-	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error { _, err := tx.Exec(ctx, q, args...); return err }); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestUpdateCallbackURLAnswersTheBotAsStored: the owner's change of a
 // bot's callback URL resets its webhook health and answers the bot as the
 // database now holds it, and the owner is told once; the bot may not
@@ -48,7 +39,7 @@ func TestUpdateCallbackURLAnswersTheBotAsStored(t *testing.T) {
 		s := bots.New(bots.Deps{DB: st.Kernel(), Outbox: st.Outbox(), RateLimits: ratelimit.New(st.Kernel()), OwnerMail: told, AllowPrivate: true})
 		owner := storetest.NewOwner(t, st)
 		b := storetest.ClaimedBot(t, st, owner)
-		exec(t, st, `UPDATE bots SET callback_url = 'https://hooks.example.com/old', webhook_status = 'unreachable', webhook_fail_count = 3 WHERE id = $1`, b.ID)
+		storetest.Exec(t, st, `UPDATE bots SET callback_url = 'https://hooks.example.com/old', webhook_status = 'unreachable', webhook_fail_count = 3 WHERE id = $1`, b.ID)
 		got, err := s.UpdateCallbackURL(ctx, owner.ID, b.ID, "https://hooks.example.com/new")
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +53,7 @@ func TestUpdateCallbackURLAnswersTheBotAsStored(t *testing.T) {
 		if want := []string{"https://hooks.example.com/old -> https://hooks.example.com/new by you (the owner)"}; !slices.Equal(told.changes, want) {
 			t.Fatalf("owner told %q, want %q", told.changes, want)
 		}
-		exec(t, st, `UPDATE bots SET frozen = TRUE WHERE id = $1`, b.ID)
+		storetest.Exec(t, st, `UPDATE bots SET frozen = TRUE WHERE id = $1`, b.ID)
 		if _, err := s.UpdateCallbackURL(ctx, "", b.ID, "https://hooks.example.com/bot"); botpay.AsError(err) == nil {
 			t.Fatalf("a frozen bot changed its callback URL: %v", err)
 		}

@@ -11,8 +11,9 @@ import (
 
 // The wallet's spend of the month counts the debits of the reader's UTC
 // month and the holds, on either write path: a debit of the month before
-// drops out when the month changes, and a hold approved in the new month
-// counts there.
+// drops out when the month changes, a hold approved in the new month
+// counts there, and a debit stamped with the old month after the new one
+// began (a replica's clock behind) leaves the new month's sum alone.
 func TestTheWalletsMonthSpendCountsTheMonthsDebits(t *testing.T) {
 	paths := []struct {
 		name    string
@@ -56,6 +57,11 @@ func TestTheWalletsMonthSpendCountsTheMonthsDebits(t *testing.T) {
 			}
 			buy(t, db.Store, b, 700)
 			spent(5000+700, "in November, the hold approved")
+
+			clock.Advance(-10 * time.Minute) // a replica whose clock still reads October
+			buy(t, db.Store, b, 100)
+			clock.Advance(10 * time.Minute)
+			spent(5000+700, "in November, after a debit stamped October")
 		})
 	}
 }

@@ -11,45 +11,38 @@ import (
 // number, then runs migration 0008's backfill statements again, as they ran
 // on a database that had checkouts before the numbering existed.
 func (s *Store) RenumberCheckoutsAsMigration0008(ctx context.Context) error {
-	body, err := kernel.MigrationFile(s.Dialect(), "0008_checkout_sequence.sql")
-	if err != nil {
-		return err
-	}
-	return s.db.InTx(ctx, func(tx *kernel.Tx) error {
-		for _, q := range []string{`UPDATE purchases SET bot_seq = NULL`, `UPDATE rail5_checkouts SET bot_seq = NULL`,
-			`UPDATE wallets SET checkout_seq = 0`} {
-			if _, err := tx.Exec(ctx, q); err != nil {
-				return err
-			}
-		}
-		for _, q := range strings.Split(string(body), ";\n") {
-			if q = strings.TrimSpace(q); strings.HasPrefix(q, "WITH") || strings.HasPrefix(q, "UPDATE") {
-				if _, err := tx.Exec(ctx, q); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	return s.rerunBackfill(ctx, "0008_checkout_sequence.sql", []string{`UPDATE purchases SET bot_seq = NULL`,
+		`UPDATE rail5_checkouts SET bot_seq = NULL`, `UPDATE wallets SET checkout_seq = 0`}, "WITH", "UPDATE")
 }
 
 // RecountMonthSpendAsMigration0095 (tests only) forgets every wallet's
 // spend of the month, then runs migration 0095's backfill statements
 // again, as they ran on a database whose spends were only in the ledger.
 func (s *Store) RecountMonthSpendAsMigration0095(ctx context.Context) error {
-	body, err := kernel.MigrationFile(s.Dialect(), "0095_wallet_month_spend.sql")
+	return s.rerunBackfill(ctx, "0095_wallet_month_spend.sql", []string{`UPDATE wallets SET month_spent_cents = 0, spent_month = 0`}, "UPDATE")
+}
+
+// rerunBackfill runs the forget statements, then the statements of the
+// migration named that start with one of kinds, in one transaction.
+func (s *Store) rerunBackfill(ctx context.Context, migration string, forget []string, kinds ...string) error {
+	body, err := kernel.MigrationFile(s.Dialect(), migration)
 	if err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *kernel.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE wallets SET month_spent_cents = 0, spent_month = 0`); err != nil {
-			return err
+	var backfill []string
+	for _, q := range strings.Split(string(body), ";\n") {
+		q = strings.TrimSpace(q)
+		for _, kind := range kinds {
+			if strings.HasPrefix(q, kind) {
+				backfill = append(backfill, q)
+				break
+			}
 		}
-		for _, q := range strings.Split(string(body), ";\n") {
-			if q = strings.TrimSpace(q); strings.HasPrefix(q, "UPDATE") {
-				if _, err := tx.Exec(ctx, q); err != nil {
-					return err
-				}
+	}
+	return s.db.InTx(ctx, func(tx *kernel.Tx) error {
+		for _, q := range append(forget, backfill...) {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -70,19 +70,23 @@ func ClaimedBot(t testing.TB, st *store.Store, owner botpay.Owner) botpay.Bot {
 	return claimed
 }
 
+// Exec runs one statement in a transaction of its own, for a test that sets
+// a row up as no use case would.
+func Exec(t testing.TB, st *store.Store, query string, args ...any) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Kernel().InTx(ctx, func(tx *kernel.Tx) error { _, err := tx.Exec(ctx, query, args...); return err }); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
 // NewAPIKey gives the bot a new API key in place of the one it had, and
 // returns it (fixtures do not keep the keys they register bots with). It
 // writes the key's digest as the stored key, without the rotation's notice.
 func NewAPIKey(t testing.TB, st *store.Store, botID string) string {
 	t.Helper()
 	key := botpay.NewSecret(botpay.APIKeyPrefix)
-	err := st.Kernel().InTx(context.Background(), func(tx *kernel.Tx) error {
-		_, err := tx.Exec(context.Background(), `UPDATE bots SET api_key_hash = $1 WHERE id = $2`, botpay.Digest(key), botID)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("new API key: %v", err)
-	}
+	Exec(t, st, `UPDATE bots SET api_key_hash = $1 WHERE id = $2`, botpay.Digest(key), botID)
 	return key
 }
 
